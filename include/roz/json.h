@@ -1,0 +1,64 @@
+/*
+ * roz/json.h - the small JSON toolkit under roz's hot path: writing escaped
+ * strings into a roz_buf, and a validating scanner that walks a document
+ * without building a tree, so a session's long trace can be carried through
+ * a hook as untouched text.
+ *
+ * The scanner accepts exactly RFC 8259 JSON (UTF-8, no lone surrogates,
+ * nesting up to ROZ_JSON_MAX_DEPTH). Spans it reports point into the
+ * caller's text and are borrowed.
+ */
+#ifndef ROZ_JSON_H
+#define ROZ_JSON_H
+
+#include "roz/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ROZ_JSON_MAX_DEPTH 512
+
+typedef struct roz_json_span {
+	const char *ptr;
+	size_t len;
+} roz_json_span;
+
+/* Append s as a JSON string literal (quotes included). */
+void roz_json_add_string(roz_buf *b, const char *s);
+void roz_json_add_stringn(roz_buf *b, const char *s, size_t len);
+
+/* Skip white space from *pos. */
+size_t roz_json_skip_ws(const char *s, size_t len, size_t pos);
+
+/*
+ * Validate the JSON value starting at s[*pos] (white space allowed before
+ * it); on success *pos is just past the value. ROZ_OK or ROZ_EPARSE (with
+ * the error set to "<offset>: <reason>").
+ */
+int roz_json_skip_value(const char *s, size_t len, size_t *pos);
+
+/* True when the whole text is exactly one JSON value (white space around). */
+bool roz_json_valid(const char *s, size_t len);
+
+/*
+ * Call `fn` for each member of the object in `obj` (a span holding an
+ * object). `key` is the raw key between the quotes (escapes not decoded),
+ * `value` the member's value. A non-zero return from fn stops the walk and
+ * is returned. ROZ_EPARSE if obj is not an object.
+ */
+typedef int (*roz_json_member_fn)(void *ud, roz_json_span key, roz_json_span value);
+int roz_json_each_member(roz_json_span obj, roz_json_member_fn fn, void *ud);
+
+/* Same for the elements of an array. */
+typedef int (*roz_json_element_fn)(void *ud, roz_json_span value);
+int roz_json_each_element(roz_json_span arr, roz_json_element_fn fn, void *ud);
+
+/* True when the span is the literal `null` / starts an object / an array. */
+bool roz_json_span_is(roz_json_span v, char first);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,27 @@
+/*
+ * roz/random.h - random identifiers for trace events and random numbers for
+ * template selection, from the kernel's CSPRNG (getrandom(2)).
+ */
+#ifndef ROZ_RANDOM_H
+#define ROZ_RANDOM_H
+
+#include "roz/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Size of a UUID's text form including the NUL. */
+#define ROZ_UUID_SIZE 37
+
+/* Fill `len` bytes. ROZ_OK or ROZ_EIO (the kernel refused; error set). */
+int roz_random_bytes(void *buf, size_t len);
+
+/* A random version 4 UUID in lowercase text, e.g. "3f2b...-4...-a...". */
+int roz_uuid_v4(char out[ROZ_UUID_SIZE]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * roz/runner.h - one hook call from input text to answer text, with the
+ * real world plugged in: the clock, the environment, the file store,
+ * templates on disk and the PATH search for second-opinion tools.
+ *
+ * The runner never fails the caller: whatever goes wrong (bad input,
+ * unreadable config, a store that cannot be locked or written, memory
+ * running out) becomes a "roz: warning: ..." line in `err` and the safe
+ * answer {} in `out`. The CLI prints both; the demo and tests read them.
+ */
+#ifndef ROZ_RUNNER_H
+#define ROZ_RUNNER_H
+
+#include "roz/config.h"
+#include "roz/session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct roz_runner_opts {
+	roz_getenv_fn getenv_fn; /* NULL: the process environment */
+	void *env_ud;
+} roz_runner_opts;
+
+/*
+ * Run hook `event` (e.g. "stop") on `len` bytes of input. The answer (one
+ * JSON line) is appended to `out`, diagnostics to `err`. Returns ROZ_OK, or
+ * ROZ_ENOMEM if even the fallback answer could not be built (the caller then
+ * prints "{}" itself).
+ */
+int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out, roz_buf *err,
+		 const roz_runner_opts *opts);
+
+/*
+ * `roz decide` against the configured store: lock the session, record the
+ * verdict, save, unlock. ROZ_OK; ROZ_ENOTFOUND for an unknown session; or
+ * another error, with the reason in roz_error_last().
+ */
+int roz_run_decide(const roz_config *config, const char *session_id, roz_decision_kind kind,
+		   const char *summary, const char *message, const char *opinions) ROZ_WARN_UNUSED;
+
+/* Shared with the CLI: a roz_env for `now` over real ids, randomness and templates. */
+struct roz_env;
+void roz_runner_env(struct roz_env *env, const roz_config *config);
+
+/* Second-opinion tools from config found on PATH, e.g. "codex, gemini"; NULL if none. Caller frees. */
+char *roz_find_second_opinions(const roz_config *config, roz_getenv_fn getenv_fn, void *env_ud);
+
+/* The text of <home>/templates/block-<id>.md (or the plugin's copy); NULL if absent. Caller frees. */
+char *roz_template_load(const roz_config *config, const char *plugin_root, const char *id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

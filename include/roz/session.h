@@ -1,0 +1,224 @@
+/*
+ * roz/session.h - the state roz keeps for one Claude Code session, and the
+ * bounded ways it grows.
+ *
+ * A session is what one `<storage>/sessions/<id>.json` file holds: the
+ * review state machine (enabled, decision, block count, breaker, gate
+ * trigger, attempts) and a trace of events. Field names and JSON shapes are
+ * those of the Rust roz, so its files load unchanged (see session_json.c).
+ *
+ * Everything that grows is capped so that a session that has seen 10,000
+ * prompts costs what one with 50 does: the trace keeps at most `max_events`
+ * events (first ones, a compaction marker, the latest ones), stored prompts
+ * the latest ROZ_MAX_PROMPTS (each cut at ROZ_MAX_PROMPT_BYTES on a UTF-8
+ * boundary), decision history the latest ROZ_MAX_HISTORY, attempts the
+ * latest ROZ_MAX_ATTEMPTS.
+ *
+ * Trace events are kept as their JSON text: hooks append and compact
+ * without parsing old events. roz_trace_event_parse() reads one for display.
+ *
+ * Ownership: a roz_session and every string and cJSON value inside it are
+ * owned by the session and released by roz_session_free(). Setters copy
+ * their arguments.
+ */
+#ifndef ROZ_SESSION_H
+#define ROZ_SESSION_H
+
+#include "roz/common.h"
+#include "roz/time.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct cJSON;
+
+#define ROZ_MAX_PROMPTS 50
+#define ROZ_MAX_PROMPT_BYTES (10 * 1024)
+#define ROZ_MAX_HISTORY 50
+#define ROZ_MAX_ATTEMPTS 100
+#define ROZ_MAX_TOOL_INPUT_BYTES (10 * 1024)
+#define ROZ_MAX_SESSION_ID 128
+
+typedef enum roz_decision_kind {
+	ROZ_DECISION_PENDING,
+	ROZ_DECISION_COMPLETE,
+	ROZ_DECISION_ISSUES
+} roz_decision_kind;
+
+typedef struct roz_decision {
+	roz_decision_kind kind;
+	char *summary;          /* COMPLETE and ISSUES */
+	char *second_opinions;  /* COMPLETE, optional */
+	char *message_to_agent; /* ISSUES, optional */
+} roz_decision;
+
+typedef struct roz_decision_record {
+	roz_decision decision; /* the decision that was replaced */
+	roz_time timestamp;    /* when it was replaced, i.e. when the next one was made */
+} roz_decision_record;
+
+typedef struct roz_truncated_input {
+	struct cJSON *value;  /* the input, or a shortened copy */
+	bool truncated;
+	char *original_hash;  /* SHA-256 hex of the original JSON text, when truncated */
+	bool has_original_size;
+	uint64_t original_size;
+} roz_truncated_input;
+
+typedef struct roz_gate_trigger {
+	char *tool_name;       /* the tool key that matched, e.g. "Bash:git push" */
+	roz_truncated_input tool_input;
+	roz_time triggered_at;
+	char *pattern_matched;
+} roz_gate_trigger;
+
+typedef enum roz_outcome_kind {
+	ROZ_OUTCOME_PENDING,
+	ROZ_OUTCOME_SUCCESS,
+	ROZ_OUTCOME_NOT_SPAWNED,
+	ROZ_OUTCOME_NO_DECISION,
+	ROZ_OUTCOME_BAD_SESSION_ID
+} roz_outcome_kind;
+
+typedef struct roz_attempt {
+	char *template_id;
+	roz_time timestamp;
+	roz_outcome_kind outcome;
+	char *decision_type;    /* SUCCESS: "complete" or "issues" */
+	uint32_t blocks_needed; /* SUCCESS */
+} roz_attempt;
+
+typedef enum roz_event_type {
+	ROZ_EVENT_SESSION_START,
+	ROZ_EVENT_PROMPT_RECEIVED,
+	ROZ_EVENT_GATE_BLOCKED,
+	ROZ_EVENT_GATE_ALLOWED,
+	ROZ_EVENT_TOOL_COMPLETED,
+	ROZ_EVENT_STOP_HOOK_CALLED,
+	ROZ_EVENT_ROZ_DECISION,
+	ROZ_EVENT_TRACE_COMPACTED,
+	ROZ_EVENT_SESSION_END,
+	ROZ_EVENT_REVIEWER_STARTED,
+	ROZ_EVENT_REVIEWER_STOPPED,
+	ROZ_EVENT_SESSION_RECOVERED,
+	ROZ_EVENT__COUNT
+} roz_event_type;
+
+/* One trace event as JSON text: {"id":..,"timestamp":..,"event_type":..,"payload":..}. */
+typedef struct roz_trace_entry {
+	char *json;
+	size_t len;
+} roz_trace_entry;
+
+typedef struct roz_review_state {
+	bool enabled;
+	roz_decision decision;
+	roz_decision_record *history;
+	size_t n_history, cap_history;
+	char **prompts;
+	size_t n_prompts, cap_prompts;
+	roz_gate_trigger *gate_trigger; /* NULL when none */
+	roz_opt_time gate_approved_at;
+	roz_opt_time last_prompt_at;
+	roz_opt_time review_started_at;
+	uint32_t block_count;
+	bool circuit_breaker_tripped;
+	roz_opt_time circuit_breaker_tripped_at;
+	roz_attempt *attempts;
+	size_t n_attempts, cap_attempts;
+} roz_review_state;
+
+typedef struct roz_session {
+	char *session_id;
+	roz_review_state review;
+	roz_trace_entry *trace;
+	size_t n_trace, cap_trace;
+	roz_time created_at;
+	roz_time updated_at;
+} roz_session;
+
+/* A fresh session (review disabled, decision pending, empty trace). */
+int roz_session_new(const char *session_id, roz_time now, roz_session **out) ROZ_WARN_UNUSED;
+void roz_session_free(roz_session *s);
+
+/* True for ids roz will store: 1..128 of [A-Za-z0-9_-], not starting with '.'. */
+bool roz_session_id_valid(const char *id);
+
+/* ---- decisions ----------------------------------------------------------- */
+
+void roz_decision_clear(roz_decision *d); /* frees strings, back to PENDING */
+int roz_decision_copy(roz_decision *dst, const roz_decision *src) ROZ_WARN_UNUSED;
+/* Build a decision; strings are copied, NULL allowed for the optional ones. */
+int roz_decision_set(roz_decision *d, roz_decision_kind kind, const char *summary,
+		     const char *second_opinions, const char *message_to_agent) ROZ_WARN_UNUSED;
+const char *roz_decision_kind_name(roz_decision_kind kind); /* "pending", ... */
+
+/*
+ * Replace the current decision: the old one goes to the history (stamped
+ * `now`, the moment it was replaced), capped at ROZ_MAX_HISTORY.
+ */
+int roz_session_record_decision(roz_session *s, const roz_decision *d, roz_time now) ROZ_WARN_UNUSED;
+
+/* When the current decision was made, or !set when that is unknown. */
+roz_opt_time roz_session_decided_at(const roz_session *s);
+
+/* ---- prompts, attempts, gate trigger ------------------------------------ */
+
+/* Store a prompt, cut at ROZ_MAX_PROMPT_BYTES, dropping the oldest past ROZ_MAX_PROMPTS. */
+int roz_session_add_prompt(roz_session *s, const char *prompt) ROZ_WARN_UNUSED;
+/* The stored form of a prompt: itself, or cut with a note of its size. Caller frees. */
+char *roz_prompt_truncate(const char *prompt);
+
+int roz_session_add_attempt(roz_session *s, const char *template_id, roz_time now) ROZ_WARN_UNUSED;
+/* The newest attempt still PENDING, or NULL. */
+roz_attempt *roz_session_pending_attempt(roz_session *s);
+const char *roz_outcome_kind_name(roz_outcome_kind kind); /* "pending", "success", ... */
+
+/*
+ * Record what triggered a gate. `input` is the tool input (borrowed; may be
+ * NULL); it is stored whole if its JSON text is at most
+ * ROZ_MAX_TOOL_INPUT_BYTES, else shortened, hashed and sized.
+ */
+int roz_session_set_gate_trigger(roz_session *s, const char *tool_key, const struct cJSON *input,
+				 const char *pattern, roz_time now) ROZ_WARN_UNUSED;
+void roz_gate_trigger_free(roz_gate_trigger *g);
+int roz_truncated_input_make(const struct cJSON *input, roz_truncated_input *out) ROZ_WARN_UNUSED;
+void roz_truncated_input_clear(roz_truncated_input *t);
+
+/* ---- trace ---------------------------------------------------------------- */
+
+const char *roz_event_type_name(roz_event_type type); /* "session_start", ... */
+/* ROZ_OK and *out set, or ROZ_ENOTFOUND for a name roz does not know. */
+int roz_event_type_from_name(const char *name, size_t len, roz_event_type *out);
+
+/*
+ * Append an event. `payload_json` is the payload's JSON text (NULL for
+ * `{}`); `id` its identifier. When the trace then holds more than
+ * `max_events`, it is compacted: the first min(10, max/2) events stay, a
+ * trace_compacted marker (stamped `now`, identified by `marker_id`) records
+ * how many were dropped, and the latest events fill the rest. With
+ * max_events 0 nothing is kept.
+ */
+int roz_session_trace_add(roz_session *s, roz_event_type type, const char *id, roz_time now,
+			  const char *payload_json, size_t max_events, const char *marker_id) ROZ_WARN_UNUSED;
+/* Take ownership of an event's JSON text (used by loaders). */
+int roz_session_trace_push_raw(roz_session *s, char *json, size_t len) ROZ_WARN_UNUSED;
+
+/* A trace event read back for display. */
+typedef struct roz_trace_event {
+	char *id;
+	roz_time timestamp;
+	bool has_timestamp;
+	char *event_type;      /* as written, e.g. "gate_blocked" */
+	struct cJSON *payload; /* may be NULL */
+} roz_trace_event;
+
+int roz_trace_event_parse(const roz_trace_entry *e, roz_trace_event *out) ROZ_WARN_UNUSED;
+void roz_trace_event_clear(roz_trace_event *ev);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * roz/session_json.h - a session as the JSON text stored in its file.
+ *
+ * Reading accepts what the Rust roz writes (pretty-printed, fields in any
+ * order, optional fields absent or null) and what roz writes (one compact
+ * line). Unknown fields are ignored. Lists longer than roz's caps keep their
+ * newest entries. Text that is not JSON, or a known field of the wrong type,
+ * is ROZ_ECORRUPT with the reason in roz_error_last().
+ */
+#ifndef ROZ_SESSION_JSON_H
+#define ROZ_SESSION_JSON_H
+
+#include "roz/session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Parse; *out belongs to the caller. ROZ_OK, ROZ_ECORRUPT or ROZ_ENOMEM. */
+int roz_session_from_json(const char *text, size_t len, roz_session **out) ROZ_WARN_UNUSED;
+
+/* Append the session's JSON (one line, newline-terminated). ROZ_OK or ROZ_ENOMEM. */
+int roz_session_to_json(const roz_session *s, roz_buf *b) ROZ_WARN_UNUSED;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

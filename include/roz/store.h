@@ -1,0 +1,69 @@
+/*
+ * roz/store.h - where sessions live, as seen by the code that uses them.
+ *
+ * A store keeps one session per id. Two backends exist: files (one JSON
+ * file per session under <dir>/sessions/, the real thing) and memory (for
+ * tests). Both honour the same contract, checked by one test suite:
+ *
+ *   get       ROZ_OK and a session the caller owns; ROZ_ENOTFOUND; or
+ *             ROZ_ECORRUPT when the stored text cannot be read back (the
+ *             stored data is left untouched; see quarantine).
+ *   put       replaces the session atomically: a reader sees the old state
+ *             or the new one, never a mix, even if the writer dies midway.
+ *   list      ids of stored sessions, in no particular order.
+ *   delete    removes a session; deleting a missing one is not an error.
+ *   lock      an exclusive per-session lock, held across a read-modify-
+ *             write so parallel hooks lose no update. Waits at most
+ *             timeout_ms (ROZ_ETIMEOUT after). A lock left by a process
+ *             that died is taken over, never waited on forever.
+ *   quarantine moves a corrupt session aside (file backend:
+ *             <id>.json.corrupt-<time>) so a fresh one can start.
+ *
+ * Every call validates the session id first (roz_session_id_valid) and
+ * answers ROZ_EINVALID for anything else, so ids never become paths.
+ * Errors carry a message in roz_error_last().
+ */
+#ifndef ROZ_STORE_H
+#define ROZ_STORE_H
+
+#include "roz/session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct roz_store roz_store;
+typedef struct roz_lock roz_lock;
+
+typedef struct roz_store_file_opts {
+	bool fsync; /* flush data and directory before reporting a put done */
+} roz_store_file_opts;
+
+/* A file store rooted at `dir` (sessions in dir/sessions). Nothing is created until written. */
+int roz_store_file_open(const char *dir, const roz_store_file_opts *opts, roz_store **out) ROZ_WARN_UNUSED;
+/* An empty in-memory store. */
+int roz_store_memory_new(roz_store **out) ROZ_WARN_UNUSED;
+void roz_store_free(roz_store *store);
+
+int roz_store_get(roz_store *store, const char *id, roz_session **out) ROZ_WARN_UNUSED;
+int roz_store_put(roz_store *store, const roz_session *session) ROZ_WARN_UNUSED;
+int roz_store_delete(roz_store *store, const char *id) ROZ_WARN_UNUSED;
+/* *ids is a NULL-terminated array the caller frees with roz_store_ids_free(). */
+int roz_store_list(roz_store *store, char ***ids, size_t *n) ROZ_WARN_UNUSED;
+void roz_store_ids_free(char **ids);
+
+int roz_store_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_lock **out) ROZ_WARN_UNUSED;
+/* Release (NULL is a no-op). Never fails from the caller's point of view. */
+void roz_store_unlock(roz_store *store, roz_lock *lock);
+
+/* *moved_to (caller frees, may be NULL on return) names where the data went. */
+int roz_store_quarantine(roz_store *store, const char *id, roz_time now, char **moved_to) ROZ_WARN_UNUSED;
+
+/* The file backend's directory of session files, or NULL for other backends. Borrowed. */
+const char *roz_store_file_dir(const roz_store *store);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * roz/utf8.h - UTF-8 checks and cuts. Everything roz stores is valid UTF-8,
+ * and every shortened string is cut on a character boundary.
+ */
+#ifndef ROZ_UTF8_H
+#define ROZ_UTF8_H
+
+#include "roz/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* True when the `len` bytes are well-formed UTF-8 (no overlongs, no surrogates). */
+bool roz_utf8_valid(const char *s, size_t len);
+
+/* The largest n <= max such that s[0..n) ends on a character boundary. */
+size_t roz_utf8_cut(const char *s, size_t len, size_t max);
+
+/* Number of code points in a valid UTF-8 string. */
+size_t roz_utf8_count(const char *s, size_t len);
+
+/* Byte offset of the first `chars` code points (len if the string is shorter). */
+size_t roz_utf8_offset(const char *s, size_t len, size_t chars);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

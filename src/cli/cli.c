@@ -1,0 +1,100 @@
+/*
+ * cli.c - helpers every command uses: uniform error lines, config and store
+ * opening, and checking that stdout really took what was printed.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void vreport(const char *level, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "roz: %s: ", level);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("error", fmt, ap);
+	va_end(ap);
+}
+
+void cli_warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning", fmt, ap);
+	va_end(ap);
+}
+
+int cli_usage_error(const char *command, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("error", fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try 'roz %s --help'.\n", command);
+	return ROZ_EXIT_USAGE;
+}
+
+bool cli_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return false;
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return true;
+	}
+	return false;
+}
+
+static void print_warning(void *ud, const char *msg)
+{
+	(void)ud;
+	cli_warning("%s", msg);
+}
+
+int cli_load_config(roz_config *config)
+{
+	int rc = roz_config_load(config, roz_config_process_env, NULL, print_warning, NULL);
+
+	if (rc == ROZ_ENOMEM) {
+		cli_error("out of memory loading config");
+		return ROZ_EXIT_FAILURE;
+	}
+	if (rc < 0) {
+		cli_error("%s", roz_error_last());
+		roz_config_free(config);
+		return ROZ_EXIT_FAILURE;
+	}
+	return ROZ_EXIT_OK;
+}
+
+int cli_open_store(const roz_config *config, roz_store **store)
+{
+	roz_store_file_opts so = {config->fsync};
+
+	if (roz_store_file_open(config->storage_path, &so, store) < 0) {
+		cli_error("cannot open storage: %s", roz_error_last());
+		return ROZ_EXIT_FAILURE;
+	}
+	return ROZ_EXIT_OK;
+}
+
+int cli_finish_stdout(int status)
+{
+	/* stdout is the protocol: a write that did not happen is a failure */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error("cannot write to standard output: %s", strerror(errno ? errno : EIO));
+		return ROZ_EXIT_FAILURE;
+	}
+	return status;
+}

@@ -1,0 +1,51 @@
+/*
+ * cli.h - what the command implementations share: exit codes, error
+ * printing, and opening config and store the way every command does.
+ * Only src/cli/ prints to the terminal and decides exit statuses.
+ */
+#ifndef ROZ_CLI_H
+#define ROZ_CLI_H
+
+#include <stdio.h>
+
+#include "roz/config.h"
+#include "roz/store.h"
+
+/* Exit statuses, mapped in one place. */
+enum {
+	ROZ_EXIT_OK = 0,      /* success */
+	ROZ_EXIT_FAILURE = 1, /* the command failed */
+	ROZ_EXIT_USAGE = 2    /* the command line was wrong */
+};
+
+typedef int (*cli_command_fn)(int argc, char **argv);
+
+int cmd_hook(int argc, char **argv);
+int cmd_decide(int argc, char **argv);
+int cmd_context(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+
+/* "roz: error: <message>" on stderr. */
+void cli_error(const char *fmt, ...) ROZ_PRINTF(1, 2);
+/* "roz: warning: <message>" on stderr. */
+void cli_warning(const char *fmt, ...) ROZ_PRINTF(1, 2);
+/* Report a usage problem for `roz <command>` and return ROZ_EXIT_USAGE. */
+int cli_usage_error(const char *command, const char *fmt, ...) ROZ_PRINTF(2, 3);
+
+/* True when argv[1] asks for help (-h/--help). */
+bool cli_wants_help(int argc, char **argv);
+
+/*
+ * Load config for a command: a file that does not parse is an error
+ * (reported here) and returns ROZ_EXIT_FAILURE; warnings are printed.
+ */
+int cli_load_config(roz_config *config);
+int cli_open_store(const roz_config *config, roz_store **store);
+
+/* The reviewer's view of a session (roz context), each line prefixed with pad. */
+void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, const char *pad);
+
+/* Flush stdout and report a failed write. ROZ_EXIT_OK or ROZ_EXIT_FAILURE. */
+int cli_finish_stdout(int status);
+
+#endif

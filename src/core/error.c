@@ -1,0 +1,81 @@
+/*
+ * error.c - the per-thread "why did that fail" message behind
+ * roz_error_set()/roz_error_last(), and names for return codes.
+ */
+#include "roz/common.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* One message per thread; hooks are single threaded, tests may not be. */
+static _Thread_local char error_msg[1024];
+
+const char *roz_error_name(int code)
+{
+	switch (code) {
+	case ROZ_OK: return "ok";
+	case ROZ_ENOMEM: return "out of memory";
+	case ROZ_ENOTFOUND: return "not found";
+	case ROZ_EINVALID: return "invalid";
+	case ROZ_ECORRUPT: return "corrupt";
+	case ROZ_EIO: return "i/o error";
+	case ROZ_ETIMEOUT: return "timed out";
+	case ROZ_EPARSE: return "parse error";
+	default: return "error";
+	}
+}
+
+void roz_error_set(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(error_msg, sizeof(error_msg), fmt, ap);
+	va_end(ap);
+}
+
+void roz_error_set_errno(int errnum, const char *fmt, ...)
+{
+	va_list ap;
+	size_t len;
+
+	va_start(ap, fmt);
+	vsnprintf(error_msg, sizeof(error_msg), fmt, ap);
+	va_end(ap);
+	len = strlen(error_msg);
+	if (len < sizeof(error_msg))
+		snprintf(error_msg + len, sizeof(error_msg) - len, ": %s", strerror(errnum));
+}
+
+void roz_error_prefix(const char *fmt, ...)
+{
+	char old[sizeof(error_msg)];
+	size_t len, olen;
+	va_list ap;
+
+	memcpy(old, error_msg, sizeof(old));
+	va_start(ap, fmt);
+	vsnprintf(error_msg, sizeof(error_msg), fmt, ap);
+	va_end(ap);
+	len = strlen(error_msg);
+	olen = strlen(old);
+	/* messages longer than the buffer are cut; a clipped reason beats none */
+	if (olen && len + 2 < sizeof(error_msg)) {
+		memcpy(error_msg + len, ": ", 2);
+		len += 2;
+		if (olen > sizeof(error_msg) - 1 - len)
+			olen = sizeof(error_msg) - 1 - len;
+		memcpy(error_msg + len, old, olen);
+		error_msg[len + olen] = '\0';
+	}
+}
+
+const char *roz_error_last(void)
+{
+	return error_msg;
+}
+
+void roz_error_clear(void)
+{
+	error_msg[0] = '\0';
+}

@@ -1,0 +1,143 @@
+/*
+ * glob.c - matching gate patterns against tool keys. A small, non-recursive
+ * matcher: after a `*` it remembers one restart point, which keeps the cost
+ * linear in the text for every pattern a user can write.
+ */
+#include "roz/glob.h"
+
+#include <string.h>
+
+/* Decode one UTF-8 code point; invalid bytes decode as themselves. */
+static const char *next_cp(const char *s, unsigned long *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	int n, i;
+
+	if (u[0] < 0x80) {
+		*cp = u[0];
+		return s + 1;
+	}
+	if ((u[0] & 0xE0) == 0xC0)
+		n = 1, *cp = u[0] & 0x1F;
+	else if ((u[0] & 0xF0) == 0xE0)
+		n = 2, *cp = u[0] & 0x0F;
+	else if ((u[0] & 0xF8) == 0xF0)
+		n = 3, *cp = u[0] & 0x07;
+	else {
+		*cp = u[0];
+		return s + 1;
+	}
+	for (i = 1; i <= n; i++) {
+		if ((u[i] & 0xC0) != 0x80) {
+			*cp = u[0];
+			return s + 1;
+		}
+		*cp = (*cp << 6) | (u[i] & 0x3F);
+	}
+	return s + n + 1;
+}
+
+/*
+ * Match one bracket expression starting at p (just after '[') against c.
+ * Returns the pattern position after the closing ']' or NULL if unclosed;
+ * *ok tells whether c is in the set.
+ */
+static const char *match_class(const char *p, unsigned long c, bool *ok)
+{
+	bool negate = false, found = false, first = true;
+	unsigned long lo, hi;
+
+	if (*p == '!') {
+		negate = true;
+		p++;
+	}
+	while (*p && (first || *p != ']')) {
+		first = false;
+		p = next_cp(p, &lo);
+		hi = lo;
+		if (p[0] == '-' && p[1] && p[1] != ']')
+			p = next_cp(p + 1, &hi);
+		if (lo <= c && c <= hi)
+			found = true;
+	}
+	if (*p != ']')
+		return NULL;
+	*ok = found != negate;
+	return p + 1;
+}
+
+bool roz_glob_valid(const char *pattern)
+{
+	const char *p = pattern;
+	bool ok;
+
+	while (*p) {
+		if (*p == '[') {
+			p = match_class(p + 1, 0, &ok);
+			if (!p)
+				return false;
+		} else {
+			p++;
+		}
+	}
+	return true;
+}
+
+static bool glob_match(const char *p, const char *t)
+{
+	const char *star_p = NULL, *star_t = NULL;
+	unsigned long pc, tc;
+
+	while (*t) {
+		if (*p == '*') {
+			while (*p == '*')
+				p++;
+			if (!*p)
+				return true;
+			star_p = p;
+			star_t = t;
+			continue;
+		}
+		if (*p) {
+			const char *tn = next_cp(t, &tc);
+			const char *pn;
+			bool ok = false;
+
+			if (*p == '?') {
+				pn = p + 1;
+				ok = true;
+			} else if (*p == '[') {
+				pn = match_class(p + 1, tc, &ok);
+			} else {
+				pn = next_cp(p, &pc);
+				ok = pc == tc;
+			}
+			if (ok) {
+				p = pn;
+				t = tn;
+				continue;
+			}
+		}
+		if (!star_p)
+			return false;
+		/* let the last star swallow one more character and retry */
+		star_t = next_cp(star_t, &tc);
+		t = star_t;
+		p = star_p;
+	}
+	while (*p == '*')
+		p++;
+	return *p == '\0';
+}
+
+bool roz_glob_match(const char *pattern, const char *text)
+{
+	size_t n;
+
+	if (roz_glob_valid(pattern))
+		return glob_match(pattern, text);
+	n = strlen(pattern);
+	while (n && pattern[n - 1] == '*')
+		n--;
+	return strncmp(text, pattern, n) == 0;
+}

@@ -1,0 +1,626 @@
+/*
+ * hooks.c - the review state machine: what each hook does to a session and
+ * what it answers Claude Code. Pure functions of (input, session, env).
+ */
+#include "roz/hooks.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "roz/json.h"
+
+/* How far past `now` a decision time may lie (clock skew between processes). */
+#define DECISION_SKEW_SECONDS 5
+
+static const struct {
+	const char *name;
+	roz_hook_event ev;
+} event_names[] = {
+	{"session-start", ROZ_HOOK_SESSION_START}, {"user-prompt", ROZ_HOOK_USER_PROMPT},
+	{"pre-tool-use", ROZ_HOOK_PRE_TOOL_USE},   {"stop", ROZ_HOOK_STOP},
+	{"subagent-start", ROZ_HOOK_SUBAGENT_START}, {"subagent-stop", ROZ_HOOK_SUBAGENT_STOP},
+	{"session-end", ROZ_HOOK_SESSION_END},
+};
+
+roz_hook_event roz_hook_event_parse(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(event_names) / sizeof(event_names[0]); i++)
+		if (strcmp(name, event_names[i].name) == 0)
+			return event_names[i].ev;
+	return ROZ_HOOK_UNKNOWN;
+}
+
+const char *roz_hook_event_name(roz_hook_event ev)
+{
+	for (size_t i = 0; i < sizeof(event_names) / sizeof(event_names[0]); i++)
+		if (event_names[i].ev == ev)
+			return event_names[i].name;
+	return "unknown";
+}
+
+void roz_hook_plan_clear(roz_hook_plan *plan)
+{
+	roz_gate_match_clear(&plan->gate);
+	memset(plan, 0, sizeof(*plan));
+}
+
+void roz_hook_result_init(roz_hook_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->output.kind = ROZ_OUTPUT_ALLOW;
+	roz_buf_init(&res->notes);
+}
+
+void roz_hook_result_clear(roz_hook_result *res)
+{
+	roz_hook_output_clear(&res->output);
+	roz_buf_free(&res->notes);
+	res->save = false;
+}
+
+static void note(roz_hook_result *res, const char *level, const char *fmt, ...) ROZ_PRINTF(3, 4);
+
+static void note(roz_hook_result *res, const char *level, const char *fmt, ...)
+{
+	va_list ap;
+
+	roz_buf_addf(&res->notes, "roz: %s: ", level);
+	va_start(ap, fmt);
+	roz_buf_vaddf(&res->notes, fmt, ap);
+	va_end(ap);
+	roz_buf_addc(&res->notes, '\n');
+}
+
+/* A background task's result comes back as a user turn; it is not a prompt. */
+static bool is_task_notification(const char *prompt)
+{
+	while (*prompt == ' ' || *prompt == '\t' || *prompt == '\n' || *prompt == '\r')
+		prompt++;
+	return strncmp(prompt, "<task-notification>", 19) == 0;
+}
+
+static bool is_reviewer(const roz_hook_input *in)
+{
+	return in->agent_type && strcmp(in->agent_type, ROZ_REVIEWER_AGENT) == 0;
+}
+
+int roz_hook_prepare(roz_hook_event ev, const roz_hook_input *in, const roz_config *config,
+		     roz_hook_plan *plan)
+{
+	memset(plan, 0, sizeof(*plan));
+	switch (ev) {
+	case ROZ_HOOK_USER_PROMPT:
+		plan->is_notification = in->prompt && is_task_notification(in->prompt);
+		plan->needs_session = !plan->is_notification;
+		return ROZ_OK;
+	case ROZ_HOOK_PRE_TOOL_USE: {
+		int rc = roz_gate_match_tool(config, in->tool_name, in->tool_input, &plan->gate);
+
+		plan->needs_session = plan->gate.matched;
+		return rc;
+	}
+	case ROZ_HOOK_SUBAGENT_STOP:
+		plan->needs_session = is_reviewer(in);
+		return ROZ_OK;
+	case ROZ_HOOK_SESSION_START:
+	case ROZ_HOOK_STOP:
+	case ROZ_HOOK_SESSION_END:
+		plan->needs_session = true;
+		return ROZ_OK;
+	default:
+		return ROZ_OK;
+	}
+}
+
+/* ---- shared steps ------------------------------------------------------------ */
+
+static int add_event(roz_session *s, const roz_env *env, roz_event_type type, roz_buf *payload)
+{
+	char id[ROZ_UUID_SIZE], marker[ROZ_UUID_SIZE];
+	int rc;
+
+	if (payload && (rc = roz_buf_failed(payload)) < 0)
+		return rc;
+	if ((rc = env->new_id(env->ud, id)) < 0 || (rc = env->new_id(env->ud, marker)) < 0)
+		return rc;
+	return roz_session_trace_add(s, type, id, env->now, payload ? roz_buf_cstr(payload) : NULL,
+				     env->config->max_events, marker);
+}
+
+/* Payload builders: keys are written in sorted order, as the reference's files have them. */
+static void kv_str(roz_buf *b, const char *key, const char *val)
+{
+	roz_buf_addc(b, b->len ? ',' : '{');
+	roz_json_add_string(b, key);
+	roz_buf_addc(b, ':');
+	if (val)
+		roz_json_add_string(b, val);
+	else
+		roz_buf_adds(b, "null");
+}
+
+static void kv_raw(roz_buf *b, const char *key, const char *raw)
+{
+	roz_buf_addc(b, b->len ? ',' : '{');
+	roz_json_add_string(b, key);
+	roz_buf_addc(b, ':');
+	roz_buf_adds(b, raw);
+}
+
+static void kv_end(roz_buf *b)
+{
+	roz_buf_adds(b, b->len ? "}" : "{}");
+}
+
+static int get_or_create(roz_session **session, const roz_hook_input *in, const roz_env *env)
+{
+	return *session ? ROZ_OK : roz_session_new(in->session_id, env->now, session);
+}
+
+bool roz_breaker_cooling(const roz_session *s, const roz_config *config, roz_time now)
+{
+	const roz_review_state *r = &s->review;
+
+	if (!r->circuit_breaker_tripped)
+		return false;
+	/* a trip recorded without a time (older files) stays tripped, as it always did */
+	if (!r->circuit_breaker_tripped_at.set)
+		return true;
+	return roz_time_before(now, roz_time_add(r->circuit_breaker_tripped_at.t, config->cooldown_seconds));
+}
+
+static void breaker_trip(roz_session *s, roz_time now, roz_hook_result *res)
+{
+	s->review.circuit_breaker_tripped = true;
+	s->review.circuit_breaker_tripped_at.set = true;
+	s->review.circuit_breaker_tripped_at.t = now;
+	s->review.enabled = false;
+	note(res, "warning",
+	     "circuit breaker tripped after %u blocks in session %s; letting the agent stop unreviewed",
+	     (unsigned)s->review.block_count, s->session_id);
+}
+
+/* A new review cycle: blocks are counted from zero and a cooled-down breaker is cleared. */
+static void start_cycle(roz_session *s)
+{
+	s->review.block_count = 0;
+	s->review.circuit_breaker_tripped = false;
+	s->review.circuit_breaker_tripped_at.set = false;
+}
+
+/* ---- session-start ------------------------------------------------------------ */
+
+static int on_session_start(const roz_hook_input *in, const roz_env *env, roz_session **session,
+			    roz_hook_result *res)
+{
+	int rc;
+
+	if (!*session) {
+		roz_buf p = ROZ_BUF_INIT;
+
+		if ((rc = roz_session_new(in->session_id, env->now, session)) < 0)
+			return rc;
+		kv_str(&p, "cwd", in->cwd);
+		kv_str(&p, "source", in->source);
+		kv_end(&p);
+		rc = add_event(*session, env, ROZ_EVENT_SESSION_START, &p);
+		roz_buf_free(&p);
+		if (rc < 0)
+			return rc;
+		res->save = true;
+	}
+	if (env->second_opinions) {
+		char *ctx = roz_asprintf("roz: second-opinion tools available to the reviewer: %s",
+					 env->second_opinions);
+
+		res->output.event_name = "SessionStart";
+		return roz_hook_output_take(&res->output, ROZ_OUTPUT_CONTEXT, ctx);
+	}
+	return ROZ_OK;
+}
+
+/* ---- user-prompt ----------------------------------------------------------------- */
+
+static int on_user_prompt(const roz_hook_input *in, const roz_env *env, const roz_hook_plan *plan,
+			  roz_session **session, roz_hook_result *res)
+{
+	const char *prompt = in->prompt ? in->prompt : "", *p = prompt;
+	roz_review_state *r;
+	bool enable;
+	int rc;
+
+	if (plan->is_notification)
+		return ROZ_OK;
+	if ((rc = get_or_create(session, in, env)) < 0)
+		return rc;
+	r = &(*session)->review;
+	/* a prompt after an approval is a new request: prompt isolation is over */
+	if (r->decision.kind == ROZ_DECISION_COMPLETE)
+		r->review_started_at.set = false;
+	r->last_prompt_at.set = true;
+	r->last_prompt_at.t = env->now;
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	switch (env->config->mode) {
+	case ROZ_MODE_ALWAYS: enable = true; break;
+	case ROZ_MODE_NEVER: enable = false; break;
+	default: enable = strncmp(p, "#roz", 4) == 0;
+	}
+	if (enable) {
+		roz_buf payload = ROZ_BUF_INIT;
+		char *stored = roz_prompt_truncate(prompt);
+
+		if (!stored || (rc = roz_session_add_prompt(*session, prompt)) < 0) {
+			roz_free(stored);
+			return ROZ_ENOMEM;
+		}
+		r->enabled = true;
+		roz_decision_clear(&r->decision);
+		start_cycle(*session);
+		kv_str(&payload, "prompt", stored);
+		kv_end(&payload);
+		roz_free(stored);
+		rc = add_event(*session, env, ROZ_EVENT_PROMPT_RECEIVED, &payload);
+		roz_buf_free(&payload);
+		if (rc < 0)
+			return rc;
+	}
+	(*session)->updated_at = env->now;
+	res->save = true;
+	return ROZ_OK;
+}
+
+/* ---- stop ---------------------------------------------------------------------------- */
+
+char *roz_template_select(const roz_config *config, const roz_env *env)
+{
+	uint64_t total = 0, roll;
+
+	if (strcmp(config->template_active, "random") != 0)
+		return roz_strdup(config->template_active);
+	if (!config->n_weights)
+		return roz_strdup("default");
+	for (size_t i = 0; i < config->n_weights; i++)
+		total += config->weights[i].weight;
+	if (!total)
+		return roz_strdup(config->weights[0].id);
+	roll = env->random(env->ud, total);
+	for (size_t i = 0; i < config->n_weights; i++) {
+		if (roll < config->weights[i].weight)
+			return roz_strdup(config->weights[i].id);
+		roll -= config->weights[i].weight;
+	}
+	return roz_strdup(config->weights[config->n_weights - 1].id);
+}
+
+static char *block_message(const roz_session *s, const roz_env *env, char **template_id)
+{
+	char *id = roz_template_select(env->config, env), *text;
+	roz_buf b = ROZ_BUF_INIT;
+
+	*template_id = id;
+	if (!id)
+		return NULL;
+	text = env->load_template ? env->load_template(env->ud, id) : NULL;
+	roz_buf_add_replaced(&b, text ? text : roz_default_template, "{{session_id}}", s->session_id);
+	roz_free(text);
+	if (roz_buf_failed(&b)) {
+		roz_buf_free(&b);
+		return NULL;
+	}
+	return roz_buf_detach(&b, NULL);
+}
+
+static char *issues_message(const roz_session *s)
+{
+	const roz_decision *d = &s->review.decision;
+	const char *msg = d->message_to_agent ? d->message_to_agent : d->summary ? d->summary : "";
+
+	return roz_asprintf("roz: the reviewer found problems to fix before you finish:\n\n%s\n\n"
+			    "Fix them, then start the reviewer again: the Agent tool with "
+			    "subagent_type \"roz:roz\" and a prompt that begins with "
+			    "SESSION_ID=%s.",
+			    msg, s->session_id);
+}
+
+static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **session,
+		   roz_hook_result *res)
+{
+	const roz_config *cfg = env->config;
+	roz_session *s = *session;
+	roz_review_state *r;
+	roz_buf payload = ROZ_BUF_INIT;
+	char num[32], *template_id = NULL, *msg = NULL;
+	int rc;
+
+	if (!s)
+		return ROZ_OK; /* nothing was ever asked of this session */
+	r = &s->review;
+	snprintf(num, sizeof(num), "%u", (unsigned)cfg->max_blocks);
+	kv_raw(&payload, "max_blocks", num);
+	kv_raw(&payload, "stop_hook_active", in->stop_hook_active == 1 ? "true" : "false");
+	kv_end(&payload);
+	rc = add_event(s, env, ROZ_EVENT_STOP_HOOK_CALLED, &payload);
+	roz_buf_free(&payload);
+	if (rc < 0)
+		return rc;
+	s->updated_at = env->now;
+	res->save = true;
+	if (!r->enabled)
+		return ROZ_OK;
+
+	if (r->circuit_breaker_tripped) {
+		if (roz_breaker_cooling(s, cfg, env->now)) {
+			breaker_trip(s, env->now, res);
+			return ROZ_OK;
+		}
+		/* the cooldown has passed: review resumes from a clean slate */
+		start_cycle(s);
+		roz_decision_clear(&r->decision);
+		note(res, "info", "circuit breaker reset after cooldown in session %s", s->session_id);
+	}
+	/* exactly max_blocks blocks per review cycle; the next stop trips the breaker */
+	if (r->block_count >= cfg->max_blocks) {
+		breaker_trip(s, env->now, res);
+		return ROZ_OK;
+	}
+	switch (r->decision.kind) {
+	case ROZ_DECISION_COMPLETE:
+		return ROZ_OK;
+	case ROZ_DECISION_PENDING:
+		msg = block_message(s, env, &template_id);
+		break;
+	case ROZ_DECISION_ISSUES:
+		template_id = roz_template_select(cfg, env);
+		msg = issues_message(s);
+		break;
+	}
+	if (!msg || !template_id || (rc = roz_session_add_attempt(s, template_id, env->now)) < 0) {
+		roz_free(msg);
+		roz_free(template_id);
+		return ROZ_ENOMEM;
+	}
+	roz_free(template_id);
+	r->block_count++;
+	return roz_hook_output_take(&res->output, ROZ_OUTPUT_BLOCK, msg);
+}
+
+/* ---- subagent-stop ----------------------------------------------------------------- */
+
+static int on_subagent_stop(const roz_hook_input *in, const roz_env *env, roz_session **session,
+			    roz_hook_result *res)
+{
+	const roz_session *s = *session;
+	char a[ROZ_TIME_BUFSZ], b[ROZ_TIME_BUFSZ];
+	roz_opt_time decided, lower = {false, {0, 0}};
+	roz_time latest;
+
+	if (!is_reviewer(in))
+		return ROZ_OK;
+	if (!s) {
+		note(res, "warning", "reviewer stopped in session %s, which roz has no record of",
+		     in->session_id);
+		return ROZ_OK;
+	}
+	if (s->review.decision.kind == ROZ_DECISION_PENDING)
+		return roz_hook_output_take(
+			&res->output, ROZ_OUTPUT_BLOCK,
+			roz_asprintf("roz: you are finishing without recording a verdict. Run one of:\n\n"
+				     "  roz decide %s COMPLETE \"<what you verified>\"\n"
+				     "  roz decide %s ISSUES \"<what is wrong>\" --message \"<what to fix>\"\n",
+				     s->session_id, s->session_id));
+	decided = roz_session_decided_at(s);
+	if (s->review.n_attempts) {
+		lower.set = true;
+		lower.t = s->review.attempts[s->review.n_attempts - 1].timestamp;
+	} else {
+		lower = s->review.review_started_at;
+	}
+	if (!decided.set)
+		return ROZ_OK;
+	if (lower.set && roz_time_before(decided.t, lower.t))
+		return roz_hook_output_take(
+			&res->output, ROZ_OUTPUT_BLOCK,
+			roz_asprintf("roz: the recorded verdict (%s) predates this review (started %s), "
+				     "so it is not yours. Record your own with: roz decide %s "
+				     "COMPLETE|ISSUES \"<summary>\"",
+				     roz_time_format_sec(decided.t, a), roz_time_format_sec(lower.t, b),
+				     s->session_id));
+	latest = roz_time_add(env->now, DECISION_SKEW_SECONDS);
+	if (roz_time_after(decided.t, latest))
+		return roz_hook_output_take(
+			&res->output, ROZ_OUTPUT_BLOCK,
+			roz_asprintf("roz: the recorded verdict is dated %s, in the future (now %s); it "
+				     "cannot come from this review. Record your own with: roz decide %s "
+				     "COMPLETE|ISSUES \"<summary>\"",
+				     roz_time_format_sec(decided.t, a), roz_time_format_sec(env->now, b),
+				     s->session_id));
+	return ROZ_OK;
+}
+
+/* ---- pre-tool-use ------------------------------------------------------------------ */
+
+bool roz_gate_approved(const roz_session *s, const roz_config *config, roz_time now)
+{
+	const roz_review_state *r = &s->review;
+	roz_opt_time since;
+
+	if (r->decision.kind != ROZ_DECISION_COMPLETE || !r->gate_approved_at.set)
+		return false;
+	if (config->has_approval_ttl &&
+	    roz_time_after(now, roz_time_add(r->gate_approved_at.t, config->approval_ttl_seconds)))
+		return false;
+	switch (config->approval_scope) {
+	case ROZ_SCOPE_SESSION:
+	case ROZ_SCOPE_TOOL: /* a tool-scope approval is consumed by the call it lets through */
+		return true;
+	default:
+		/* a prompt that arrived while a review was running does not undo its approval */
+		since = r->last_prompt_at;
+		if (since.set && r->review_started_at.set &&
+		    roz_time_after(since.t, r->review_started_at.t))
+			since = r->review_started_at;
+		return !since.set || roz_time_after(r->gate_approved_at.t, since.t);
+	}
+}
+
+static int gate_allowed(roz_session *s, const roz_env *env, const char *key, const char *reason)
+{
+	roz_buf p = ROZ_BUF_INIT;
+	int rc;
+
+	kv_str(&p, "reason", reason);
+	kv_str(&p, "tool", key);
+	kv_end(&p);
+	rc = add_event(s, env, ROZ_EVENT_GATE_ALLOWED, &p);
+	roz_buf_free(&p);
+	return rc;
+}
+
+static char *gate_message(const roz_session *s, const roz_gate_match *g)
+{
+	return roz_asprintf(
+		"roz: this action needs an independent review first.\n\n"
+		"Gated: `%s` (matched `%s`)\n\n"
+		"Start the reviewer with the Agent tool, subagent_type \"roz:roz\", and this prompt:\n\n"
+		"```\n"
+		"SESSION_ID=%s\n\n"
+		"## What you are about to do\n"
+		"[The gated action and why]\n\n"
+		"## Work so far\n"
+		"[What you changed, and the files]\n"
+		"```\n\n"
+		"Once the reviewer approves, run the action again.",
+		g->tool_key, g->pattern, s->session_id);
+}
+
+static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const roz_hook_plan *plan,
+			   roz_session **session, roz_hook_result *res)
+{
+	const roz_gate_match *g = &plan->gate;
+	roz_session *s;
+	roz_review_state *r;
+	roz_buf p = ROZ_BUF_INIT;
+	int rc;
+
+	if (!g->matched)
+		return ROZ_OK;
+	if ((rc = get_or_create(session, in, env)) < 0)
+		return rc;
+	s = *session;
+	r = &s->review;
+	res->save = true;
+	if (roz_breaker_cooling(s, env->config, env->now))
+		return gate_allowed(s, env, g->tool_key, "circuit_breaker");
+	if (roz_gate_approved(s, env->config, env->now)) {
+		if (env->config->approval_scope == ROZ_SCOPE_TOOL)
+			r->gate_approved_at.set = false;
+		return gate_allowed(s, env, g->tool_key, "approved");
+	}
+	r->enabled = true;
+	r->review_started_at.set = true;
+	r->review_started_at.t = env->now;
+	roz_decision_clear(&r->decision);
+	start_cycle(s);
+	if ((rc = roz_session_set_gate_trigger(s, g->tool_key, in->tool_input, g->pattern, env->now)) < 0)
+		return rc;
+	kv_str(&p, "pattern", g->pattern);
+	kv_str(&p, "tool", g->tool_key);
+	kv_end(&p);
+	rc = add_event(s, env, ROZ_EVENT_GATE_BLOCKED, &p);
+	roz_buf_free(&p);
+	if (rc < 0)
+		return rc;
+	s->updated_at = env->now;
+	return roz_hook_output_take(&res->output, ROZ_OUTPUT_DENY, gate_message(s, g));
+}
+
+/* ---- session-end ---------------------------------------------------------------------- */
+
+static int on_session_end(const roz_hook_input *in, const roz_env *env, roz_session **session,
+			  roz_hook_result *res)
+{
+	roz_buf p = ROZ_BUF_INIT;
+	int rc;
+
+	if (!*session) {
+		note(res, "warning", "session-end for session %s, which roz has no record of",
+		     in->session_id);
+		return ROZ_OK;
+	}
+	kv_str(&p, "cwd", in->cwd);
+	kv_str(&p, "reason", in->reason ? in->reason : "unknown");
+	kv_end(&p);
+	rc = add_event(*session, env, ROZ_EVENT_SESSION_END, &p);
+	roz_buf_free(&p);
+	if (rc < 0)
+		return rc;
+	res->save = true;
+	return ROZ_OK;
+}
+
+int roz_hook_handle(roz_hook_event ev, const roz_hook_input *in, const roz_env *env,
+		    const roz_hook_plan *plan, roz_session **session, roz_hook_result *res)
+{
+	switch (ev) {
+	case ROZ_HOOK_SESSION_START: return on_session_start(in, env, session, res);
+	case ROZ_HOOK_USER_PROMPT: return on_user_prompt(in, env, plan, session, res);
+	case ROZ_HOOK_PRE_TOOL_USE: return on_pre_tool_use(in, env, plan, session, res);
+	case ROZ_HOOK_STOP: return on_stop(in, env, session, res);
+	case ROZ_HOOK_SUBAGENT_STOP: return on_subagent_stop(in, env, session, res);
+	case ROZ_HOOK_SESSION_END: return on_session_end(in, env, session, res);
+	case ROZ_HOOK_SUBAGENT_START: return ROZ_OK;
+	default:
+		note(res, "warning", "unknown hook event; answering {}");
+		return ROZ_OK;
+	}
+}
+
+/* ---- roz decide ------------------------------------------------------------------------ */
+
+int roz_decide_apply(roz_session *s, roz_decision_kind kind, const char *summary,
+		     const char *message, const char *opinions, const roz_env *env)
+{
+	roz_decision d = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
+	roz_buf p = ROZ_BUF_INIT;
+	roz_attempt *a;
+	int rc;
+
+	if (kind == ROZ_DECISION_PENDING) {
+		roz_error_set("a verdict must be COMPLETE or ISSUES");
+		return ROZ_EINVALID;
+	}
+	if ((rc = roz_decision_set(&d, kind, summary, opinions, message)) < 0)
+		return rc;
+	rc = roz_session_record_decision(s, &d, env->now);
+	roz_decision_clear(&d);
+	if (rc < 0)
+		return rc;
+	kv_str(&p, "decision", kind == ROZ_DECISION_COMPLETE ? "COMPLETE" : "ISSUES");
+	if (opinions)
+		kv_str(&p, "second_opinions", opinions);
+	kv_str(&p, "summary", summary ? summary : "");
+	kv_end(&p);
+	rc = add_event(s, env, ROZ_EVENT_ROZ_DECISION, &p);
+	roz_buf_free(&p);
+	if (rc < 0)
+		return rc;
+	if (kind == ROZ_DECISION_COMPLETE) {
+		s->review.gate_approved_at.set = true;
+		s->review.gate_approved_at.t = env->now;
+	}
+	a = roz_session_pending_attempt(s);
+	if (a) {
+		char *type = roz_strdup(roz_decision_kind_name(kind));
+
+		if (!type)
+			return ROZ_ENOMEM;
+		roz_free(a->decision_type);
+		a->decision_type = type;
+		a->outcome = ROZ_OUTCOME_SUCCESS;
+		a->blocks_needed = s->review.block_count;
+	}
+	s->updated_at = env->now;
+	return ROZ_OK;
+}

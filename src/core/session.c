@@ -1,0 +1,529 @@
+/*
+ * session.c - creating, freeing and growing a session: decisions, prompts,
+ * attempts, the gate trigger and the trace, each within its cap.
+ */
+#include "roz/session.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "roz/digest.h"
+#include "roz/json.h"
+#include "roz/utf8.h"
+
+static const char *const event_names[ROZ_EVENT__COUNT] = {
+	"session_start",    "prompt_received", "gate_blocked",     "gate_allowed",
+	"tool_completed",   "stop_hook_called", "roz_decision",    "trace_compacted",
+	"session_end",      "reviewer_started", "reviewer_stopped", "session_recovered",
+};
+
+const char *roz_event_type_name(roz_event_type type)
+{
+	return (unsigned)type < ROZ_EVENT__COUNT ? event_names[type] : "unknown";
+}
+
+int roz_event_type_from_name(const char *name, size_t len, roz_event_type *out)
+{
+	for (int i = 0; i < ROZ_EVENT__COUNT; i++) {
+		if (strlen(event_names[i]) == len && memcmp(event_names[i], name, len) == 0) {
+			*out = (roz_event_type)i;
+			return ROZ_OK;
+		}
+	}
+	return ROZ_ENOTFOUND;
+}
+
+bool roz_session_id_valid(const char *id)
+{
+	size_t n = 0;
+
+	if (!id || !*id || *id == '.')
+		return false;
+	for (; id[n]; n++) {
+		char c = id[n];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '-' || c == '_'))
+			return false;
+		if (n >= ROZ_MAX_SESSION_ID)
+			return false;
+	}
+	return true;
+}
+
+int roz_session_new(const char *session_id, roz_time now, roz_session **out)
+{
+	roz_session *s;
+
+	*out = NULL;
+	s = roz_calloc(1, sizeof(*s));
+	if (!s)
+		return ROZ_ENOMEM;
+	s->session_id = roz_strdup(session_id);
+	if (!s->session_id) {
+		roz_free(s);
+		return ROZ_ENOMEM;
+	}
+	s->created_at = now;
+	s->updated_at = now;
+	*out = s;
+	return ROZ_OK;
+}
+
+/* ---- decisions ----------------------------------------------------------- */
+
+const char *roz_decision_kind_name(roz_decision_kind kind)
+{
+	switch (kind) {
+	case ROZ_DECISION_COMPLETE: return "complete";
+	case ROZ_DECISION_ISSUES: return "issues";
+	default: return "pending";
+	}
+}
+
+void roz_decision_clear(roz_decision *d)
+{
+	roz_free(d->summary);
+	roz_free(d->second_opinions);
+	roz_free(d->message_to_agent);
+	memset(d, 0, sizeof(*d));
+	d->kind = ROZ_DECISION_PENDING;
+}
+
+static int dup_opt(char **dst, const char *src)
+{
+	*dst = NULL;
+	if (!src)
+		return ROZ_OK;
+	*dst = roz_strdup(src);
+	return *dst ? ROZ_OK : ROZ_ENOMEM;
+}
+
+int roz_decision_set(roz_decision *d, roz_decision_kind kind, const char *summary,
+		     const char *second_opinions, const char *message_to_agent)
+{
+	roz_decision nd = {kind, NULL, NULL, NULL};
+
+	if (kind != ROZ_DECISION_PENDING) {
+		if (dup_opt(&nd.summary, summary ? summary : "") < 0 ||
+		    (kind == ROZ_DECISION_COMPLETE && dup_opt(&nd.second_opinions, second_opinions) < 0) ||
+		    (kind == ROZ_DECISION_ISSUES && dup_opt(&nd.message_to_agent, message_to_agent) < 0)) {
+			roz_decision_clear(&nd);
+			return ROZ_ENOMEM;
+		}
+	}
+	roz_decision_clear(d);
+	*d = nd;
+	return ROZ_OK;
+}
+
+int roz_decision_copy(roz_decision *dst, const roz_decision *src)
+{
+	return roz_decision_set(dst, src->kind, src->summary, src->second_opinions,
+				src->message_to_agent);
+}
+
+int roz_session_record_decision(roz_session *s, const roz_decision *d, roz_time now)
+{
+	roz_review_state *r = &s->review;
+	roz_decision copy = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
+	roz_decision_record rec;
+	int rc;
+
+	if ((rc = roz_decision_copy(&copy, d)) < 0)
+		return rc;
+	if (r->n_history >= ROZ_MAX_HISTORY) {
+		/* drop the oldest record to stay within the cap */
+		roz_decision_clear(&r->history[0].decision);
+		memmove(r->history, r->history + 1, (r->n_history - 1) * sizeof(*r->history));
+		r->n_history--;
+	}
+	if ((rc = roz_array_reserve((void **)&r->history, &r->cap_history, sizeof(*r->history),
+				    r->n_history + 1)) < 0) {
+		roz_decision_clear(&copy);
+		return rc;
+	}
+	rec.decision = r->decision;
+	rec.timestamp = now;
+	r->history[r->n_history++] = rec;
+	r->decision = copy;
+	return ROZ_OK;
+}
+
+roz_opt_time roz_session_decided_at(const roz_session *s)
+{
+	roz_opt_time t = {false, {0, 0}};
+
+	if (s->review.n_history) {
+		t.set = true;
+		t.t = s->review.history[s->review.n_history - 1].timestamp;
+	} else if (s->review.decision.kind != ROZ_DECISION_PENDING) {
+		/* files without history (older writers) only know the last write */
+		t.set = true;
+		t.t = s->updated_at;
+	}
+	return t;
+}
+
+/* ---- prompts ------------------------------------------------------------- */
+
+char *roz_prompt_truncate(const char *prompt)
+{
+	size_t len = strlen(prompt), cut;
+
+	if (len <= ROZ_MAX_PROMPT_BYTES)
+		return roz_strdup(prompt);
+	cut = roz_utf8_cut(prompt, len, ROZ_MAX_PROMPT_BYTES);
+	return roz_asprintf("%.*s... [truncated, original %zu bytes]", (int)cut, prompt, len);
+}
+
+int roz_session_add_prompt(roz_session *s, const char *prompt)
+{
+	roz_review_state *r = &s->review;
+	char *p = roz_prompt_truncate(prompt);
+
+	if (!p)
+		return ROZ_ENOMEM;
+	if (r->n_prompts >= ROZ_MAX_PROMPTS) {
+		roz_free(r->prompts[0]);
+		memmove(r->prompts, r->prompts + 1, (r->n_prompts - 1) * sizeof(*r->prompts));
+		r->n_prompts--;
+	}
+	if (roz_array_reserve((void **)&r->prompts, &r->cap_prompts, sizeof(*r->prompts),
+			      r->n_prompts + 1) < 0) {
+		roz_free(p);
+		return ROZ_ENOMEM;
+	}
+	r->prompts[r->n_prompts++] = p;
+	return ROZ_OK;
+}
+
+/* ---- attempts ------------------------------------------------------------ */
+
+const char *roz_outcome_kind_name(roz_outcome_kind kind)
+{
+	switch (kind) {
+	case ROZ_OUTCOME_SUCCESS: return "success";
+	case ROZ_OUTCOME_NOT_SPAWNED: return "not_spawned";
+	case ROZ_OUTCOME_NO_DECISION: return "no_decision";
+	case ROZ_OUTCOME_BAD_SESSION_ID: return "bad_session_id";
+	default: return "pending";
+	}
+}
+
+static void attempt_clear(roz_attempt *a)
+{
+	roz_free(a->template_id);
+	roz_free(a->decision_type);
+	memset(a, 0, sizeof(*a));
+}
+
+int roz_session_add_attempt(roz_session *s, const char *template_id, roz_time now)
+{
+	roz_review_state *r = &s->review;
+	roz_attempt a;
+
+	memset(&a, 0, sizeof(a));
+	a.template_id = roz_strdup(template_id);
+	if (!a.template_id)
+		return ROZ_ENOMEM;
+	a.timestamp = now;
+	a.outcome = ROZ_OUTCOME_PENDING;
+	if (r->n_attempts >= ROZ_MAX_ATTEMPTS) {
+		attempt_clear(&r->attempts[0]);
+		memmove(r->attempts, r->attempts + 1, (r->n_attempts - 1) * sizeof(*r->attempts));
+		r->n_attempts--;
+	}
+	if (roz_array_reserve((void **)&r->attempts, &r->cap_attempts, sizeof(*r->attempts),
+			      r->n_attempts + 1) < 0) {
+		attempt_clear(&a);
+		return ROZ_ENOMEM;
+	}
+	r->attempts[r->n_attempts++] = a;
+	return ROZ_OK;
+}
+
+roz_attempt *roz_session_pending_attempt(roz_session *s)
+{
+	for (size_t i = s->review.n_attempts; i-- > 0;)
+		if (s->review.attempts[i].outcome == ROZ_OUTCOME_PENDING)
+			return &s->review.attempts[i];
+	return NULL;
+}
+
+/* ---- gate trigger --------------------------------------------------------- */
+
+void roz_truncated_input_clear(roz_truncated_input *t)
+{
+	cJSON_Delete(t->value);
+	roz_free(t->original_hash);
+	memset(t, 0, sizeof(*t));
+}
+
+/*
+ * Shrink a value to roughly `budget` bytes while keeping its shape: long
+ * strings keep their first 200 bytes (or fewer) and a note of their size,
+ * arrays keep ten items and a count of the rest, objects share the budget
+ * among their keys.
+ */
+static cJSON *shrink(const cJSON *v, size_t budget)
+{
+	cJSON *out, *item;
+	const cJSON *child;
+	size_t n = 0;
+
+	if (cJSON_IsString(v)) {
+		size_t len = strlen(v->valuestring), cut;
+		char *s;
+
+		if (len <= budget)
+			return cJSON_CreateString(v->valuestring);
+		cut = roz_utf8_cut(v->valuestring, len, budget < 200 ? budget : 200);
+		s = roz_asprintf("%.*s... [truncated, %zu bytes total]", (int)cut, v->valuestring, len);
+		if (!s)
+			return NULL;
+		out = cJSON_CreateString(s);
+		roz_free(s);
+		return out;
+	}
+	if (cJSON_IsObject(v)) {
+		out = cJSON_CreateObject();
+		cJSON_ArrayForEach(child, v) n++;
+		cJSON_ArrayForEach(child, v) {
+			item = shrink(child, budget / (n ? n : 1));
+			if (!out || !item) {
+				cJSON_Delete(item);
+				cJSON_Delete(out);
+				return NULL;
+			}
+			cJSON_AddItemToObject(out, child->string, item);
+		}
+		return out;
+	}
+	if (cJSON_IsArray(v) && cJSON_GetArraySize(v) > 10) {
+		int total = cJSON_GetArraySize(v), i = 0;
+		char *more;
+
+		out = cJSON_CreateArray();
+		cJSON_ArrayForEach(child, v) {
+			if (i++ == 10)
+				break;
+			item = shrink(child, budget / 10);
+			if (!out || !item) {
+				cJSON_Delete(item);
+				cJSON_Delete(out);
+				return NULL;
+			}
+			cJSON_AddItemToArray(out, item);
+		}
+		more = roz_asprintf("... [%d more items]", total - 10);
+		item = more ? cJSON_CreateString(more) : NULL;
+		roz_free(more);
+		if (!out || !item) {
+			cJSON_Delete(item);
+			cJSON_Delete(out);
+			return NULL;
+		}
+		cJSON_AddItemToArray(out, item);
+		return out;
+	}
+	return cJSON_Duplicate(v, true);
+}
+
+int roz_truncated_input_make(const cJSON *input, roz_truncated_input *out)
+{
+	char *text;
+	size_t len;
+	char hash[ROZ_SHA256_HEX_SIZE];
+
+	memset(out, 0, sizeof(*out));
+	if (!input) {
+		out->value = cJSON_CreateNull();
+		return out->value ? ROZ_OK : ROZ_ENOMEM;
+	}
+	text = cJSON_PrintUnformatted(input);
+	if (!text)
+		return roz_error_set("out of memory printing tool input"), ROZ_ENOMEM;
+	len = strlen(text);
+	if (len <= ROZ_MAX_TOOL_INPUT_BYTES) {
+		roz_free(text);
+		out->value = cJSON_Duplicate(input, true);
+		return out->value ? ROZ_OK : ROZ_ENOMEM;
+	}
+	roz_sha256_hex(text, len, hash);
+	roz_free(text);
+	out->value = shrink(input, ROZ_MAX_TOOL_INPUT_BYTES);
+	out->original_hash = roz_strdup(hash);
+	if (!out->value || !out->original_hash) {
+		roz_truncated_input_clear(out);
+		return ROZ_ENOMEM;
+	}
+	out->truncated = true;
+	out->has_original_size = true;
+	out->original_size = len;
+	return ROZ_OK;
+}
+
+void roz_gate_trigger_free(roz_gate_trigger *g)
+{
+	if (!g)
+		return;
+	roz_free(g->tool_name);
+	roz_free(g->pattern_matched);
+	roz_truncated_input_clear(&g->tool_input);
+	roz_free(g);
+}
+
+int roz_session_set_gate_trigger(roz_session *s, const char *tool_key, const cJSON *input,
+				 const char *pattern, roz_time now)
+{
+	roz_gate_trigger *g = roz_calloc(1, sizeof(*g));
+
+	if (!g)
+		return ROZ_ENOMEM;
+	g->tool_name = roz_strdup(tool_key);
+	g->pattern_matched = roz_strdup(pattern);
+	g->triggered_at = now;
+	if (!g->tool_name || !g->pattern_matched ||
+	    roz_truncated_input_make(input, &g->tool_input) < 0) {
+		roz_gate_trigger_free(g);
+		return ROZ_ENOMEM;
+	}
+	roz_gate_trigger_free(s->review.gate_trigger);
+	s->review.gate_trigger = g;
+	return ROZ_OK;
+}
+
+/* ---- trace ---------------------------------------------------------------- */
+
+int roz_session_trace_push_raw(roz_session *s, char *json, size_t len)
+{
+	if (roz_array_reserve((void **)&s->trace, &s->cap_trace, sizeof(*s->trace), s->n_trace + 1) < 0)
+		return ROZ_ENOMEM;
+	s->trace[s->n_trace].json = json;
+	s->trace[s->n_trace].len = len;
+	s->n_trace++;
+	return ROZ_OK;
+}
+
+static char *event_json(roz_event_type type, const char *id, roz_time now, const char *payload,
+			size_t *len)
+{
+	roz_buf b = ROZ_BUF_INIT;
+	char ts[ROZ_TIME_BUFSZ];
+
+	roz_buf_adds(&b, "{\"id\":");
+	roz_json_add_string(&b, id);
+	roz_buf_addf(&b, ",\"timestamp\":\"%s\",\"event_type\":\"%s\",\"payload\":%s}",
+		     roz_time_format(now, ts), roz_event_type_name(type), payload ? payload : "{}");
+	if (roz_buf_failed(&b)) {
+		roz_buf_free(&b);
+		return NULL;
+	}
+	return roz_buf_detach(&b, len);
+}
+
+static void trace_drop(roz_session *s, size_t from, size_t count)
+{
+	for (size_t i = from; i < from + count; i++)
+		roz_free(s->trace[i].json);
+	memmove(s->trace + from, s->trace + from + count,
+		(s->n_trace - from - count) * sizeof(*s->trace));
+	s->n_trace -= count;
+}
+
+int roz_session_trace_add(roz_session *s, roz_event_type type, const char *id, roz_time now,
+			  const char *payload_json, size_t max_events, const char *marker_id)
+{
+	size_t len, keep_start, keep_end, dropped;
+	char *json, *marker, payload[160];
+
+	if (max_events == 0) {
+		trace_drop(s, 0, s->n_trace);
+		return ROZ_OK;
+	}
+	json = event_json(type, id, now, payload_json, &len);
+	if (!json)
+		return ROZ_ENOMEM;
+	if (roz_session_trace_push_raw(s, json, len) < 0) {
+		roz_free(json);
+		return ROZ_ENOMEM;
+	}
+	if (s->n_trace <= max_events)
+		return ROZ_OK;
+	/* keep the opening events for context, then a marker, then the newest */
+	keep_start = max_events / 2 < 10 ? max_events / 2 : 10;
+	keep_end = max_events - keep_start - 1;
+	dropped = s->n_trace - keep_start - keep_end;
+	snprintf(payload, sizeof(payload), "{\"dropped_events\":%zu,\"kept_end\":%zu,\"kept_start\":%zu}",
+		 dropped, keep_end, keep_start);
+	marker = event_json(ROZ_EVENT_TRACE_COMPACTED, marker_id, now, payload, &len);
+	if (!marker)
+		return ROZ_ENOMEM; /* the trace is one over its cap; the next add trims it */
+	trace_drop(s, keep_start, dropped - 1);
+	roz_free(s->trace[keep_start].json);
+	s->trace[keep_start].json = marker;
+	s->trace[keep_start].len = len;
+	return ROZ_OK;
+}
+
+void roz_trace_event_clear(roz_trace_event *ev)
+{
+	roz_free(ev->id);
+	roz_free(ev->event_type);
+	cJSON_Delete(ev->payload);
+	memset(ev, 0, sizeof(*ev));
+}
+
+int roz_trace_event_parse(const roz_trace_entry *e, roz_trace_event *out)
+{
+	cJSON *root, *item;
+
+	memset(out, 0, sizeof(*out));
+	root = cJSON_ParseWithLength(e->json, e->len);
+	if (!root || !cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		roz_error_set("trace event is not a JSON object");
+		return ROZ_ECORRUPT;
+	}
+	item = cJSON_GetObjectItemCaseSensitive(root, "id");
+	out->id = roz_strdup(cJSON_IsString(item) ? item->valuestring : "");
+	item = cJSON_GetObjectItemCaseSensitive(root, "event_type");
+	out->event_type = roz_strdup(cJSON_IsString(item) ? item->valuestring : "unknown");
+	item = cJSON_GetObjectItemCaseSensitive(root, "timestamp");
+	if (cJSON_IsString(item) && roz_time_parse(item->valuestring, &out->timestamp) == ROZ_OK)
+		out->has_timestamp = true;
+	out->payload = cJSON_DetachItemFromObjectCaseSensitive(root, "payload");
+	cJSON_Delete(root);
+	if (!out->id || !out->event_type) {
+		roz_trace_event_clear(out);
+		return ROZ_ENOMEM;
+	}
+	return ROZ_OK;
+}
+
+void roz_session_free(roz_session *s)
+{
+	roz_review_state *r;
+
+	if (!s)
+		return;
+	r = &s->review;
+	roz_free(s->session_id);
+	roz_decision_clear(&r->decision);
+	for (size_t i = 0; i < r->n_history; i++)
+		roz_decision_clear(&r->history[i].decision);
+	roz_free(r->history);
+	for (size_t i = 0; i < r->n_prompts; i++)
+		roz_free(r->prompts[i]);
+	roz_free(r->prompts);
+	roz_gate_trigger_free(r->gate_trigger);
+	for (size_t i = 0; i < r->n_attempts; i++)
+		attempt_clear(&r->attempts[i]);
+	roz_free(r->attempts);
+	for (size_t i = 0; i < s->n_trace; i++)
+		roz_free(s->trace[i].json);
+	roz_free(s->trace);
+	roz_free(s);
+}

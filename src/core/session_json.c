@@ -1,0 +1,622 @@
+/*
+ * session_json.c - a session to and from the JSON text stored on disk, in
+ * the Rust roz's field names and shapes. The review part is small and goes
+ * through cJSON; the trace is checked by the scanner and kept as text.
+ */
+#include "roz/session_json.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <string.h>
+
+#include "roz/json.h"
+
+/* ---- reading ---------------------------------------------------------------- */
+
+static int corrupt(const char *field, const char *what)
+{
+	roz_error_set("field '%s' %s", field, what);
+	return ROZ_ECORRUPT;
+}
+
+static bool is_absent(const cJSON *v)
+{
+	return !v || cJSON_IsNull(v);
+}
+
+static int get_bool(const cJSON *obj, const char *name, bool *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+	if (is_absent(v))
+		return ROZ_OK;
+	if (!cJSON_IsBool(v))
+		return corrupt(name, "is not true or false");
+	*out = cJSON_IsTrue(v);
+	return ROZ_OK;
+}
+
+static int get_u64(const cJSON *obj, const char *name, uint64_t max, uint64_t *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+	if (is_absent(v))
+		return ROZ_OK;
+	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble != floor(v->valuedouble))
+		return corrupt(name, "is not a non-negative integer");
+	*out = v->valuedouble >= (double)max ? max : (uint64_t)v->valuedouble;
+	return ROZ_OK;
+}
+
+/* A string field; *out stays NULL when absent or null. */
+static int get_str(const cJSON *obj, const char *name, bool required, char **out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+	*out = NULL;
+	if (is_absent(v))
+		return required ? corrupt(name, "is missing") : ROZ_OK;
+	if (!cJSON_IsString(v))
+		return corrupt(name, "is not a string");
+	*out = roz_strdup(v->valuestring);
+	return *out ? ROZ_OK : ROZ_ENOMEM;
+}
+
+static int time_value(const cJSON *v, const char *name, roz_time *out)
+{
+	if (!cJSON_IsString(v) || roz_time_parse(v->valuestring, out) < 0)
+		return corrupt(name, "is not an RFC 3339 timestamp");
+	return ROZ_OK;
+}
+
+static int get_time(const cJSON *obj, const char *name, roz_time *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+	if (is_absent(v))
+		return corrupt(name, "is missing");
+	return time_value(v, name, out);
+}
+
+static int get_opt_time(const cJSON *obj, const char *name, roz_opt_time *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+	out->set = false;
+	if (is_absent(v))
+		return ROZ_OK;
+	out->set = true;
+	return time_value(v, name, &out->t);
+}
+
+static int read_decision(const cJSON *v, roz_decision *d)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(v, "type");
+	int rc;
+
+	roz_decision_clear(d);
+	if (!cJSON_IsObject(v) || !cJSON_IsString(type))
+		return corrupt("decision", "is not a tagged decision object");
+	if (strcmp(type->valuestring, "pending") == 0)
+		return ROZ_OK;
+	if (strcmp(type->valuestring, "complete") == 0) {
+		d->kind = ROZ_DECISION_COMPLETE;
+		if ((rc = get_str(v, "summary", true, &d->summary)) < 0 ||
+		    (rc = get_str(v, "second_opinions", false, &d->second_opinions)) < 0)
+			return rc;
+		return ROZ_OK;
+	}
+	if (strcmp(type->valuestring, "issues") == 0) {
+		d->kind = ROZ_DECISION_ISSUES;
+		if ((rc = get_str(v, "summary", true, &d->summary)) < 0 ||
+		    (rc = get_str(v, "message_to_agent", false, &d->message_to_agent)) < 0)
+			return rc;
+		return ROZ_OK;
+	}
+	return corrupt("decision.type", "is not pending, complete or issues");
+}
+
+/* The array under `name` (NULL when absent), or an error if it is not one. */
+static int get_array(const cJSON *obj, const char *name, const cJSON **out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+	*out = NULL;
+	if (is_absent(v))
+		return ROZ_OK;
+	if (!cJSON_IsArray(v))
+		return corrupt(name, "is not an array");
+	*out = v;
+	return ROZ_OK;
+}
+
+/* Index of the first element kept when only the newest `cap` are. */
+static int first_kept(const cJSON *arr, size_t cap)
+{
+	int n = cJSON_GetArraySize(arr);
+
+	return (size_t)n > cap ? n - (int)cap : 0;
+}
+
+static int read_history(const cJSON *review, roz_review_state *r)
+{
+	const cJSON *arr, *item;
+	int rc, i = 0, skip;
+
+	if ((rc = get_array(review, "decision_history", &arr)) < 0 || !arr)
+		return rc;
+	skip = first_kept(arr, ROZ_MAX_HISTORY);
+	cJSON_ArrayForEach(item, arr) {
+		roz_decision_record rec;
+
+		if (i++ < skip)
+			continue;
+		memset(&rec, 0, sizeof(rec));
+		if (!cJSON_IsObject(item))
+			return corrupt("decision_history", "holds a non-object");
+		if ((rc = get_time(item, "timestamp", &rec.timestamp)) < 0)
+			return rc;
+		if ((rc = roz_array_reserve((void **)&r->history, &r->cap_history, sizeof(*r->history),
+					    r->n_history + 1)) < 0)
+			return rc;
+		rc = read_decision(cJSON_GetObjectItemCaseSensitive(item, "decision"), &rec.decision);
+		r->history[r->n_history++] = rec; /* stored even on error so it is freed */
+		if (rc < 0)
+			return rc;
+	}
+	return ROZ_OK;
+}
+
+static int read_prompts(const cJSON *review, roz_review_state *r)
+{
+	const cJSON *arr, *item;
+	int rc, i = 0, skip;
+
+	if ((rc = get_array(review, "user_prompts", &arr)) < 0 || !arr)
+		return rc;
+	skip = first_kept(arr, ROZ_MAX_PROMPTS);
+	cJSON_ArrayForEach(item, arr) {
+		char *p;
+
+		if (i++ < skip)
+			continue;
+		if (!cJSON_IsString(item))
+			return corrupt("user_prompts", "holds a non-string");
+		if ((rc = roz_array_reserve((void **)&r->prompts, &r->cap_prompts, sizeof(*r->prompts),
+					    r->n_prompts + 1)) < 0)
+			return rc;
+		p = roz_strdup(item->valuestring);
+		if (!p)
+			return ROZ_ENOMEM;
+		r->prompts[r->n_prompts++] = p;
+	}
+	return ROZ_OK;
+}
+
+static int read_gate_trigger(const cJSON *review, roz_review_state *r)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(review, "gate_trigger"), *ti, *value;
+	roz_gate_trigger *g;
+	uint64_t size = 0;
+	int rc;
+
+	if (is_absent(v))
+		return ROZ_OK;
+	if (!cJSON_IsObject(v))
+		return corrupt("gate_trigger", "is not an object");
+	g = roz_calloc(1, sizeof(*g));
+	if (!g)
+		return ROZ_ENOMEM;
+	r->gate_trigger = g;
+	if ((rc = get_str(v, "tool_name", true, &g->tool_name)) < 0 ||
+	    (rc = get_str(v, "pattern_matched", true, &g->pattern_matched)) < 0 ||
+	    (rc = get_time(v, "triggered_at", &g->triggered_at)) < 0)
+		return rc;
+	ti = cJSON_GetObjectItemCaseSensitive(v, "tool_input");
+	if (!cJSON_IsObject(ti))
+		return corrupt("gate_trigger.tool_input", "is not an object");
+	value = cJSON_GetObjectItemCaseSensitive(ti, "value");
+	g->tool_input.value = value ? cJSON_Duplicate(value, true) : cJSON_CreateNull();
+	if (!g->tool_input.value)
+		return ROZ_ENOMEM;
+	if ((rc = get_bool(ti, "truncated", &g->tool_input.truncated)) < 0 ||
+	    (rc = get_str(ti, "original_hash", false, &g->tool_input.original_hash)) < 0)
+		return rc;
+	if (!is_absent(cJSON_GetObjectItemCaseSensitive(ti, "original_size"))) {
+		if ((rc = get_u64(ti, "original_size", UINT64_MAX, &size)) < 0)
+			return rc;
+		g->tool_input.has_original_size = true;
+		g->tool_input.original_size = size;
+	}
+	return ROZ_OK;
+}
+
+static int read_outcome(const cJSON *v, roz_attempt *a)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(v, "type");
+	static const roz_outcome_kind kinds[] = {ROZ_OUTCOME_PENDING, ROZ_OUTCOME_SUCCESS,
+						 ROZ_OUTCOME_NOT_SPAWNED, ROZ_OUTCOME_NO_DECISION,
+						 ROZ_OUTCOME_BAD_SESSION_ID};
+	uint64_t blocks = 0;
+	int rc;
+
+	if (!cJSON_IsObject(v) || !cJSON_IsString(type))
+		return corrupt("attempts.outcome", "is not a tagged outcome object");
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (strcmp(type->valuestring, roz_outcome_kind_name(kinds[i])) != 0)
+			continue;
+		a->outcome = kinds[i];
+		if (kinds[i] != ROZ_OUTCOME_SUCCESS)
+			return ROZ_OK;
+		if ((rc = get_str(v, "decision_type", true, &a->decision_type)) < 0 ||
+		    (rc = get_u64(v, "blocks_needed", UINT32_MAX, &blocks)) < 0)
+			return rc;
+		a->blocks_needed = (uint32_t)blocks;
+		return ROZ_OK;
+	}
+	return corrupt("attempts.outcome.type", "is not a known outcome");
+}
+
+static int read_attempts(const cJSON *review, roz_review_state *r)
+{
+	const cJSON *arr, *item;
+	int rc, i = 0, skip;
+
+	if ((rc = get_array(review, "attempts", &arr)) < 0 || !arr)
+		return rc;
+	skip = first_kept(arr, ROZ_MAX_ATTEMPTS);
+	cJSON_ArrayForEach(item, arr) {
+		roz_attempt *a;
+
+		if (i++ < skip)
+			continue;
+		if (!cJSON_IsObject(item))
+			return corrupt("attempts", "holds a non-object");
+		if ((rc = roz_array_reserve((void **)&r->attempts, &r->cap_attempts,
+					    sizeof(*r->attempts), r->n_attempts + 1)) < 0)
+			return rc;
+		a = &r->attempts[r->n_attempts++];
+		memset(a, 0, sizeof(*a));
+		if ((rc = get_str(item, "template_id", true, &a->template_id)) < 0 ||
+		    (rc = get_time(item, "timestamp", &a->timestamp)) < 0 ||
+		    (rc = read_outcome(cJSON_GetObjectItemCaseSensitive(item, "outcome"), a)) < 0)
+			return rc;
+	}
+	return ROZ_OK;
+}
+
+static int read_review(roz_json_span span, roz_review_state *r)
+{
+	cJSON *review = cJSON_ParseWithLength(span.ptr, span.len);
+	const cJSON *decision;
+	uint64_t blocks = 0;
+	int rc;
+
+	if (!review)
+		return roz_error_set("cannot parse the review object"), ROZ_ENOMEM;
+	if (!cJSON_IsObject(review)) {
+		cJSON_Delete(review);
+		return corrupt("review", "is not an object");
+	}
+	decision = cJSON_GetObjectItemCaseSensitive(review, "decision");
+	if ((rc = get_bool(review, "enabled", &r->enabled)) < 0 ||
+	    (!is_absent(decision) && (rc = read_decision(decision, &r->decision)) < 0) ||
+	    (rc = read_history(review, r)) < 0 || (rc = read_prompts(review, r)) < 0 ||
+	    (rc = read_gate_trigger(review, r)) < 0 ||
+	    (rc = get_opt_time(review, "gate_approved_at", &r->gate_approved_at)) < 0 ||
+	    (rc = get_opt_time(review, "last_prompt_at", &r->last_prompt_at)) < 0 ||
+	    (rc = get_opt_time(review, "review_started_at", &r->review_started_at)) < 0 ||
+	    (rc = get_u64(review, "block_count", UINT32_MAX, &blocks)) < 0 ||
+	    (rc = get_bool(review, "circuit_breaker_tripped", &r->circuit_breaker_tripped)) < 0 ||
+	    (rc = get_opt_time(review, "circuit_breaker_tripped_at", &r->circuit_breaker_tripped_at)) < 0 ||
+	    (rc = read_attempts(review, r)) < 0) {
+		cJSON_Delete(review);
+		if (rc != ROZ_ENOMEM)
+			roz_error_prefix("review");
+		return rc;
+	}
+	r->block_count = (uint32_t)blocks;
+	cJSON_Delete(review);
+	return ROZ_OK;
+}
+
+typedef struct load_ctx {
+	roz_session *s;
+	roz_json_span review, trace;
+	bool have_id, have_created, have_updated;
+} load_ctx;
+
+static bool key_is(roz_json_span key, const char *name)
+{
+	return key.len == strlen(name) && memcmp(key.ptr, name, key.len) == 0;
+}
+
+static int string_span(roz_json_span v, const char *name, char **out)
+{
+	cJSON *s = cJSON_ParseWithLength(v.ptr, v.len);
+
+	*out = NULL;
+	if (!s)
+		return ROZ_ENOMEM;
+	if (!cJSON_IsString(s)) {
+		cJSON_Delete(s);
+		return corrupt(name, "is not a string");
+	}
+	*out = roz_strdup(s->valuestring);
+	cJSON_Delete(s);
+	return *out ? ROZ_OK : ROZ_ENOMEM;
+}
+
+static int time_span(roz_json_span v, const char *name, roz_time *out)
+{
+	char *text;
+	int rc = string_span(v, name, &text);
+
+	if (rc < 0)
+		return rc;
+	rc = roz_time_parse(text, out);
+	roz_free(text);
+	return rc < 0 ? corrupt(name, "is not an RFC 3339 timestamp") : ROZ_OK;
+}
+
+static int on_member(void *ud, roz_json_span key, roz_json_span value)
+{
+	load_ctx *c = ud;
+	int rc = ROZ_OK;
+
+	if (key_is(key, "session_id")) {
+		roz_free(c->s->session_id);
+		rc = string_span(value, "session_id", &c->s->session_id);
+		c->have_id = true;
+	} else if (key_is(key, "review")) {
+		c->review = value;
+	} else if (key_is(key, "trace")) {
+		c->trace = value;
+	} else if (key_is(key, "created_at")) {
+		rc = time_span(value, "created_at", &c->s->created_at);
+		c->have_created = true;
+	} else if (key_is(key, "updated_at")) {
+		rc = time_span(value, "updated_at", &c->s->updated_at);
+		c->have_updated = true;
+	}
+	return rc;
+}
+
+static int on_event(void *ud, roz_json_span value)
+{
+	load_ctx *c = ud;
+	char *copy;
+
+	if (!roz_json_span_is(value, '{'))
+		return corrupt("trace", "holds a non-object");
+	copy = roz_strndup(value.ptr, value.len);
+	if (!copy)
+		return ROZ_ENOMEM;
+	if (roz_session_trace_push_raw(c->s, copy, value.len) < 0) {
+		roz_free(copy);
+		return ROZ_ENOMEM;
+	}
+	return ROZ_OK;
+}
+
+int roz_session_from_json(const char *text, size_t len, roz_session **out)
+{
+	load_ctx c;
+	roz_json_span doc = {text, len};
+	size_t end = 0;
+	int rc;
+
+	*out = NULL;
+	memset(&c, 0, sizeof(c));
+	if (roz_json_skip_value(text, len, &end) < 0 ||
+	    roz_json_skip_ws(text, len, end) != len) {
+		roz_error_prefix("not valid JSON");
+		return ROZ_ECORRUPT;
+	}
+	c.s = roz_calloc(1, sizeof(*c.s));
+	if (!c.s)
+		return ROZ_ENOMEM;
+	rc = roz_json_each_member(doc, on_member, &c);
+	if (rc == ROZ_EPARSE) {
+		rc = corrupt("session", "is not a JSON object");
+		goto fail;
+	}
+	if (rc < 0)
+		goto fail;
+	if (!c.have_id || !c.have_created || !c.have_updated || !c.review.ptr) {
+		rc = corrupt(!c.have_id ? "session_id" : !c.review.ptr ? "review"
+			     : !c.have_created ? "created_at" : "updated_at", "is missing");
+		goto fail;
+	}
+	if ((rc = read_review(c.review, &c.s->review)) < 0)
+		goto fail;
+	if (c.trace.ptr && !(c.trace.len == 4 && memcmp(c.trace.ptr, "null", 4) == 0)) {
+		rc = roz_json_each_element(c.trace, on_event, &c);
+		if (rc == ROZ_EPARSE)
+			rc = corrupt("trace", "is not an array");
+		if (rc < 0)
+			goto fail;
+	}
+	*out = c.s;
+	return ROZ_OK;
+fail:
+	roz_session_free(c.s);
+	return rc == ROZ_ENOMEM ? ROZ_ENOMEM : ROZ_ECORRUPT;
+}
+
+/* ---- writing ---------------------------------------------------------------- */
+
+static void add_time(roz_buf *b, roz_time t)
+{
+	char ts[ROZ_TIME_BUFSZ];
+
+	roz_buf_addf(b, "\"%s\"", roz_time_format(t, ts));
+}
+
+static void add_key(roz_buf *b, bool *first, const char *key)
+{
+	if (!*first)
+		roz_buf_addc(b, ',');
+	*first = false;
+	roz_buf_addf(b, "\"%s\":", key);
+}
+
+static void add_opt_string(roz_buf *b, const char *s)
+{
+	if (s)
+		roz_json_add_string(b, s);
+	else
+		roz_buf_adds(b, "null");
+}
+
+static void write_decision(roz_buf *b, const roz_decision *d)
+{
+	roz_buf_addf(b, "{\"type\":\"%s\"", roz_decision_kind_name(d->kind));
+	if (d->kind == ROZ_DECISION_COMPLETE) {
+		roz_buf_adds(b, ",\"summary\":");
+		roz_json_add_string(b, d->summary ? d->summary : "");
+		if (d->second_opinions) {
+			roz_buf_adds(b, ",\"second_opinions\":");
+			roz_json_add_string(b, d->second_opinions);
+		}
+	} else if (d->kind == ROZ_DECISION_ISSUES) {
+		roz_buf_adds(b, ",\"summary\":");
+		roz_json_add_string(b, d->summary ? d->summary : "");
+		roz_buf_adds(b, ",\"message_to_agent\":");
+		add_opt_string(b, d->message_to_agent);
+	}
+	roz_buf_addc(b, '}');
+}
+
+static void write_json_value(roz_buf *b, const cJSON *v)
+{
+	char *text = v ? cJSON_PrintUnformatted(v) : NULL;
+
+	if (!v) {
+		roz_buf_adds(b, "null");
+		return;
+	}
+	if (!text) {
+		b->oom = true;
+		return;
+	}
+	roz_buf_adds(b, text);
+	roz_free(text);
+}
+
+static void write_gate_trigger(roz_buf *b, const roz_gate_trigger *g)
+{
+	roz_buf_adds(b, "{\"tool_name\":");
+	roz_json_add_string(b, g->tool_name);
+	roz_buf_adds(b, ",\"tool_input\":{\"value\":");
+	write_json_value(b, g->tool_input.value);
+	roz_buf_addf(b, ",\"truncated\":%s", g->tool_input.truncated ? "true" : "false");
+	if (g->tool_input.original_hash) {
+		roz_buf_adds(b, ",\"original_hash\":");
+		roz_json_add_string(b, g->tool_input.original_hash);
+	}
+	if (g->tool_input.has_original_size)
+		roz_buf_addf(b, ",\"original_size\":%llu",
+			     (unsigned long long)g->tool_input.original_size);
+	roz_buf_adds(b, "},\"triggered_at\":");
+	add_time(b, g->triggered_at);
+	roz_buf_adds(b, ",\"pattern_matched\":");
+	roz_json_add_string(b, g->pattern_matched);
+	roz_buf_addc(b, '}');
+}
+
+static void write_review(roz_buf *b, const roz_review_state *r)
+{
+	bool first = true;
+
+	roz_buf_addc(b, '{');
+	add_key(b, &first, "enabled");
+	roz_buf_adds(b, r->enabled ? "true" : "false");
+	add_key(b, &first, "decision");
+	write_decision(b, &r->decision);
+	add_key(b, &first, "decision_history");
+	roz_buf_addc(b, '[');
+	for (size_t i = 0; i < r->n_history; i++) {
+		roz_buf_adds(b, i ? ",{\"decision\":" : "{\"decision\":");
+		write_decision(b, &r->history[i].decision);
+		roz_buf_adds(b, ",\"timestamp\":");
+		add_time(b, r->history[i].timestamp);
+		roz_buf_addc(b, '}');
+	}
+	roz_buf_addc(b, ']');
+	add_key(b, &first, "user_prompts");
+	roz_buf_addc(b, '[');
+	for (size_t i = 0; i < r->n_prompts; i++) {
+		if (i)
+			roz_buf_addc(b, ',');
+		roz_json_add_string(b, r->prompts[i]);
+	}
+	roz_buf_addc(b, ']');
+	if (r->gate_trigger) {
+		add_key(b, &first, "gate_trigger");
+		write_gate_trigger(b, r->gate_trigger);
+	}
+	if (r->gate_approved_at.set) {
+		add_key(b, &first, "gate_approved_at");
+		add_time(b, r->gate_approved_at.t);
+	}
+	/* the Rust roz writes last_prompt_at even when unset (as null) */
+	add_key(b, &first, "last_prompt_at");
+	if (r->last_prompt_at.set)
+		add_time(b, r->last_prompt_at.t);
+	else
+		roz_buf_adds(b, "null");
+	if (r->review_started_at.set) {
+		add_key(b, &first, "review_started_at");
+		add_time(b, r->review_started_at.t);
+	}
+	add_key(b, &first, "block_count");
+	roz_buf_addf(b, "%u", (unsigned)r->block_count);
+	add_key(b, &first, "circuit_breaker_tripped");
+	roz_buf_adds(b, r->circuit_breaker_tripped ? "true" : "false");
+	if (r->circuit_breaker_tripped_at.set) {
+		add_key(b, &first, "circuit_breaker_tripped_at");
+		add_time(b, r->circuit_breaker_tripped_at.t);
+	}
+	if (r->n_attempts) {
+		add_key(b, &first, "attempts");
+		roz_buf_addc(b, '[');
+		for (size_t i = 0; i < r->n_attempts; i++) {
+			const roz_attempt *a = &r->attempts[i];
+
+			roz_buf_adds(b, i ? ",{\"template_id\":" : "{\"template_id\":");
+			roz_json_add_string(b, a->template_id);
+			roz_buf_adds(b, ",\"timestamp\":");
+			add_time(b, a->timestamp);
+			roz_buf_addf(b, ",\"outcome\":{\"type\":\"%s\"", roz_outcome_kind_name(a->outcome));
+			if (a->outcome == ROZ_OUTCOME_SUCCESS) {
+				roz_buf_adds(b, ",\"decision_type\":");
+				roz_json_add_string(b, a->decision_type ? a->decision_type : "");
+				roz_buf_addf(b, ",\"blocks_needed\":%u", (unsigned)a->blocks_needed);
+			}
+			roz_buf_adds(b, "}}");
+		}
+		roz_buf_addc(b, ']');
+	}
+	roz_buf_addc(b, '}');
+}
+
+int roz_session_to_json(const roz_session *s, roz_buf *b)
+{
+	roz_buf_adds(b, "{\"session_id\":");
+	roz_json_add_string(b, s->session_id);
+	roz_buf_adds(b, ",\"review\":");
+	write_review(b, &s->review);
+	roz_buf_adds(b, ",\"trace\":[");
+	for (size_t i = 0; i < s->n_trace; i++) {
+		if (i)
+			roz_buf_addc(b, ',');
+		roz_buf_add(b, s->trace[i].json, s->trace[i].len);
+	}
+	roz_buf_adds(b, "],\"created_at\":");
+	add_time(b, s->created_at);
+	roz_buf_adds(b, ",\"updated_at\":");
+	add_time(b, s->updated_at);
+	roz_buf_adds(b, "}\n");
+	return roz_buf_failed(b);
+}

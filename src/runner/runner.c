@@ -1,0 +1,362 @@
+/*
+ * runner.c - runs one hook for real: parse input, load config, lock and
+ * load the session, call the handler, save, unlock, answer. Every failure
+ * turns into a warning and the answer {}, because a quality gate must never
+ * trap the user.
+ */
+#include "roz/runner.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "roz/hooks.h"
+#include "roz/json.h"
+#include "roz/store.h"
+#include "roz/utf8.h"
+
+#define MAX_TEMPLATE_BYTES (256u * 1024u)
+
+typedef struct runner_ctx {
+	const roz_config *config;
+	const char *plugin_root;
+} runner_ctx;
+
+static int real_new_id(void *ud, char out[ROZ_UUID_SIZE])
+{
+	(void)ud;
+	return roz_uuid_v4(out);
+}
+
+static uint64_t real_random(void *ud, uint64_t bound)
+{
+	uint64_t x, limit;
+
+	(void)ud;
+	if (bound <= 1)
+		return 0;
+	/* reject the top sliver so every value is equally likely */
+	limit = UINT64_MAX - UINT64_MAX % bound;
+	do {
+		if (roz_random_bytes(&x, sizeof(x)) < 0)
+			return 0;
+	} while (x >= limit);
+	return x % bound;
+}
+
+static bool template_id_ok(const char *id)
+{
+	if (!*id || *id == '.' || strlen(id) > 64)
+		return false;
+	for (const char *p = id; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      *p == '-' || *p == '_' || *p == '.'))
+			return false;
+	return true;
+}
+
+static char *read_template(const char *path)
+{
+	roz_buf b = ROZ_BUF_INIT;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		if (!roz_buf_grow(&b, 8192))
+			break;
+		n = read(fd, b.ptr + b.len, b.cap - b.len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		b.len += (size_t)n;
+		b.ptr[b.len] = '\0';
+		if (b.len > MAX_TEMPLATE_BYTES)
+			break;
+	}
+	close(fd);
+	if (roz_buf_failed(&b) || b.len > MAX_TEMPLATE_BYTES || !b.len ||
+	    !roz_utf8_valid(b.ptr, b.len) || strlen(b.ptr) != b.len) {
+		roz_buf_free(&b);
+		return NULL;
+	}
+	return roz_buf_detach(&b, NULL);
+}
+
+char *roz_template_load(const roz_config *config, const char *plugin_root, const char *id)
+{
+	char *path, *text = NULL;
+
+	if (!template_id_ok(id))
+		return NULL;
+	if (config->home && (path = roz_asprintf("%s/templates/block-%s.md", config->home, id))) {
+		text = read_template(path);
+		roz_free(path);
+	}
+	if (!text && plugin_root && *plugin_root &&
+	    (path = roz_asprintf("%s/templates/block-%s.md", plugin_root, id))) {
+		text = read_template(path);
+		roz_free(path);
+	}
+	return text;
+}
+
+static char *env_load_template(void *ud, const char *id)
+{
+	runner_ctx *c = ud;
+
+	return roz_template_load(c->config, c->plugin_root, id);
+}
+
+static bool executable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* Look a command up the way a shell would, without starting one. */
+static bool on_path(const char *name, const char *path_env)
+{
+	const char *p = path_env, *end;
+	bool found = false;
+
+	if (!name || !*name)
+		return false;
+	if (strchr(name, '/'))
+		return executable(name);
+	while (p && !found) {
+		char *full;
+
+		end = strchr(p, ':');
+		if (end == p || !*p)
+			full = roz_asprintf("./%s", name); /* an empty PATH entry means "." */
+		else
+			full = roz_asprintf("%.*s/%s", (int)(end ? end - p : (long)strlen(p)), p, name);
+		found = full && executable(full);
+		roz_free(full);
+		p = end ? end + 1 : NULL;
+	}
+	return found;
+}
+
+static const char *base_name(const char *s)
+{
+	const char *slash = strrchr(s, '/');
+
+	return slash ? slash + 1 : s;
+}
+
+char *roz_find_second_opinions(const roz_config *config, roz_getenv_fn getenv_fn, void *env_ud)
+{
+	const char *path = getenv_fn(env_ud, "PATH");
+	bool codex = on_path(config->codex, path), gemini = on_path(config->gemini, path);
+
+	if (codex && gemini)
+		return roz_asprintf("%s, %s", base_name(config->codex), base_name(config->gemini));
+	if (codex || gemini)
+		return roz_strdup(base_name(codex ? config->codex : config->gemini));
+	return NULL;
+}
+
+void roz_runner_env(roz_env *env, const roz_config *config)
+{
+	memset(env, 0, sizeof(*env));
+	env->now = roz_time_now();
+	env->config = config;
+	env->new_id = real_new_id;
+	env->random = real_random;
+}
+
+static void warn_cb(void *ud, const char *msg)
+{
+	roz_buf_addf(ud, "roz: warning: %s\n", msg);
+}
+
+/* Record that a corrupt file was moved aside, in the session that replaces it. */
+static int note_recovery(roz_session *s, const roz_env *env, const char *moved_to, const char *why)
+{
+	roz_buf p = ROZ_BUF_INIT;
+	char id[ROZ_UUID_SIZE], marker[ROZ_UUID_SIZE];
+	int rc;
+
+	roz_buf_adds(&p, "{\"moved_to\":");
+	roz_json_add_string(&p, moved_to ? moved_to : "");
+	roz_buf_adds(&p, ",\"reason\":");
+	roz_json_add_string(&p, why);
+	roz_buf_addc(&p, '}');
+	if ((rc = roz_buf_failed(&p)) == ROZ_OK && (rc = env->new_id(env->ud, id)) == ROZ_OK &&
+	    (rc = env->new_id(env->ud, marker)) == ROZ_OK)
+		rc = roz_session_trace_add(s, ROZ_EVENT_SESSION_RECOVERED, id, env->now, p.ptr,
+					   env->config->max_events, marker);
+	roz_buf_free(&p);
+	return rc;
+}
+
+int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out, roz_buf *err,
+		 const roz_runner_opts *opts)
+{
+	roz_getenv_fn getenv_fn = opts && opts->getenv_fn ? opts->getenv_fn : roz_config_process_env;
+	void *env_ud = opts ? opts->env_ud : NULL;
+	roz_hook_event ev = roz_hook_event_parse(event);
+	roz_hook_input in;
+	roz_config config;
+	roz_hook_plan plan;
+	roz_hook_result res;
+	roz_store *store = NULL;
+	roz_lock *lock = NULL;
+	roz_session *session = NULL;
+	roz_env env;
+	runner_ctx ctx;
+	char *second = NULL, *moved_to = NULL, recovered[512] = "";
+	bool have_config = false, have_input = false;
+	int rc;
+
+	memset(&plan, 0, sizeof(plan));
+	roz_hook_result_init(&res);
+	if (ev == ROZ_HOOK_UNKNOWN) {
+		roz_buf_addf(err, "roz: warning: unknown hook event '%.64s'; answering {}\n",
+			     event ? event : "");
+		goto answer;
+	}
+	rc = roz_config_load(&config, getenv_fn, env_ud, warn_cb, err);
+	if (rc == ROZ_ENOMEM)
+		goto fail;
+	have_config = true;
+	if (rc < 0)
+		roz_buf_addf(err, "roz: warning: %s; using default settings\n", roz_error_last());
+
+	/* a tool call can be settled before the input is even parsed: no gates, no work */
+	if (ev == ROZ_HOOK_PRE_TOOL_USE && !config.n_gate_tools)
+		goto answer;
+	if ((rc = roz_hook_input_parse(input, len, &in)) < 0) {
+		if (rc == ROZ_ENOMEM)
+			goto fail;
+		roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, roz_error_last());
+		goto answer;
+	}
+	have_input = true;
+	if ((rc = roz_hook_prepare(ev, &in, &config, &plan)) < 0)
+		goto fail;
+
+	roz_runner_env(&env, &config);
+	ctx.config = &config;
+	ctx.plugin_root = getenv_fn(env_ud, "CLAUDE_PLUGIN_ROOT");
+	env.load_template = env_load_template;
+	env.ud = &ctx;
+	if (ev == ROZ_HOOK_SESSION_START) {
+		second = roz_find_second_opinions(&config, getenv_fn, env_ud);
+		env.second_opinions = second;
+	}
+
+	if (plan.needs_session) {
+		roz_store_file_opts so = {config.fsync};
+
+		if (!roz_session_id_valid(in.session_id)) {
+			roz_buf_addf(err, "roz: warning: %s: session id '%.80s' is not one roz can store "
+					  "(letters, digits, '-' and '_' only); answering {}\n",
+				     event, in.session_id);
+			goto answer;
+		}
+		if ((rc = roz_store_file_open(config.storage_path, &so, &store)) < 0 ||
+		    (rc = roz_store_lock(store, in.session_id, config.lock_timeout_ms, &lock)) < 0) {
+			if (rc == ROZ_ENOMEM)
+				goto fail;
+			roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, roz_error_last());
+			goto answer;
+		}
+		rc = roz_store_get(store, in.session_id, &session);
+		if (rc == ROZ_ECORRUPT) {
+			snprintf(recovered, sizeof(recovered), "%s", roz_error_last());
+			if (roz_store_quarantine(store, in.session_id, env.now, &moved_to) < 0) {
+				roz_buf_addf(err, "roz: warning: %s: session file is corrupt (%s) and could "
+						  "not be moved aside: %s; answering {}\n",
+					     event, recovered, roz_error_last());
+				goto answer;
+			}
+			roz_buf_addf(err, "roz: warning: session file was corrupt (%s); moved it to '%s' "
+					  "and started the session afresh\n",
+				     recovered, moved_to ? moved_to : "?");
+		} else if (rc == ROZ_ENOMEM) {
+			goto fail;
+		} else if (rc < 0 && rc != ROZ_ENOTFOUND) {
+			roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, roz_error_last());
+			goto answer;
+		}
+	}
+
+	rc = roz_hook_handle(ev, &in, &env, &plan, &session, &res);
+	if (rc == ROZ_OK && roz_buf_failed(&res.notes) == ROZ_OK && res.notes.len)
+		roz_buf_add(err, res.notes.ptr, res.notes.len);
+	if (rc < 0) {
+		if (rc == ROZ_ENOMEM)
+			goto fail;
+		roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, roz_error_last());
+		roz_hook_output_clear(&res.output);
+		goto answer;
+	}
+	if (res.save && session && recovered[0] && note_recovery(session, &env, moved_to, recovered) < 0)
+		goto fail;
+	if (res.save && session && (rc = roz_store_put(store, session)) < 0) {
+		if (rc == ROZ_ENOMEM)
+			goto fail;
+		/* an answer that relies on state we could not keep would loop; let the agent go */
+		roz_buf_addf(err, "roz: warning: %s: cannot save session: %s; answering {}\n", event,
+			     roz_error_last());
+		roz_hook_output_clear(&res.output);
+	}
+answer:
+	rc = roz_hook_output_write(&res.output, out);
+	goto done;
+fail:
+	roz_buf_addf(err, "roz: warning: %s: out of memory; answering {}\n", event ? event : "hook");
+	roz_hook_output_clear(&res.output);
+	roz_buf_reset(out);
+	rc = roz_hook_output_write(&res.output, out);
+done:
+	roz_store_unlock(store, lock);
+	roz_store_free(store);
+	roz_session_free(session);
+	roz_hook_result_clear(&res);
+	roz_hook_plan_clear(&plan);
+	if (have_input)
+		roz_hook_input_clear(&in);
+	if (have_config)
+		roz_config_free(&config);
+	roz_free(second);
+	roz_free(moved_to);
+	return rc;
+}
+
+int roz_run_decide(const roz_config *config, const char *session_id, roz_decision_kind kind,
+		   const char *summary, const char *message, const char *opinions)
+{
+	roz_store_file_opts so = {config->fsync};
+	roz_store *store = NULL;
+	roz_lock *lock = NULL;
+	roz_session *s = NULL;
+	roz_env env;
+	int rc;
+
+	if ((rc = roz_store_file_open(config->storage_path, &so, &store)) < 0 ||
+	    (rc = roz_store_lock(store, session_id, config->lock_timeout_ms, &lock)) < 0)
+		goto out;
+	rc = roz_store_get(store, session_id, &s);
+	if (rc < 0)
+		goto out;
+	roz_runner_env(&env, config);
+	if ((rc = roz_decide_apply(s, kind, summary, message, opinions, &env)) < 0)
+		goto out;
+	rc = roz_store_put(store, s);
+out:
+	roz_store_unlock(store, lock);
+	roz_store_free(store);
+	roz_session_free(s);
+	return rc;
+}

@@ -1,0 +1,543 @@
+/*
+ * store_file.c - sessions as JSON files under <dir>/sessions/, private to
+ * their owner. Writes go to a unique temp file renamed over the target; a
+ * per-session flock()ed lock file serialises read-modify-write cycles.
+ */
+#include "roz/sys/store.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "roz/random.h"
+#include "roz/session_json.h"
+
+/* A session file larger than this is treated as corrupt rather than read. */
+#define MAX_SESSION_FILE (64u * 1024u * 1024u)
+
+typedef struct file_store {
+	roz_store parent;
+	char *root;   /* the storage directory */
+	char *dir;    /* root/sessions */
+	bool fsync;
+	bool made_dir; /* dir known to exist */
+} file_store;
+
+struct roz_lock {
+	int fd;
+	char *path;
+};
+
+static char *path_for(const file_store *fs, const char *id, const char *suffix)
+{
+	return roz_asprintf("%s/%s%s", fs->dir, id, suffix);
+}
+
+/* mkdir -p with private permissions for the directories roz creates. */
+static int make_dirs(file_store *fs)
+{
+	char *p;
+	int rc = ROZ_OK;
+
+	if (fs->made_dir)
+		return ROZ_OK;
+	if (mkdir(fs->dir, 0700) == 0 || errno == EEXIST) {
+		fs->made_dir = true;
+		return ROZ_OK;
+	}
+	p = roz_strdup(fs->dir);
+	if (!p)
+		return ROZ_ENOMEM;
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0700) < 0 && errno != EEXIST) {
+			roz_error_set_errno(errno, "cannot create directory '%s'", p);
+			rc = ROZ_EIO;
+			break;
+		}
+		*s = '/';
+	}
+	if (rc == ROZ_OK && mkdir(p, 0700) < 0 && errno != EEXIST) {
+		roz_error_set_errno(errno, "cannot create directory '%s'", p);
+		rc = ROZ_EIO;
+	}
+	roz_free(p);
+	fs->made_dir = rc == ROZ_OK;
+	return rc;
+}
+
+static int read_fd(int fd, const char *path, char **text, size_t *len)
+{
+	roz_buf b = ROZ_BUF_INIT;
+	struct stat st;
+
+	if (fstat(fd, &st) == 0 && st.st_size > 0 && !roz_buf_grow(&b, (size_t)st.st_size + 1))
+		return ROZ_ENOMEM;
+	for (;;) {
+		ssize_t n;
+
+		if (b.cap - b.len < 4096 && !roz_buf_grow(&b, 65536)) {
+			roz_buf_free(&b);
+			return ROZ_ENOMEM;
+		}
+		n = read(fd, b.ptr + b.len, b.cap - b.len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			roz_error_set_errno(errno, "cannot read '%s'", path);
+			roz_buf_free(&b);
+			return ROZ_EIO;
+		}
+		if (n == 0)
+			break;
+		b.len += (size_t)n;
+		b.ptr[b.len] = '\0';
+		if (b.len > MAX_SESSION_FILE) {
+			roz_error_set("'%s' is larger than %u bytes", path, MAX_SESSION_FILE);
+			roz_buf_free(&b);
+			return ROZ_ECORRUPT;
+		}
+	}
+	*text = roz_buf_detach(&b, len);
+	return *text ? ROZ_OK : ROZ_ENOMEM;
+}
+
+static int file_get(roz_store *store, const char *id, roz_session **out)
+{
+	file_store *fs = (file_store *)store;
+	char *path = path_for(fs, id, ".json"), *text = NULL;
+	size_t len = 0;
+	int fd, rc;
+
+	if (!path)
+		return ROZ_ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = errno == ENOENT ? ROZ_ENOTFOUND : ROZ_EIO;
+		if (rc == ROZ_ENOTFOUND)
+			roz_error_set("session '%s' not found", id);
+		else
+			roz_error_set_errno(errno, "cannot open '%s'", path);
+		roz_free(path);
+		return rc;
+	}
+	rc = read_fd(fd, path, &text, &len);
+	close(fd);
+	if (rc == ROZ_OK) {
+		rc = roz_session_from_json(text, len, out);
+		if (rc == ROZ_ECORRUPT)
+			roz_error_prefix("'%s'", path);
+	}
+	if (rc == ROZ_OK && strcmp((*out)->session_id, id) != 0) {
+		/* a file copied under another name still belongs to the name it has */
+		char *copy = roz_strdup(id);
+
+		if (!copy) {
+			roz_session_free(*out);
+			*out = NULL;
+			rc = ROZ_ENOMEM;
+		} else {
+			roz_free((*out)->session_id);
+			(*out)->session_id = copy;
+		}
+	}
+	roz_free(text);
+	roz_free(path);
+	return rc;
+}
+
+static int write_all(int fd, const char *data, size_t len, const char *path)
+{
+	while (len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			roz_error_set_errno(n < 0 ? errno : EIO, "cannot write '%s'", path);
+			return ROZ_EIO;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return ROZ_OK;
+}
+
+static int sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int rc = ROZ_OK;
+
+	if (fd < 0 || fsync(fd) < 0) {
+		roz_error_set_errno(errno, "cannot sync directory '%s'", dir);
+		rc = ROZ_EIO;
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+static int file_put(roz_store *store, const roz_session *session)
+{
+	file_store *fs = (file_store *)store;
+	roz_buf json = ROZ_BUF_INIT;
+	char *path = NULL, *tmp = NULL;
+	unsigned char rnd[6];
+	int fd = -1, rc;
+
+	if ((rc = roz_session_to_json(session, &json)) < 0)
+		goto out;
+	if ((rc = make_dirs(fs)) < 0)
+		goto out;
+	if ((rc = roz_random_bytes(rnd, sizeof(rnd))) < 0)
+		goto out;
+	path = path_for(fs, session->session_id, ".json");
+	tmp = roz_asprintf("%s/%s.json.tmp-%ld-%02x%02x%02x%02x%02x%02x", fs->dir,
+			   session->session_id, (long)getpid(), rnd[0], rnd[1], rnd[2], rnd[3],
+			   rnd[4], rnd[5]);
+	if (!path || !tmp) {
+		rc = ROZ_ENOMEM;
+		goto out;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		roz_error_set_errno(errno, "cannot create '%s'", tmp);
+		rc = ROZ_EIO;
+		goto out;
+	}
+	if ((rc = write_all(fd, json.ptr, json.len, tmp)) < 0)
+		goto out;
+	if (fs->fsync && fdatasync(fd) < 0) {
+		roz_error_set_errno(errno, "cannot sync '%s'", tmp);
+		rc = ROZ_EIO;
+		goto out;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		roz_error_set_errno(errno, "cannot write '%s'", tmp);
+		rc = ROZ_EIO;
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0) {
+		roz_error_set_errno(errno, "cannot replace '%s'", path);
+		rc = ROZ_EIO;
+		goto out;
+	}
+	roz_free(tmp);
+	tmp = NULL; /* renamed: nothing left to clean up */
+	if (fs->fsync)
+		rc = sync_dir(fs->dir);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (tmp)
+		unlink(tmp);
+	roz_free(tmp);
+	roz_free(path);
+	roz_buf_free(&json);
+	return rc;
+}
+
+static bool is_session_file(const char *name, size_t *id_len)
+{
+	size_t n = strlen(name);
+
+	if (n <= 5 || strcmp(name + n - 5, ".json") != 0)
+		return false;
+	*id_len = n - 5;
+	return true;
+}
+
+static int file_list(roz_store *store, char ***ids, size_t *n)
+{
+	file_store *fs = (file_store *)store;
+	char **out = NULL;
+	size_t cap = 0, count = 0, id_len;
+	struct dirent *de;
+	DIR *d = opendir(fs->dir);
+
+	if (!d) {
+		if (errno == ENOENT) {
+			*ids = roz_calloc(1, sizeof(char *));
+			return *ids ? ROZ_OK : ROZ_ENOMEM;
+		}
+		roz_error_set_errno(errno, "cannot list '%s'", fs->dir);
+		return ROZ_EIO;
+	}
+	while ((de = readdir(d)) != NULL) {
+		char *id;
+
+		if (!is_session_file(de->d_name, &id_len))
+			continue;
+		id = roz_strndup(de->d_name, id_len);
+		if (!id || roz_array_reserve((void **)&out, &cap, sizeof(*out), count + 2) < 0) {
+			roz_free(id);
+			goto nomem;
+		}
+		if (!roz_session_id_valid(id)) {
+			roz_free(id);
+			continue;
+		}
+		out[count++] = id;
+		out[count] = NULL;
+	}
+	closedir(d);
+	if (!out && !(out = roz_calloc(1, sizeof(char *))))
+		return ROZ_ENOMEM;
+	*ids = out;
+	*n = count;
+	return ROZ_OK;
+nomem:
+	closedir(d);
+	if (out) {
+		out[count] = NULL;
+		roz_store_ids_free(out);
+	}
+	return ROZ_ENOMEM;
+}
+
+static int file_del(roz_store *store, const char *id)
+{
+	file_store *fs = (file_store *)store;
+	char *path = path_for(fs, id, ".json");
+	int rc = ROZ_OK;
+
+	if (!path)
+		return ROZ_ENOMEM;
+	if (unlink(path) < 0 && errno != ENOENT) {
+		roz_error_set_errno(errno, "cannot remove '%s'", path);
+		rc = ROZ_EIO;
+	}
+	roz_free(path);
+	return rc;
+}
+
+/* Remove temp files a killed writer left for this session. Only safe under its lock. */
+static void remove_stale_temps(file_store *fs, const char *id)
+{
+	size_t idlen = strlen(id);
+	struct dirent *de;
+	DIR *d = opendir(fs->dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, id, idlen) == 0 &&
+		    strncmp(de->d_name + idlen, ".json.tmp-", 10) == 0)
+			unlinkat(dirfd(d), de->d_name, 0);
+	}
+	closedir(d);
+}
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The lock is <id>.lock, held with flock(). The holder unlinks it before
+ * releasing, so a waiter that wins the flock on an unlinked file retries;
+ * a process that dies releases its flock with its last descriptor, so a
+ * lock file left behind is simply taken over by the next hook.
+ */
+static int file_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_lock **out)
+{
+	file_store *fs = (file_store *)store;
+	int64_t deadline = mono_ms() + timeout_ms;
+	unsigned delay = 1;
+	roz_lock *lk;
+	int rc;
+
+	if ((rc = make_dirs(fs)) < 0)
+		return rc;
+	lk = roz_calloc(1, sizeof(*lk));
+	if (!lk)
+		return ROZ_ENOMEM;
+	lk->fd = -1;
+	lk->path = path_for(fs, id, ".lock");
+	if (!lk->path) {
+		roz_free(lk);
+		return ROZ_ENOMEM;
+	}
+	for (;;) {
+		struct stat fst, pst;
+		bool created = true, waited = false;
+
+		lk->fd = open(lk->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (lk->fd < 0 && errno == EEXIST) {
+			created = false;
+			lk->fd = open(lk->path, O_RDWR | O_CLOEXEC);
+			if (lk->fd < 0 && errno == ENOENT && mono_ms() < deadline)
+				continue; /* released between our two opens */
+		}
+		if (lk->fd < 0) {
+			roz_error_set_errno(errno, "cannot open lock '%s'", lk->path);
+			rc = ROZ_EIO;
+			break;
+		}
+		while (flock(lk->fd, LOCK_EX | LOCK_NB) < 0) {
+			if (errno != EWOULDBLOCK && errno != EINTR) {
+				roz_error_set_errno(errno, "cannot lock '%s'", lk->path);
+				rc = ROZ_EIO;
+				goto fail;
+			}
+			if (mono_ms() >= deadline) {
+				roz_error_set("timed out after %u ms waiting for the lock on session '%s'",
+					      (unsigned)timeout_ms, id);
+				rc = ROZ_ETIMEOUT;
+				goto fail;
+			}
+			waited = true;
+			sleep_ms(delay);
+			if (delay < 8)
+				delay *= 2;
+		}
+		if (fstat(lk->fd, &fst) == 0 && stat(lk->path, &pst) == 0 && fst.st_ino == pst.st_ino &&
+		    fst.st_dev == pst.st_dev) {
+			/* a lock file we did not create, free at once: its owner died */
+			if (!created && !waited)
+				remove_stale_temps(fs, id);
+			*out = lk;
+			return ROZ_OK;
+		}
+		/* the file we locked was released and unlinked meanwhile */
+		close(lk->fd);
+		lk->fd = -1;
+		if (mono_ms() >= deadline) {
+			roz_error_set("timed out after %u ms waiting for the lock on session '%s'",
+				      (unsigned)timeout_ms, id);
+			rc = ROZ_ETIMEOUT;
+			break;
+		}
+	}
+fail:
+	if (lk->fd >= 0)
+		close(lk->fd);
+	roz_free(lk->path);
+	roz_free(lk);
+	return rc;
+}
+
+static void file_unlock(roz_store *store, roz_lock *lk)
+{
+	(void)store;
+	unlink(lk->path);
+	close(lk->fd);
+	roz_free(lk->path);
+	roz_free(lk);
+}
+
+static int file_quarantine(roz_store *store, const char *id, roz_time now, char **moved_to)
+{
+	file_store *fs = (file_store *)store;
+	char stamp[ROZ_TIME_BUFSZ], compact[32], *from = path_for(fs, id, ".json"), *to = NULL;
+	size_t k = 0;
+	int rc = ROZ_OK;
+
+	if (!from)
+		return ROZ_ENOMEM;
+	roz_time_format_sec(now, stamp);
+	/* 2026-11-22T02:18:05Z -> 20261122T021805Z: no colons in file names */
+	for (const char *p = stamp; *p && k + 1 < sizeof(compact); p++)
+		if (*p != '-' && *p != ':')
+			compact[k++] = *p;
+	compact[k] = '\0';
+	for (int n = 0; n < 100; n++) {
+		roz_free(to);
+		to = n ? roz_asprintf("%s.corrupt-%s-%d", from, compact, n)
+		       : roz_asprintf("%s.corrupt-%s", from, compact);
+		if (!to) {
+			rc = ROZ_ENOMEM;
+			break;
+		}
+		/* link() refuses to overwrite, so an earlier quarantine is never lost */
+		if (link(from, to) == 0) {
+			unlink(from);
+			break;
+		}
+		if (errno == EEXIST)
+			continue;
+		if (errno == ENOENT) {
+			roz_error_set("session '%s' not found", id);
+			rc = ROZ_ENOTFOUND;
+		} else if (rename(from, to) == 0) {
+			break; /* file systems without hard links */
+		} else {
+			roz_error_set_errno(errno, "cannot move '%s' aside", from);
+			rc = ROZ_EIO;
+		}
+		break;
+	}
+	roz_free(from);
+	if (rc == ROZ_OK)
+		*moved_to = to;
+	else
+		roz_free(to);
+	return rc;
+}
+
+static void file_free(roz_store *store)
+{
+	file_store *fs = (file_store *)store;
+
+	roz_free(fs->root);
+	roz_free(fs->dir);
+	roz_free(fs);
+}
+
+int roz_store_file_open(const char *dir, const roz_store_file_opts *opts, roz_store **out)
+{
+	file_store *fs;
+
+	*out = NULL;
+	if (!dir || !*dir) {
+		roz_error_set("no storage directory");
+		return ROZ_EINVALID;
+	}
+	fs = roz_calloc(1, sizeof(*fs));
+	if (!fs)
+		return ROZ_ENOMEM;
+	fs->root = roz_strdup(dir);
+	fs->dir = roz_asprintf("%s/sessions", dir);
+	if (!fs->root || !fs->dir) {
+		file_free(&fs->parent);
+		return ROZ_ENOMEM;
+	}
+	fs->fsync = opts && opts->fsync;
+	fs->parent.version = ROZ_STORE_VERSION;
+	fs->parent.get = file_get;
+	fs->parent.put = file_put;
+	fs->parent.list = file_list;
+	fs->parent.del = file_del;
+	fs->parent.lock = file_lock;
+	fs->parent.unlock = file_unlock;
+	fs->parent.quarantine = file_quarantine;
+	fs->parent.free = file_free;
+	*out = &fs->parent;
+	return ROZ_OK;
+}
+
+const char *roz_store_file_dir(const roz_store *store)
+{
+	return store && store->get == file_get ? ((const file_store *)store)->dir : NULL;
+}

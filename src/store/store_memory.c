@@ -1,0 +1,184 @@
+/*
+ * store_memory.c - sessions kept in memory as their JSON text, so tests run
+ * the same serialisation as the file store and every get hands back an
+ * independent copy.
+ */
+#include "roz/sys/store.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#include "roz/session_json.h"
+
+typedef struct mem_entry {
+	char *id;
+	char *json;
+	size_t len;
+} mem_entry;
+
+typedef struct mem_store {
+	roz_store parent;
+	mem_entry *items;
+	size_t n, cap;
+	pthread_mutex_t mu;   /* guards items */
+	pthread_mutex_t lock; /* the single session lock all ids share */
+} mem_store;
+
+struct roz_lock {
+	int unused;
+};
+
+static mem_entry *find(mem_store *ms, const char *id)
+{
+	for (size_t i = 0; i < ms->n; i++)
+		if (strcmp(ms->items[i].id, id) == 0)
+			return &ms->items[i];
+	return NULL;
+}
+
+static int mem_get(roz_store *store, const char *id, roz_session **out)
+{
+	mem_store *ms = (mem_store *)store;
+	mem_entry *e;
+	int rc;
+
+	pthread_mutex_lock(&ms->mu);
+	e = find(ms, id);
+	if (!e) {
+		roz_error_set("session '%s' not found", id);
+		rc = ROZ_ENOTFOUND;
+	} else {
+		rc = roz_session_from_json(e->json, e->len, out);
+	}
+	pthread_mutex_unlock(&ms->mu);
+	return rc;
+}
+
+static int mem_put(roz_store *store, const roz_session *session)
+{
+	mem_store *ms = (mem_store *)store;
+	roz_buf b = ROZ_BUF_INIT;
+	mem_entry *e;
+	int rc;
+
+	if ((rc = roz_session_to_json(session, &b)) < 0) {
+		roz_buf_free(&b);
+		return rc;
+	}
+	pthread_mutex_lock(&ms->mu);
+	e = find(ms, session->session_id);
+	if (!e) {
+		char *id = roz_strdup(session->session_id);
+
+		if (!id || roz_array_reserve((void **)&ms->items, &ms->cap, sizeof(*ms->items), ms->n + 1) < 0) {
+			roz_free(id);
+			pthread_mutex_unlock(&ms->mu);
+			roz_buf_free(&b);
+			return ROZ_ENOMEM;
+		}
+		e = &ms->items[ms->n++];
+		e->id = id;
+		e->json = NULL;
+	}
+	roz_free(e->json);
+	e->json = roz_buf_detach(&b, &e->len);
+	pthread_mutex_unlock(&ms->mu);
+	return ROZ_OK;
+}
+
+static int mem_list(roz_store *store, char ***ids, size_t *n)
+{
+	mem_store *ms = (mem_store *)store;
+	char **out;
+	size_t i;
+
+	pthread_mutex_lock(&ms->mu);
+	out = roz_calloc(ms->n + 1, sizeof(*out));
+	for (i = 0; out && i < ms->n; i++) {
+		if (!(out[i] = roz_strdup(ms->items[i].id))) {
+			roz_store_ids_free(out);
+			out = NULL;
+		}
+	}
+	*n = out ? ms->n : 0;
+	pthread_mutex_unlock(&ms->mu);
+	*ids = out;
+	return out ? ROZ_OK : ROZ_ENOMEM;
+}
+
+static int mem_del(roz_store *store, const char *id)
+{
+	mem_store *ms = (mem_store *)store;
+	mem_entry *e;
+
+	pthread_mutex_lock(&ms->mu);
+	e = find(ms, id);
+	if (e) {
+		roz_free(e->id);
+		roz_free(e->json);
+		*e = ms->items[--ms->n];
+	}
+	pthread_mutex_unlock(&ms->mu);
+	return ROZ_OK;
+}
+
+static int mem_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_lock **out)
+{
+	mem_store *ms = (mem_store *)store;
+	static roz_lock token;
+
+	(void)id;
+	(void)timeout_ms;
+	pthread_mutex_lock(&ms->lock);
+	*out = &token;
+	return ROZ_OK;
+}
+
+static void mem_unlock(roz_store *store, roz_lock *lock)
+{
+	(void)lock;
+	pthread_mutex_unlock(&((mem_store *)store)->lock);
+}
+
+static int mem_quarantine(roz_store *store, const char *id, roz_time now, char **moved_to)
+{
+	(void)now;
+	*moved_to = NULL;
+	return mem_del(store, id);
+}
+
+static void mem_free(roz_store *store)
+{
+	mem_store *ms = (mem_store *)store;
+
+	for (size_t i = 0; i < ms->n; i++) {
+		roz_free(ms->items[i].id);
+		roz_free(ms->items[i].json);
+	}
+	roz_free(ms->items);
+	pthread_mutex_destroy(&ms->mu);
+	pthread_mutex_destroy(&ms->lock);
+	roz_free(ms);
+}
+
+int roz_store_memory_new(roz_store **out)
+{
+	mem_store *ms = roz_calloc(1, sizeof(*ms));
+
+	*out = NULL;
+	if (!ms)
+		return ROZ_ENOMEM;
+	pthread_mutex_init(&ms->mu, NULL);
+	pthread_mutex_init(&ms->lock, NULL);
+	ms->parent.version = ROZ_STORE_VERSION;
+	ms->parent.get = mem_get;
+	ms->parent.put = mem_put;
+	ms->parent.list = mem_list;
+	ms->parent.del = mem_del;
+	ms->parent.lock = mem_lock;
+	ms->parent.unlock = mem_unlock;
+	ms->parent.quarantine = mem_quarantine;
+	ms->parent.free = mem_free;
+	*out = &ms->parent;
+	return ROZ_OK;
+}

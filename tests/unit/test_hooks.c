@@ -1,0 +1,1468 @@
+/*
+ * test_hooks.c - the review state machine hook by hook: what each hook
+ * answers Claude Code and what it leaves in the stored session, with a
+ * fixed clock so every time comparison is exact.
+ */
+#include "hookenv.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SID "sess-1"
+
+static int setup(void **state)
+{
+	t_hooks *h = calloc(1, sizeof(*h));
+
+	th_init(h);
+	*state = h;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	th_free(*state);
+	free(*state);
+	return 0;
+}
+
+static void enable_review(t_hooks *h)
+{
+	assert_int_equal(th_prompt(h, SID, "#roz fix the bug"), ROZ_OUTPUT_ALLOW);
+}
+
+/* ---- user-prompt ------------------------------------------------------------ */
+
+static void prompt_with_prefix_enables_review(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	enable_review(h);
+	s = th_get(h, SID);
+	assert_non_null(s);
+	assert_true(s->review.enabled);
+	assert_int_equal(s->review.decision.kind, ROZ_DECISION_PENDING);
+	assert_int_equal(s->review.n_prompts, 1);
+	assert_string_equal(s->review.prompts[0], "#roz fix the bug");
+	roz_session_free(s);
+	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_PROMPT_RECEIVED), 1);
+}
+
+static void prompt_without_prefix_does_not_enable(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	assert_int_equal(th_prompt(h, SID, "fix the bug"), ROZ_OUTPUT_ALLOW);
+	s = th_get(h, SID);
+	assert_non_null(s);
+	assert_false(s->review.enabled);
+	assert_int_equal(s->review.n_prompts, 0);
+	assert_true(s->review.last_prompt_at.set);
+	roz_session_free(s);
+	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_PROMPT_RECEIVED), 0);
+}
+
+static void plain_prompt_keeps_review_enabled(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	enable_review(h);
+	th_prompt(h, SID, "also fix the tests");
+	s = th_get(h, SID);
+	assert_true(s->review.enabled);
+	assert_int_equal(s->review.n_prompts, 1);
+	roz_session_free(s);
+}
+
+static void prefix_after_whitespace_counts(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	th_prompt(h, SID, "  \n\t#roz tidy up");
+	s = th_get(h, SID);
+	assert_true(s->review.enabled);
+	roz_session_free(s);
+}
+
+static void prefix_in_the_middle_does_not_count(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	th_prompt(h, SID, "please #roz this");
+	s = th_get(h, SID);
+	assert_false(s->review.enabled);
+	roz_session_free(s);
+}
+
+static void mode_always_reviews_every_prompt(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	h->config.mode = ROZ_MODE_ALWAYS;
+	th_prompt(h, SID, "no prefix here");
+	s = th_get(h, SID);
+	assert_true(s->review.enabled);
+	assert_int_equal(s->review.n_prompts, 1);
+	roz_session_free(s);
+}
+
+static void mode_never_ignores_prefix(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	h->config.mode = ROZ_MODE_NEVER;
+	th_prompt(h, SID, "#roz review this");
+	s = th_get(h, SID);
+	assert_false(s->review.enabled);
+	assert_int_equal(s->review.n_prompts, 0);
+	roz_session_free(s);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+}
+
+static void new_roz_prompt_resets_decision(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	enable_review(h);
+	th_stop(h, SID);
+	th_decide(h, SID, ROZ_DECISION_ISSUES, "broken", "fix it");
+	th_prompt(h, SID, "#roz another task");
+	s = th_get(h, SID);
+	assert_int_equal(s->review.decision.kind, ROZ_DECISION_PENDING);
+	assert_int_equal(s->review.n_prompts, 2);
+	roz_session_free(s);
+}
+
+static void long_prompt_is_stored_truncated(void **state)
+{
+	t_hooks *h = *state;
+	char *big = malloc(20000);
+	roz_session *s;
+
+	memcpy(big, "#roz ", 5);
+	memset(big + 5, 'x', 19994);
+	big[19999] = '\0';
+	th_prompt(h, SID, big);
+	s = th_get(h, SID);
+	assert_true(strlen(s->review.prompts[0]) < 10300);
+	assert_non_null(strstr(s->review.prompts[0], "truncated"));
+	assert_non_null(strstr(s->review.prompts[0], "19999"));
+	roz_session_free(s);
+	free(big);
+}
+
+static void prompts_keep_the_latest_fifty(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	char p[32];
+
+	for (int i = 0; i < 60; i++) {
+		snprintf(p, sizeof(p), "#roz task %d", i);
+		th_prompt(h, SID, p);
+	}
+	s = th_get(h, SID);
+	assert_int_equal(s->review.n_prompts, 50);
+	assert_string_equal(s->review.prompts[0], "#roz task 10");
+	assert_string_equal(s->review.prompts[49], "#roz task 59");
+	roz_session_free(s);
+}
+
+static void task_notification_is_not_a_prompt(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *before, *after;
+	t_out out;
+
+	enable_review(h);
+	th_stop(h, SID);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "fine", NULL);
+	before = th_get(h, SID);
+	assert_int_equal(th_run(h, ROZ_HOOK_USER_PROMPT, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"prompt\":"
+				"\"<task-notification>\\n<task-id>t1</task-id>\\n<status>completed</status>"
+				"</task-notification>\"}", SID),
+			 ROZ_OUTPUT_ALLOW);
+	assert_false(out.saved);
+	th_out_free(&out);
+	after = th_get(h, SID);
+	assert_int_equal(after->review.decision.kind, ROZ_DECISION_COMPLETE);
+	assert_int_equal(after->review.n_prompts, before->review.n_prompts);
+	assert_int_equal(roz_time_cmp(after->review.last_prompt_at.t, before->review.last_prompt_at.t), 0);
+	assert_int_equal(after->n_trace, before->n_trace);
+	roz_session_free(before);
+	roz_session_free(after);
+}
+
+/* ---- stop ------------------------------------------------------------------------ */
+
+static void stop_without_session_allows_and_stores_nothing(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID),
+			 ROZ_OUTPUT_ALLOW);
+	assert_string_equal(out.json, "{}\n");
+	assert_false(out.saved);
+	th_out_free(&out);
+	assert_null(th_get(h, SID));
+}
+
+static void stop_without_review_allows(void **state)
+{
+	t_hooks *h = *state;
+
+	th_prompt(h, SID, "just chatting");
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_STOP_HOOK_CALLED), 1);
+}
+
+static void stop_with_pending_review_blocks_with_template(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	t_out out;
+
+	enable_review(h);
+	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID),
+			 ROZ_OUTPUT_BLOCK);
+	assert_non_null(strstr(out.text, "SESSION_ID=" SID));
+	assert_non_null(strstr(out.text, "roz:roz"));
+	assert_non_null(strstr(out.text, "Agent"));
+	assert_null(strstr(out.text, "{{session_id}}"));
+	assert_true(strncmp(out.json, "{\"decision\":\"block\",\"reason\":", 29) == 0);
+	th_out_free(&out);
+	s = th_get(h, SID);
+	assert_int_equal(s->review.block_count, 1);
+	assert_int_equal(s->review.n_attempts, 1);
+	assert_string_equal(s->review.attempts[0].template_id, "default");
+	assert_int_equal(s->review.attempts[0].outcome, ROZ_OUTCOME_PENDING);
+	roz_session_free(s);
+}
+
+static void stop_after_complete_allows(void **state)
+{
+	t_hooks *h = *state;
+
+	enable_review(h);
+	th_stop(h, SID);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "all good", NULL);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+}
+
+static void stop_after_issues_blocks_with_message(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	enable_review(h);
+	th_stop(h, SID);
+	th_decide(h, SID, ROZ_DECISION_ISSUES, "found bugs", "Fix the tests");
+	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID),
+			 ROZ_OUTPUT_BLOCK);
+	assert_non_null(strstr(out.text, "Fix the tests"));
+	assert_non_null(strstr(out.text, "SESSION_ID=" SID));
+	th_out_free(&out);
+}
+
+static void stop_after_issues_without_message_uses_summary(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	enable_review(h);
+	th_stop(h, SID);
+	th_decide(h, SID, ROZ_DECISION_ISSUES, "missing error handling", NULL);
+	th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID);
+	assert_int_equal(out.kind, ROZ_OUTPUT_BLOCK);
+	assert_non_null(strstr(out.text, "missing error handling"));
+	th_out_free(&out);
+}
+
+static bool stop_event_active(t_hooks *h, size_t index, bool *active)
+{
+	roz_session *s = th_get(h, SID);
+	size_t seen = 0;
+	bool found = false;
+
+	for (size_t i = 0; s && i < s->n_trace && !found; i++) {
+		roz_trace_event ev;
+
+		assert_int_equal(roz_trace_event_parse(&s->trace[i], &ev), ROZ_OK);
+		if (strcmp(ev.event_type, "stop_hook_called") == 0 && seen++ == index) {
+			cJSON *a = cJSON_GetObjectItemCaseSensitive(ev.payload, "stop_hook_active");
+
+			assert_true(cJSON_IsBool(a));
+			*active = cJSON_IsTrue(a);
+			found = true;
+		}
+		roz_trace_event_clear(&ev);
+	}
+	roz_session_free(s);
+	return found;
+}
+
+static void stop_records_stop_hook_active(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+	bool active = false;
+
+	enable_review(h);
+	th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\",\"stop_hook_active\":true}", SID);
+	th_out_free(&out);
+	th_stop(h, SID);
+	assert_true(stop_event_active(h, 0, &active));
+	assert_true(active);
+	assert_true(stop_event_active(h, 1, &active));
+	assert_false(active);
+}
+
+static void stop_uses_loaded_template(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	h->template_text = "Custom: review {{session_id}} now ({{session_id}})";
+	enable_review(h);
+	th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID);
+	assert_string_equal(out.text, "Custom: review " SID " now (" SID ")");
+	assert_string_equal(h->loaded_template_id, "default");
+	th_out_free(&out);
+}
+
+static void pinned_template_id_is_used_and_recorded(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	roz_free(h->config.template_active);
+	h->config.template_active = roz_strdup("v2");
+	enable_review(h);
+	th_stop(h, SID);
+	assert_string_equal(h->loaded_template_id, "v2");
+	s = th_get(h, SID);
+	assert_string_equal(s->review.attempts[0].template_id, "v2");
+	roz_session_free(s);
+}
+
+static void set_weights(t_hooks *h, const char *a, uint32_t wa, const char *b, uint32_t wb)
+{
+	for (size_t i = 0; i < h->config.n_weights; i++)
+		roz_free(h->config.weights[i].id);
+	roz_free(h->config.weights);
+	h->config.weights = roz_calloc(2, sizeof(*h->config.weights));
+	h->config.weights[0].id = roz_strdup(a);
+	h->config.weights[0].weight = wa;
+	h->config.weights[1].id = roz_strdup(b);
+	h->config.weights[1].weight = wb;
+	h->config.n_weights = 2;
+	roz_free(h->config.template_active);
+	h->config.template_active = roz_strdup("random");
+}
+
+static void random_template_follows_weights(void **state)
+{
+	t_hooks *h = *state;
+
+	set_weights(h, "v1", 70, "v2", 30);
+	h->next_random = 69;
+	enable_review(h);
+	th_stop(h, SID);
+	assert_string_equal(h->loaded_template_id, "v1");
+	h->next_random = 70;
+	th_prompt(h, SID, "#roz again");
+	th_stop(h, SID);
+	assert_string_equal(h->loaded_template_id, "v2");
+}
+
+static uint64_t fixed_random(void *ud, uint64_t bound)
+{
+	(void)ud;
+	return bound - 1;
+}
+
+static void template_selection_edge_cases(void **state)
+{
+	t_hooks *h = *state;
+	roz_env env = {.config = &h->config, .random = fixed_random};
+	char *id;
+
+	set_weights(h, "a", 0, "b", 0);
+	id = roz_template_select(&h->config, &env);
+	assert_string_equal(id, "a"); /* all weights zero: the first one */
+	roz_free(id);
+	set_weights(h, "a", UINT32_MAX, "b", UINT32_MAX);
+	id = roz_template_select(&h->config, &env); /* sums beyond 32 bits do not wrap */
+	assert_string_equal(id, "b");
+	roz_free(id);
+	for (size_t i = 0; i < h->config.n_weights; i++)
+		roz_free(h->config.weights[i].id);
+	h->config.n_weights = 0;
+	id = roz_template_select(&h->config, &env);
+	assert_string_equal(id, "default");
+	roz_free(id);
+	roz_free(h->config.template_active);
+	h->config.template_active = roz_strdup("pinned");
+	id = roz_template_select(&h->config, &env);
+	assert_string_equal(id, "pinned");
+	roz_free(id);
+}
+
+/* ---- circuit breaker ---------------------------------------------------------------- */
+
+static void breaker_allows_exactly_max_blocks(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	t_out out;
+
+	enable_review(h);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID),
+			 ROZ_OUTPUT_ALLOW);
+	assert_non_null(strstr(out.notes, "circuit breaker tripped after 3 blocks"));
+	th_out_free(&out);
+	s = th_get(h, SID);
+	assert_true(s->review.circuit_breaker_tripped);
+	assert_true(s->review.circuit_breaker_tripped_at.set);
+	assert_false(s->review.enabled);
+	assert_int_equal(s->review.block_count, 3);
+	roz_session_free(s);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+}
+
+static void breaker_respects_configured_limit(void **state)
+{
+	t_hooks *h = *state;
+
+	h->config.max_blocks = 5;
+	enable_review(h);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+}
+
+static void breaker_with_zero_limit_never_blocks(void **state)
+{
+	t_hooks *h = *state;
+
+	h->config.max_blocks = 0;
+	enable_review(h);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+}
+
+static void breaker_trips_on_issues_too(void **state)
+{
+	t_hooks *h = *state;
+
+	enable_review(h);
+	th_stop(h, SID);
+	th_decide(h, SID, ROZ_DECISION_ISSUES, "bugs", "fix");
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+}
+
+static void tripped_breaker_within_cooldown_allows(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	enable_review(h);
+	s = th_get(h, SID);
+	s->review.circuit_breaker_tripped = true;
+	s->review.circuit_breaker_tripped_at.set = true;
+	s->review.circuit_breaker_tripped_at.t = h->now;
+	s->review.block_count = 1;
+	th_put(h, s);
+	roz_session_free(s);
+	th_advance_ms(h, 60 * 1000);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+}
+
+static void breaker_resets_after_cooldown(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	t_out out;
+
+	enable_review(h);
+	for (int i = 0; i < 4; i++)
+		th_stop(h, SID);
+	s = th_get(h, SID);
+	assert_true(s->review.circuit_breaker_tripped);
+	s->review.enabled = true; /* as a later gate or prompt would */
+	th_put(h, s);
+	roz_session_free(s);
+	th_advance_ms(h, 301 * 1000);
+	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID),
+			 ROZ_OUTPUT_BLOCK);
+	assert_non_null(strstr(out.notes, "reset after cooldown"));
+	th_out_free(&out);
+	s = th_get(h, SID);
+	assert_false(s->review.circuit_breaker_tripped);
+	assert_int_equal(s->review.block_count, 1);
+	roz_session_free(s);
+}
+
+static void legacy_trip_without_time_stays_tripped(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	enable_review(h);
+	s = th_get(h, SID);
+	s->review.circuit_breaker_tripped = true;
+	th_put(h, s);
+	roz_session_free(s);
+	th_advance_ms(h, 3600 * 1000);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+}
+
+static void huge_cooldown_saturates(void **state)
+{
+	t_hooks *h = *state;
+
+	h->config.cooldown_seconds = UINT64_MAX;
+	h->config.max_blocks = 1;
+	enable_review(h);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+	th_advance_ms(h, INT64_C(1000) * 3600 * 24 * 365 * 100);
+	th_prompt(h, SID, "#roz after a century");
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+}
+
+static void stop_hook_active_does_not_shorten_the_cycle(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	enable_review(h);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out,
+					"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"stop_hook_active\":%s}", SID,
+					i ? "true" : "false"),
+				 ROZ_OUTPUT_BLOCK);
+		th_out_free(&out);
+	}
+	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"stop_hook_active\":true}", SID),
+			 ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+}
+
+/* ---- subagent-stop ---------------------------------------------------------------------- */
+
+static void subagent_stop_ignores_other_agents(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	enable_review(h);
+	assert_int_equal(th_run(h, ROZ_HOOK_SUBAGENT_STOP, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"agent_type\":\"general-purpose\","
+				"\"agent_id\":\"x\"}", SID),
+			 ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+	assert_int_equal(th_run(h, ROZ_HOOK_SUBAGENT_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID),
+			 ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+}
+
+static void subagent_stop_unknown_session_allows(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	assert_int_equal(th_run(h, ROZ_HOOK_SUBAGENT_STOP, &out,
+				"{\"session_id\":\"nobody\",\"cwd\":\"/w\",\"agent_type\":\"roz:roz\"}"),
+			 ROZ_OUTPUT_ALLOW);
+	assert_non_null(strstr(out.notes, "no record"));
+	th_out_free(&out);
+}
+
+static void subagent_stop_without_verdict_blocks(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	enable_review(h);
+	th_stop(h, SID);
+	assert_int_equal(th_run(h, ROZ_HOOK_SUBAGENT_STOP, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"agent_type\":\"roz:roz\"}", SID),
+			 ROZ_OUTPUT_BLOCK);
+	assert_non_null(strstr(out.text, "roz decide " SID " COMPLETE"));
+	assert_non_null(strstr(out.text, "roz decide " SID " ISSUES"));
+	th_out_free(&out);
+}
+
+static void subagent_stop_with_fresh_verdict_allows(void **state)
+{
+	t_hooks *h = *state;
+
+	enable_review(h);
+	th_stop(h, SID);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "verified", NULL);
+	assert_int_equal(th_reviewer_stop(h, SID), ROZ_OUTPUT_ALLOW);
+}
+
+static void subagent_stop_with_stale_verdict_blocks(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	enable_review(h);
+	th_stop(h, SID);
+	th_decide(h, SID, ROZ_DECISION_ISSUES, "bugs", "fix");
+	th_advance_ms(h, 60000);
+	th_stop(h, SID); /* the agent fixed things and asks again: a new attempt */
+	th_run(h, ROZ_HOOK_SUBAGENT_STOP, &out,
+	       "{\"session_id\":\"%s\",\"cwd\":\"/w\",\"agent_type\":\"roz:roz\"}", SID);
+	assert_int_equal(out.kind, ROZ_OUTPUT_BLOCK);
+	assert_non_null(strstr(out.text, "predates"));
+	th_out_free(&out);
+}
+
+static void subagent_stop_gate_start_is_lower_bound(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	t_out out;
+
+	enable_review(h);
+	s = th_get(h, SID);
+	assert_int_equal(roz_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "old", NULL, NULL), ROZ_OK);
+	s->updated_at = h->now;
+	s->review.review_started_at.set = true;
+	s->review.review_started_at.t = roz_time_add(h->now, 180);
+	th_put(h, s);
+	roz_session_free(s);
+	th_advance_ms(h, 200 * 1000);
+	th_run(h, ROZ_HOOK_SUBAGENT_STOP, &out,
+	       "{\"session_id\":\"%s\",\"cwd\":\"/w\",\"agent_type\":\"roz:roz\"}", SID);
+	assert_int_equal(out.kind, ROZ_OUTPUT_BLOCK);
+	assert_non_null(strstr(out.text, "predates"));
+	th_out_free(&out);
+}
+
+static void subagent_stop_future_verdict_blocks(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	t_out out;
+
+	enable_review(h);
+	s = th_get(h, SID);
+	assert_int_equal(roz_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "later", NULL, NULL), ROZ_OK);
+	s->updated_at = roz_time_add(h->now, 3600);
+	th_put(h, s);
+	roz_session_free(s);
+	th_run(h, ROZ_HOOK_SUBAGENT_STOP, &out,
+	       "{\"session_id\":\"%s\",\"cwd\":\"/w\",\"agent_type\":\"roz:roz\"}", SID);
+	assert_int_equal(out.kind, ROZ_OUTPUT_BLOCK);
+	assert_non_null(strstr(out.text, "future"));
+	th_out_free(&out);
+}
+
+static void subagent_stop_within_skew_allows(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	enable_review(h);
+	s = th_get(h, SID);
+	assert_int_equal(roz_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "ok", NULL, NULL), ROZ_OK);
+	s->updated_at = roz_time_add(h->now, 4);
+	th_put(h, s);
+	roz_session_free(s);
+	assert_int_equal(th_reviewer_stop(h, SID), ROZ_OUTPUT_ALLOW);
+}
+
+static void subagent_stop_without_lower_bound_allows(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	enable_review(h);
+	s = th_get(h, SID);
+	assert_int_equal(roz_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "ok", NULL, NULL), ROZ_OK);
+	s->updated_at = h->now;
+	th_put(h, s);
+	roz_session_free(s);
+	assert_int_equal(th_reviewer_stop(h, SID), ROZ_OUTPUT_ALLOW);
+}
+
+static void subagent_stop_ignores_stop_hook_active(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	enable_review(h);
+	th_stop(h, SID);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	assert_int_equal(th_run(h, ROZ_HOOK_SUBAGENT_STOP, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"agent_type\":\"roz:roz\","
+				"\"stop_hook_active\":true}", SID),
+			 ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+}
+
+/* ---- session-start / session-end -------------------------------------------------------- */
+
+static void session_start_creates_session(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	roz_trace_event ev;
+	t_out out;
+
+	assert_int_equal(th_run(h, ROZ_HOOK_SESSION_START, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/proj\",\"source\":\"startup\"}", SID),
+			 ROZ_OUTPUT_ALLOW);
+	assert_string_equal(out.json, "{}\n");
+	th_out_free(&out);
+	s = th_get(h, SID);
+	assert_non_null(s);
+	assert_int_equal(s->n_trace, 1);
+	assert_int_equal(roz_trace_event_parse(&s->trace[0], &ev), ROZ_OK);
+	assert_string_equal(ev.event_type, "session_start");
+	assert_string_equal(cJSON_GetObjectItem(ev.payload, "source")->valuestring, "startup");
+	assert_string_equal(cJSON_GetObjectItem(ev.payload, "cwd")->valuestring, "/proj");
+	roz_trace_event_clear(&ev);
+	roz_session_free(s);
+}
+
+static void session_start_resumes_existing(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	t_out out;
+
+	enable_review(h);
+	th_run(h, ROZ_HOOK_SESSION_START, &out,
+	       "{\"session_id\":\"%s\",\"cwd\":\"/proj\",\"source\":\"resume\"}", SID);
+	assert_false(out.saved);
+	th_out_free(&out);
+	s = th_get(h, SID);
+	assert_true(s->review.enabled);
+	assert_int_equal(s->review.n_prompts, 1);
+	roz_session_free(s);
+	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_SESSION_START), 0);
+}
+
+static void session_start_reports_second_opinions(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	h->second_opinions = "codex, gemini";
+	assert_int_equal(th_run(h, ROZ_HOOK_SESSION_START, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/proj\",\"source\":\"startup\"}", SID),
+			 ROZ_OUTPUT_CONTEXT);
+	assert_string_equal(out.json, "{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\","
+				      "\"additionalContext\":\"roz: second-opinion tools available to the "
+				      "reviewer: codex, gemini\"}}\n");
+	th_out_free(&out);
+}
+
+static void session_end_records_reason_and_cwd(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	roz_trace_event ev;
+	t_out out;
+
+	enable_review(h);
+	assert_int_equal(th_run(h, ROZ_HOOK_SESSION_END, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/proj\",\"reason\":\"logout\"}", SID),
+			 ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+	s = th_get(h, SID);
+	assert_int_equal(roz_trace_event_parse(&s->trace[s->n_trace - 1], &ev), ROZ_OK);
+	assert_string_equal(ev.event_type, "session_end");
+	assert_string_equal(cJSON_GetObjectItem(ev.payload, "reason")->valuestring, "logout");
+	assert_string_equal(cJSON_GetObjectItem(ev.payload, "cwd")->valuestring, "/proj");
+	roz_trace_event_clear(&ev);
+	assert_true(s->review.enabled); /* the review state survives the end */
+	assert_int_equal(s->review.n_prompts, 1);
+	roz_session_free(s);
+}
+
+static void session_end_without_reason_says_unknown(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	roz_trace_event ev;
+	t_out out;
+
+	enable_review(h);
+	th_run(h, ROZ_HOOK_SESSION_END, &out, "{\"session_id\":\"%s\",\"cwd\":\"/proj\"}", SID);
+	th_out_free(&out);
+	s = th_get(h, SID);
+	assert_int_equal(roz_trace_event_parse(&s->trace[s->n_trace - 1], &ev), ROZ_OK);
+	assert_string_equal(cJSON_GetObjectItem(ev.payload, "reason")->valuestring, "unknown");
+	roz_trace_event_clear(&ev);
+	roz_session_free(s);
+}
+
+static void session_end_every_reason(void **state)
+{
+	t_hooks *h = *state;
+	static const char *const reasons[] = {"clear", "logout", "prompt_input_exit", "other"};
+	t_out out;
+
+	enable_review(h);
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(th_run(h, ROZ_HOOK_SESSION_END, &out,
+					"{\"session_id\":\"%s\",\"cwd\":\"/p\",\"reason\":\"%s\"}", SID, reasons[i]),
+				 ROZ_OUTPUT_ALLOW);
+		th_out_free(&out);
+	}
+	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_SESSION_END), 4);
+	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_PROMPT_RECEIVED), 1);
+}
+
+static void session_end_for_unknown_session_allows(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	assert_int_equal(th_run(h, ROZ_HOOK_SESSION_END, &out,
+				"{\"session_id\":\"ghost\",\"cwd\":\"/p\",\"reason\":\"other\"}"),
+			 ROZ_OUTPUT_ALLOW);
+	assert_false(out.saved);
+	assert_non_null(strstr(out.notes, "no record"));
+	th_out_free(&out);
+	assert_null(th_get(h, "ghost"));
+}
+
+static void unknown_event_answers_empty(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	assert_int_equal(th_run(h, ROZ_HOOK_UNKNOWN, &out, "{\"session_id\":\"%s\",\"cwd\":\"/p\"}", SID),
+			 ROZ_OUTPUT_ALLOW);
+	assert_string_equal(out.json, "{}\n");
+	assert_non_null(strstr(out.notes, "unknown hook"));
+	th_out_free(&out);
+	assert_int_equal(roz_hook_event_parse("post-tool-use"), ROZ_HOOK_UNKNOWN);
+	assert_int_equal(roz_hook_event_parse("stop"), ROZ_HOOK_STOP);
+	assert_string_equal(roz_hook_event_name(ROZ_HOOK_SUBAGENT_STOP), "subagent-stop");
+}
+
+/* ---- pre-tool-use: gates ---------------------------------------------------------------- */
+
+static const char *const gh_close[] = {"Bash:gh issue close*", "mcp__tissue__close*", NULL};
+
+static void no_gates_allow_everything(void **state)
+{
+	t_hooks *h = *state;
+
+	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_ALLOW);
+	assert_null(th_get(h, SID));
+}
+
+static void non_matching_tool_allows_without_touching_state(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, gh_close);
+	assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"Read\","
+				"\"tool_input\":{\"file_path\":\"/x\"}}", SID),
+			 ROZ_OUTPUT_ALLOW);
+	assert_string_equal(out.json, "{}\n");
+	assert_false(out.saved);
+	th_out_free(&out);
+	assert_null(th_get(h, SID));
+}
+
+static void matching_tool_is_denied_and_starts_review(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	t_out out;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, gh_close);
+	assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"mcp__tissue__close_issue\","
+				"\"tool_input\":{\"issue_id\":\"42\"}}", SID),
+			 ROZ_OUTPUT_DENY);
+	assert_non_null(strstr(out.text, "SESSION_ID=" SID));
+	assert_non_null(strstr(out.text, "mcp__tissue__close_issue"));
+	assert_true(strncmp(out.json, "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
+				      "\"permissionDecision\":\"deny\",\"permissionDecisionReason\":", 105) == 0);
+	th_out_free(&out);
+	s = th_get(h, SID);
+	assert_true(s->review.enabled);
+	assert_true(s->review.review_started_at.set);
+	assert_non_null(s->review.gate_trigger);
+	assert_string_equal(s->review.gate_trigger->tool_name, "mcp__tissue__close_issue");
+	assert_string_equal(s->review.gate_trigger->pattern_matched, "mcp__tissue__close*");
+	assert_string_equal(cJSON_GetObjectItem(s->review.gate_trigger->tool_input.value, "issue_id")->valuestring, "42");
+	assert_false(s->review.gate_trigger->tool_input.truncated);
+	roz_session_free(s);
+	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_GATE_BLOCKED), 1);
+	/* the stop that follows asks for the review */
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+}
+
+static void first_matching_pattern_wins(void **state)
+{
+	t_hooks *h = *state;
+	static const char *const pats[] = {"mcp__tissue__*", "mcp__tissue__close*", NULL};
+	roz_session *s;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, pats);
+	th_tool(h, SID, "mcp__tissue__close_issue");
+	s = th_get(h, SID);
+	assert_string_equal(s->review.gate_trigger->pattern_matched, "mcp__tissue__*");
+	roz_session_free(s);
+}
+
+static void bash_command_is_normalized_for_matching(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, gh_close);
+	assert_int_equal(th_bash(h, SID, "GH_TOKEN=secret gh issue close 123"), ROZ_OUTPUT_DENY);
+	s = th_get(h, SID);
+	assert_string_equal(s->review.gate_trigger->tool_name, "Bash:gh issue close 123");
+	roz_session_free(s);
+	assert_int_equal(th_bash(h, "other", "echo y | gh issue close 9"), ROZ_OUTPUT_DENY);
+	assert_int_equal(th_bash(h, "third", "gh issue list"), ROZ_OUTPUT_ALLOW);
+}
+
+static void big_tool_input_is_truncated_and_hashed(void **state)
+{
+	t_hooks *h = *state;
+	char *cmd = malloc(20001);
+	roz_session *s;
+
+	memcpy(cmd, "gh issue close 1 --comment ", 27);
+	memset(cmd + 27, 'z', 20000 - 27);
+	cmd[20000] = '\0';
+	th_gates(h, ROZ_SCOPE_PROMPT, gh_close);
+	assert_int_equal(th_bash(h, SID, cmd), ROZ_OUTPUT_DENY);
+	s = th_get(h, SID);
+	assert_true(s->review.gate_trigger->tool_input.truncated);
+	assert_non_null(s->review.gate_trigger->tool_input.original_hash);
+	assert_int_equal(strlen(s->review.gate_trigger->tool_input.original_hash), 64);
+	assert_true(s->review.gate_trigger->tool_input.original_size > 20000);
+	roz_session_free(s);
+	free(cmd);
+}
+
+static void tripped_breaker_lets_gated_tools_through(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, gh_close);
+	enable_review(h);
+	s = th_get(h, SID);
+	s->review.circuit_breaker_tripped = true;
+	s->review.circuit_breaker_tripped_at.set = true;
+	s->review.circuit_breaker_tripped_at.t = h->now;
+	th_put(h, s);
+	roz_session_free(s);
+	assert_int_equal(th_tool(h, SID, "mcp__tissue__close_issue"), ROZ_OUTPUT_ALLOW);
+	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_GATE_ALLOWED), 1);
+	/* once the cooldown is over the gate holds again */
+	th_advance_ms(h, 301 * 1000);
+	assert_int_equal(th_tool(h, SID, "mcp__tissue__close_issue"), ROZ_OUTPUT_DENY);
+}
+
+static void full_gate_flow_deny_review_allow(void **state)
+{
+	t_hooks *h = *state;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, gh_close);
+	th_prompt(h, SID, "close the issue when done");
+	assert_int_equal(th_bash(h, SID, "gh issue close 7"), ROZ_OUTPUT_DENY);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "work verified", NULL);
+	assert_int_equal(th_reviewer_stop(h, SID), ROZ_OUTPUT_ALLOW);
+	assert_int_equal(th_bash(h, SID, "gh issue close 7"), ROZ_OUTPUT_ALLOW);
+	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_GATE_ALLOWED), 1);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+}
+
+static void session_scope_approval_lasts(void **state)
+{
+	t_hooks *h = *state;
+
+	th_gates(h, ROZ_SCOPE_SESSION, gh_close);
+	th_bash(h, SID, "gh issue close 1");
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_ALLOW);
+	th_prompt(h, SID, "next thing");
+	assert_int_equal(th_bash(h, SID, "gh issue close 2"), ROZ_OUTPUT_ALLOW);
+}
+
+static void prompt_scope_resets_on_new_prompt(void **state)
+{
+	t_hooks *h = *state;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, gh_close);
+	th_prompt(h, SID, "first");
+	th_bash(h, SID, "gh issue close 1");
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_ALLOW);
+	assert_int_equal(th_bash(h, SID, "gh issue close 2"), ROZ_OUTPUT_ALLOW);
+	th_prompt(h, SID, "second task");
+	assert_int_equal(th_bash(h, SID, "gh issue close 3"), ROZ_OUTPUT_DENY);
+}
+
+static void prompt_during_review_does_not_undo_approval(void **state)
+{
+	t_hooks *h = *state;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, gh_close);
+	th_prompt(h, SID, "close it");
+	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_DENY);
+	th_prompt(h, SID, "hurry up please"); /* arrives while the review runs */
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_ALLOW);
+}
+
+static void tool_scope_lets_one_call_through_per_review(void **state)
+{
+	t_hooks *h = *state;
+
+	th_gates(h, ROZ_SCOPE_TOOL, gh_close);
+	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_DENY);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_ALLOW);
+	assert_int_equal(th_bash(h, SID, "gh issue close 2"), ROZ_OUTPUT_DENY);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok again", NULL);
+	assert_int_equal(th_bash(h, SID, "gh issue close 2"), ROZ_OUTPUT_ALLOW);
+}
+
+static void approval_ttl_expires(void **state)
+{
+	t_hooks *h = *state;
+
+	th_gates(h, ROZ_SCOPE_SESSION, gh_close);
+	h->config.has_approval_ttl = true;
+	h->config.approval_ttl_seconds = 60;
+	th_bash(h, SID, "gh issue close 1");
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	th_advance_ms(h, 30 * 1000);
+	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_ALLOW);
+	th_advance_ms(h, 31 * 1000);
+	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_DENY);
+}
+
+static void huge_ttl_never_expires(void **state)
+{
+	t_hooks *h = *state;
+
+	th_gates(h, ROZ_SCOPE_SESSION, gh_close);
+	h->config.has_approval_ttl = true;
+	h->config.approval_ttl_seconds = UINT64_MAX;
+	th_bash(h, SID, "gh issue close 1");
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	th_advance_ms(h, INT64_C(1000) * 3600 * 24 * 365 * 50);
+	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_ALLOW);
+}
+
+static void approval_needs_a_complete_decision(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	th_gates(h, ROZ_SCOPE_SESSION, gh_close);
+	enable_review(h);
+	s = th_get(h, SID);
+	s->review.gate_approved_at.set = true;
+	s->review.gate_approved_at.t = h->now;
+	assert_false(roz_gate_approved(s, &h->config, h->now)); /* still pending */
+	assert_int_equal(roz_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "ok", NULL, NULL), ROZ_OK);
+	assert_true(roz_gate_approved(s, &h->config, h->now));
+	s->review.gate_approved_at.set = false;
+	assert_false(roz_gate_approved(s, &h->config, h->now)); /* never approved */
+	roz_session_free(s);
+}
+
+static void gate_block_makes_a_stale_approval_pending(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, gh_close);
+	enable_review(h);
+	th_stop(h, SID);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "task one done", NULL);
+	th_prompt(h, SID, "now close the issue");
+	assert_int_equal(th_bash(h, SID, "gh issue close 5"), ROZ_OUTPUT_DENY);
+	s = th_get(h, SID);
+	assert_int_equal(s->review.decision.kind, ROZ_DECISION_PENDING);
+	roz_session_free(s);
+	/* so stopping instead of getting the review is blocked */
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+}
+
+/* ---- roz decide ------------------------------------------------------------------------ */
+
+static void decide_complete_records_everything(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	roz_time when;
+
+	enable_review(h);
+	th_stop(h, SID);
+	th_stop(h, SID);
+	when = h->now;
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "verified", NULL);
+	s = th_get(h, SID);
+	assert_int_equal(s->review.decision.kind, ROZ_DECISION_COMPLETE);
+	assert_string_equal(s->review.decision.summary, "verified");
+	assert_int_equal(s->review.n_history, 1);
+	assert_int_equal(s->review.history[0].decision.kind, ROZ_DECISION_PENDING);
+	assert_int_equal(roz_time_cmp(s->review.history[0].timestamp, when), 0);
+	assert_true(s->review.gate_approved_at.set);
+	assert_int_equal(roz_time_cmp(s->review.gate_approved_at.t, when), 0);
+	/* the newest pending attempt succeeded after two blocks; the older one is untouched */
+	assert_int_equal(s->review.n_attempts, 2);
+	assert_int_equal(s->review.attempts[0].outcome, ROZ_OUTCOME_PENDING);
+	assert_int_equal(s->review.attempts[1].outcome, ROZ_OUTCOME_SUCCESS);
+	assert_string_equal(s->review.attempts[1].decision_type, "complete");
+	assert_int_equal(s->review.attempts[1].blocks_needed, 2);
+	roz_session_free(s);
+	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_ROZ_DECISION), 1);
+}
+
+static void decide_issues_records_message(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	enable_review(h);
+	th_stop(h, SID);
+	th_decide(h, SID, ROZ_DECISION_ISSUES, "bugs", "Add unit tests");
+	s = th_get(h, SID);
+	assert_int_equal(s->review.decision.kind, ROZ_DECISION_ISSUES);
+	assert_string_equal(s->review.decision.message_to_agent, "Add unit tests");
+	assert_false(s->review.gate_approved_at.set);
+	assert_string_equal(s->review.attempts[0].decision_type, "issues");
+	roz_session_free(s);
+}
+
+static void decide_with_opinions(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	roz_trace_event ev;
+
+	enable_review(h);
+	th_decide_full(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL, "codex agreed");
+	s = th_get(h, SID);
+	assert_string_equal(s->review.decision.second_opinions, "codex agreed");
+	assert_int_equal(roz_trace_event_parse(&s->trace[s->n_trace - 1], &ev), ROZ_OK);
+	assert_string_equal(ev.event_type, "roz_decision");
+	assert_string_equal(cJSON_GetObjectItem(ev.payload, "decision")->valuestring, "COMPLETE");
+	assert_string_equal(cJSON_GetObjectItem(ev.payload, "summary")->valuestring, "ok");
+	assert_string_equal(cJSON_GetObjectItem(ev.payload, "second_opinions")->valuestring, "codex agreed");
+	roz_trace_event_clear(&ev);
+	roz_session_free(s);
+}
+
+static void decide_history_keeps_latest_fifty(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	char sum[32];
+
+	enable_review(h);
+	for (int i = 0; i < 60; i++) {
+		snprintf(sum, sizeof(sum), "round %d", i);
+		th_decide(h, SID, i % 2 ? ROZ_DECISION_COMPLETE : ROZ_DECISION_ISSUES, sum, NULL);
+	}
+	s = th_get(h, SID);
+	assert_int_equal(s->review.n_history, 50);
+	/* the newest record holds the decision replaced by round 59, i.e. round 58 */
+	assert_string_equal(s->review.history[49].decision.summary, "round 58");
+	roz_session_free(s);
+}
+
+static void decide_rejects_pending(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	roz_env env;
+
+	enable_review(h);
+	s = th_get(h, SID);
+	memset(&env, 0, sizeof(env));
+	env.config = &h->config;
+	assert_int_equal(roz_decide_apply(s, ROZ_DECISION_PENDING, "x", NULL, NULL, &env), ROZ_EINVALID);
+	roz_session_free(s);
+}
+
+/* ---- whole flows ------------------------------------------------------------------------ */
+
+static void flow_prompt_block_complete_allow(void **state)
+{
+	t_hooks *h = *state;
+
+	th_run(h, ROZ_HOOK_SESSION_START, &(t_out){0}, "{\"session_id\":\"%s\",\"cwd\":\"/p\",\"source\":\"startup\"}", SID);
+	enable_review(h);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "changes look right", NULL);
+	assert_int_equal(th_reviewer_stop(h, SID), ROZ_OUTPUT_ALLOW);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+}
+
+static void flow_issues_then_fix_then_complete(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	enable_review(h);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+	th_decide(h, SID, ROZ_DECISION_ISSUES, "missing tests", "Add unit tests for the feature");
+	assert_int_equal(th_reviewer_stop(h, SID), ROZ_OUTPUT_ALLOW);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "tests added", NULL);
+	assert_int_equal(th_reviewer_stop(h, SID), ROZ_OUTPUT_ALLOW);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+	s = th_get(h, SID);
+	assert_int_equal(s->review.block_count, 2);
+	assert_int_equal(s->review.n_attempts, 2);
+	assert_int_equal(s->review.attempts[0].outcome, ROZ_OUTCOME_SUCCESS);
+	assert_int_equal(s->review.attempts[1].outcome, ROZ_OUTCOME_SUCCESS);
+	roz_session_free(s);
+}
+
+static void flow_block_count_increments(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	enable_review(h);
+	th_stop(h, SID);
+	th_stop(h, SID);
+	s = th_get(h, SID);
+	assert_int_equal(s->review.block_count, 2);
+	roz_session_free(s);
+}
+
+static void flow_three_tasks_each_reviewed(void **state)
+{
+	t_hooks *h = *state;
+	char p[32];
+
+	for (int task = 0; task < 3; task++) {
+		snprintf(p, sizeof(p), "#roz task %d", task);
+		th_prompt(h, SID, p);
+		/* two rounds of feedback per task, the most the breaker allows plus one */
+		assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+		th_decide(h, SID, ROZ_DECISION_ISSUES, "not yet", "keep going");
+		assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+		th_decide(h, SID, ROZ_DECISION_COMPLETE, "done", NULL);
+		assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+	}
+}
+
+static void flow_issues_reach_agent_with_stop_hook_active(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	enable_review(h);
+	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\","
+				"\"stop_hook_active\":false}", SID), ROZ_OUTPUT_BLOCK);
+	th_out_free(&out);
+	th_decide(h, SID, ROZ_DECISION_ISSUES, "broken", "The parser drops the last line");
+	/* Claude Code keeps stop_hook_active true for the rest of the turn */
+	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\","
+				"\"stop_hook_active\":true}", SID), ROZ_OUTPUT_BLOCK);
+	assert_non_null(strstr(out.text, "The parser drops the last line"));
+	th_out_free(&out);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "fixed", NULL);
+	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\","
+				"\"stop_hook_active\":true}", SID), ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+}
+
+static void flow_gate_then_new_prompt_regates(void **state)
+{
+	t_hooks *h = *state;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, gh_close);
+	th_prompt(h, SID, "close issue 1");
+	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_DENY);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "fine", NULL);
+	assert_int_equal(th_reviewer_stop(h, SID), ROZ_OUTPUT_ALLOW);
+	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_ALLOW);
+	th_prompt(h, SID, "close issue 2 as well");
+	assert_int_equal(th_bash(h, SID, "gh issue close 2"), ROZ_OUTPUT_DENY);
+}
+
+static void flow_lifecycle_start_prompt_end(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+	roz_session *s;
+
+	th_run(h, ROZ_HOOK_SESSION_START, &out, "{\"session_id\":\"%s\",\"cwd\":\"/p\",\"source\":\"startup\"}", SID);
+	th_out_free(&out);
+	enable_review(h);
+	th_stop(h, SID);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	th_stop(h, SID);
+	th_run(h, ROZ_HOOK_SESSION_END, &out, "{\"session_id\":\"%s\",\"cwd\":\"/p\",\"reason\":\"clear\"}", SID);
+	th_out_free(&out);
+	s = th_get(h, SID);
+	assert_int_equal(s->n_trace, 6);
+	roz_session_free(s);
+	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_SESSION_START), 1);
+	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_SESSION_END), 1);
+}
+
+/* xorshift so the sequence is the same on every run */
+static uint64_t rng_next(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static void no_hook_ever_answers_allow(void **state)
+{
+	t_hooks *h = *state;
+	static const char *const pats[] = {"Bash:git push*", "Edit", NULL};
+	uint64_t x = 0x9E3779B97F4A7C15ull;
+	t_out out;
+
+	th_gates(h, ROZ_SCOPE_TOOL, pats);
+	for (int i = 0; i < 600; i++) {
+		switch (rng_next(&x) % 8) {
+		case 0: th_run(h, ROZ_HOOK_USER_PROMPT, &out, "{\"session_id\":\"r\",\"cwd\":\"/\",\"prompt\":\"%s\"}", rng_next(&x) % 2 ? "#roz go" : "go"); break;
+		case 1: th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"r\",\"cwd\":\"/\",\"stop_hook_active\":%s}", rng_next(&x) % 2 ? "true" : "false"); break;
+		case 2: th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out, "{\"session_id\":\"r\",\"cwd\":\"/\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git push\"}}"); break;
+		case 3: th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out, "{\"session_id\":\"r\",\"cwd\":\"/\",\"tool_name\":\"Read\",\"tool_input\":{}}"); break;
+		case 4: th_run(h, ROZ_HOOK_SUBAGENT_STOP, &out, "{\"session_id\":\"r\",\"cwd\":\"/\",\"agent_type\":\"roz:roz\"}"); break;
+		case 5: th_run(h, ROZ_HOOK_SESSION_START, &out, "{\"session_id\":\"r\",\"cwd\":\"/\"}"); break;
+		case 6: th_run(h, ROZ_HOOK_SESSION_END, &out, "{\"session_id\":\"r\",\"cwd\":\"/\"}"); break;
+		default:
+			if (th_get(h, "r")) {
+				roz_session *s = th_get(h, "r");
+
+				roz_session_free(s);
+				th_decide(h, "r", rng_next(&x) % 2 ? ROZ_DECISION_COMPLETE : ROZ_DECISION_ISSUES, "v", NULL);
+			}
+			continue;
+		}
+		assert_null(strstr(out.json, "\"allow\""));
+		assert_null(strstr(out.json, "\"approve\""));
+		th_out_free(&out);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+		T(prompt_with_prefix_enables_review),
+		T(prompt_without_prefix_does_not_enable),
+		T(plain_prompt_keeps_review_enabled),
+		T(prefix_after_whitespace_counts),
+		T(prefix_in_the_middle_does_not_count),
+		T(mode_always_reviews_every_prompt),
+		T(mode_never_ignores_prefix),
+		T(new_roz_prompt_resets_decision),
+		T(long_prompt_is_stored_truncated),
+		T(prompts_keep_the_latest_fifty),
+		T(task_notification_is_not_a_prompt),
+		T(stop_without_session_allows_and_stores_nothing),
+		T(stop_without_review_allows),
+		T(stop_with_pending_review_blocks_with_template),
+		T(stop_after_complete_allows),
+		T(stop_after_issues_blocks_with_message),
+		T(stop_after_issues_without_message_uses_summary),
+		T(stop_records_stop_hook_active),
+		T(stop_uses_loaded_template),
+		T(pinned_template_id_is_used_and_recorded),
+		T(random_template_follows_weights),
+		T(template_selection_edge_cases),
+		T(breaker_allows_exactly_max_blocks),
+		T(breaker_respects_configured_limit),
+		T(breaker_with_zero_limit_never_blocks),
+		T(breaker_trips_on_issues_too),
+		T(tripped_breaker_within_cooldown_allows),
+		T(breaker_resets_after_cooldown),
+		T(legacy_trip_without_time_stays_tripped),
+		T(huge_cooldown_saturates),
+		T(stop_hook_active_does_not_shorten_the_cycle),
+		T(subagent_stop_ignores_other_agents),
+		T(subagent_stop_unknown_session_allows),
+		T(subagent_stop_without_verdict_blocks),
+		T(subagent_stop_with_fresh_verdict_allows),
+		T(subagent_stop_with_stale_verdict_blocks),
+		T(subagent_stop_gate_start_is_lower_bound),
+		T(subagent_stop_future_verdict_blocks),
+		T(subagent_stop_within_skew_allows),
+		T(subagent_stop_without_lower_bound_allows),
+		T(subagent_stop_ignores_stop_hook_active),
+		T(session_start_creates_session),
+		T(session_start_resumes_existing),
+		T(session_start_reports_second_opinions),
+		T(session_end_records_reason_and_cwd),
+		T(session_end_without_reason_says_unknown),
+		T(session_end_every_reason),
+		T(session_end_for_unknown_session_allows),
+		T(unknown_event_answers_empty),
+		T(no_gates_allow_everything),
+		T(non_matching_tool_allows_without_touching_state),
+		T(matching_tool_is_denied_and_starts_review),
+		T(first_matching_pattern_wins),
+		T(bash_command_is_normalized_for_matching),
+		T(big_tool_input_is_truncated_and_hashed),
+		T(tripped_breaker_lets_gated_tools_through),
+		T(full_gate_flow_deny_review_allow),
+		T(session_scope_approval_lasts),
+		T(prompt_scope_resets_on_new_prompt),
+		T(prompt_during_review_does_not_undo_approval),
+		T(tool_scope_lets_one_call_through_per_review),
+		T(approval_ttl_expires),
+		T(huge_ttl_never_expires),
+		T(approval_needs_a_complete_decision),
+		T(gate_block_makes_a_stale_approval_pending),
+		T(decide_complete_records_everything),
+		T(decide_issues_records_message),
+		T(decide_with_opinions),
+		T(decide_history_keeps_latest_fifty),
+		T(decide_rejects_pending),
+		T(flow_prompt_block_complete_allow),
+		T(flow_issues_then_fix_then_complete),
+		T(flow_block_count_increments),
+		T(flow_three_tasks_each_reviewed),
+		T(flow_issues_reach_agent_with_stop_hook_active),
+		T(flow_gate_then_new_prompt_regates),
+		T(flow_lifecycle_start_prompt_end),
+		T(no_hook_ever_answers_allow),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
