@@ -1223,7 +1223,10 @@ static void flow_prompt_block_complete_allow(void **state)
 {
 	t_hooks *h = *state;
 
-	th_run(h, ROZ_HOOK_SESSION_START, &(t_out){0}, "{\"session_id\":\"%s\",\"cwd\":\"/p\",\"source\":\"startup\"}", SID);
+	t_out out;
+
+	th_run(h, ROZ_HOOK_SESSION_START, &out, "{\"session_id\":\"%s\",\"cwd\":\"/p\",\"source\":\"startup\"}", SID);
+	th_out_free(&out);
 	enable_review(h);
 	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
 	th_decide(h, SID, ROZ_DECISION_COMPLETE, "changes look right", NULL);
@@ -1364,14 +1367,15 @@ static void no_hook_ever_answers_allow(void **state)
 		case 4: th_run(h, ROZ_HOOK_SUBAGENT_STOP, &out, "{\"session_id\":\"r\",\"cwd\":\"/\",\"agent_type\":\"roz:roz\"}"); break;
 		case 5: th_run(h, ROZ_HOOK_SESSION_START, &out, "{\"session_id\":\"r\",\"cwd\":\"/\"}"); break;
 		case 6: th_run(h, ROZ_HOOK_SESSION_END, &out, "{\"session_id\":\"r\",\"cwd\":\"/\"}"); break;
-		default:
-			if (th_get(h, "r")) {
-				roz_session *s = th_get(h, "r");
+		default: {
+			roz_session *s = th_get(h, "r");
 
+			if (s) {
 				roz_session_free(s);
 				th_decide(h, "r", rng_next(&x) % 2 ? ROZ_DECISION_COMPLETE : ROZ_DECISION_ISSUES, "v", NULL);
 			}
 			continue;
+		}
 		}
 		assert_null(strstr(out.json, "\"allow\""));
 		assert_null(strstr(out.json, "\"approve\""));
