@@ -148,6 +148,13 @@ void t_run_roz(t_run *r, const char *stdin_text, const char *const *env, const c
 		for (; argv && *argv && na < 63; argv++)
 			args[na++] = strdup(*argv);
 		args[na] = NULL;
+		for (const char *const *e = env; e && *e; e++) {
+			/* a variable the test sets replaces the inherited one */
+			if (strncmp(*e, "PATH=", 5) == 0)
+				path = NULL;
+			if (strncmp(*e, "HOME=", 5) == 0)
+				home = NULL;
+		}
 		if (path)
 			envp[ne++] = t_sprintf("PATH=%s", path);
 		if (home)
