@@ -43,9 +43,10 @@ bool roz_json_valid(const char *s, size_t len);
 
 /*
  * Call `fn` for each member of the object in `obj` (a span holding an
- * object). `key` is the raw key between the quotes (escapes not decoded),
- * `value` the member's value. A non-zero return from fn stops the walk and
- * is returned. ROZ_EPARSE if obj is not an object.
+ * object, white space allowed around it). `key` is the raw key between the
+ * quotes (escapes not decoded), `value` the member's value, validated before
+ * fn sees it. A non-zero return from fn stops the walk and is returned.
+ * ROZ_EPARSE if obj is not exactly one valid object.
  */
 typedef int (*roz_json_member_fn)(void *ud, roz_json_span key, roz_json_span value);
 int roz_json_each_member(roz_json_span obj, roz_json_member_fn fn, void *ud);

@@ -88,15 +88,27 @@ static int hex4(const char *s, size_t len, size_t pos, unsigned *out)
 	return 0;
 }
 
+/* Bytes that end the fast scan of a string: controls, '"', '\\' and non-ASCII. */
+#define ROZ_X16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
+static const unsigned char string_stop[256] = {
+	ROZ_X16(1), ROZ_X16(1),                         /* 0x00-0x1f */
+	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x20-0x2f: '"' */
+	ROZ_X16(0), ROZ_X16(0),                         /* 0x30-0x4f */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, /* 0x50-0x5f: '\\' */
+	ROZ_X16(0), ROZ_X16(0),                         /* 0x60-0x7f */
+	ROZ_X16(1), ROZ_X16(1), ROZ_X16(1), ROZ_X16(1), /* 0x80-0xbf */
+	ROZ_X16(1), ROZ_X16(1), ROZ_X16(1), ROZ_X16(1), /* 0xc0-0xff */
+};
+#undef ROZ_X16
+
 static int skip_string(const char *s, size_t len, size_t *pos)
 {
 	size_t p = *pos + 1, start;
 
 	for (;;) {
 		start = p;
-		/* fast path over plain ASCII */
-		while (p < len && (unsigned char)s[p] >= 0x20 && s[p] != '"' && s[p] != '\\' &&
-		       (unsigned char)s[p] < 0x80)
+		/* fast path over plain ASCII: one table look-up per byte */
+		while (p < len && !string_stop[(unsigned char)s[p]])
 			p++;
 		if (p >= len)
 			return fail(start, "unterminated string");
@@ -301,7 +313,7 @@ int roz_json_each_member(roz_json_span obj, roz_json_member_fn fn, void *ud)
 		return fail(p, "expected an object");
 	p = roz_json_skip_ws(s, len, p + 1);
 	if (p < len && s[p] == '}')
-		return ROZ_OK;
+		return roz_json_skip_ws(s, len, p + 1) == len ? ROZ_OK : fail(p + 1, "unexpected text after the object");
 	for (;;) {
 		roz_json_span key, value;
 		size_t kstart = p;
@@ -327,8 +339,11 @@ int roz_json_each_member(roz_json_span obj, roz_json_member_fn fn, void *ud)
 			p = roz_json_skip_ws(s, len, p + 1);
 			continue;
 		}
-		if (p < len && s[p] == '}')
+		if (p < len && s[p] == '}') {
+			if (roz_json_skip_ws(s, len, p + 1) != len)
+				return fail(p + 1, "unexpected text after the object");
 			return ROZ_OK;
+		}
 		return fail(p, "expected ',' or '}'");
 	}
 }

@@ -403,22 +403,17 @@ int roz_session_from_json(const char *text, size_t len, roz_session **out)
 {
 	load_ctx c;
 	roz_json_span doc = {text, len};
-	size_t end = 0;
 	int rc;
 
 	*out = NULL;
 	memset(&c, 0, sizeof(c));
-	if (roz_json_skip_value(text, len, &end) < 0 ||
-	    roz_json_skip_ws(text, len, end) != len) {
-		roz_error_prefix("not valid JSON");
-		return ROZ_ECORRUPT;
-	}
 	c.s = roz_calloc(1, sizeof(*c.s));
 	if (!c.s)
 		return ROZ_ENOMEM;
+	/* the walk validates the whole document as it goes */
 	rc = roz_json_each_member(doc, on_member, &c);
 	if (rc == ROZ_EPARSE) {
-		rc = corrupt("session", "is not a JSON object");
+		roz_error_prefix("not a valid JSON object");
 		goto fail;
 	}
 	if (rc < 0)
@@ -446,11 +441,26 @@ fail:
 
 /* ---- writing ---------------------------------------------------------------- */
 
+/* Writers avoid printf: formatting dominated the cost of saving a session. */
 static void add_time(roz_buf *b, roz_time t)
 {
-	char ts[ROZ_TIME_BUFSZ];
+	char ts[ROZ_TIME_BUFSZ + 2];
 
-	roz_buf_addf(b, "\"%s\"", roz_time_format(t, ts));
+	ts[0] = '"';
+	roz_time_format(t, ts + 1);
+	strcat(ts, "\"");
+	roz_buf_adds(b, ts);
+}
+
+static void add_uint(roz_buf *b, uint64_t v)
+{
+	char digits[24], *p = digits + sizeof(digits);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	roz_buf_add(b, p, (size_t)(digits + sizeof(digits) - p));
 }
 
 static void add_key(roz_buf *b, bool *first, const char *key)
@@ -458,7 +468,9 @@ static void add_key(roz_buf *b, bool *first, const char *key)
 	if (!*first)
 		roz_buf_addc(b, ',');
 	*first = false;
-	roz_buf_addf(b, "\"%s\":", key);
+	roz_buf_addc(b, '"');
+	roz_buf_adds(b, key);
+	roz_buf_adds(b, "\":");
 }
 
 static void add_opt_string(roz_buf *b, const char *s)
@@ -471,7 +483,9 @@ static void add_opt_string(roz_buf *b, const char *s)
 
 static void write_decision(roz_buf *b, const roz_decision *d)
 {
-	roz_buf_addf(b, "{\"type\":\"%s\"", roz_decision_kind_name(d->kind));
+	roz_buf_adds(b, "{\"type\":\"");
+	roz_buf_adds(b, roz_decision_kind_name(d->kind));
+	roz_buf_addc(b, '"');
 	if (d->kind == ROZ_DECISION_COMPLETE) {
 		roz_buf_adds(b, ",\"summary\":");
 		roz_json_add_string(b, d->summary ? d->summary : "");
@@ -510,14 +524,15 @@ static void write_gate_trigger(roz_buf *b, const roz_gate_trigger *g)
 	roz_json_add_string(b, g->tool_name);
 	roz_buf_adds(b, ",\"tool_input\":{\"value\":");
 	write_json_value(b, g->tool_input.value);
-	roz_buf_addf(b, ",\"truncated\":%s", g->tool_input.truncated ? "true" : "false");
+	roz_buf_adds(b, g->tool_input.truncated ? ",\"truncated\":true" : ",\"truncated\":false");
 	if (g->tool_input.original_hash) {
 		roz_buf_adds(b, ",\"original_hash\":");
 		roz_json_add_string(b, g->tool_input.original_hash);
 	}
-	if (g->tool_input.has_original_size)
-		roz_buf_addf(b, ",\"original_size\":%llu",
-			     (unsigned long long)g->tool_input.original_size);
+	if (g->tool_input.has_original_size) {
+		roz_buf_adds(b, ",\"original_size\":");
+		add_uint(b, g->tool_input.original_size);
+	}
 	roz_buf_adds(b, "},\"triggered_at\":");
 	add_time(b, g->triggered_at);
 	roz_buf_adds(b, ",\"pattern_matched\":");
@@ -571,7 +586,7 @@ static void write_review(roz_buf *b, const roz_review_state *r)
 		add_time(b, r->review_started_at.t);
 	}
 	add_key(b, &first, "block_count");
-	roz_buf_addf(b, "%u", (unsigned)r->block_count);
+	add_uint(b, r->block_count);
 	add_key(b, &first, "circuit_breaker_tripped");
 	roz_buf_adds(b, r->circuit_breaker_tripped ? "true" : "false");
 	if (r->circuit_breaker_tripped_at.set) {
@@ -588,11 +603,14 @@ static void write_review(roz_buf *b, const roz_review_state *r)
 			roz_json_add_string(b, a->template_id);
 			roz_buf_adds(b, ",\"timestamp\":");
 			add_time(b, a->timestamp);
-			roz_buf_addf(b, ",\"outcome\":{\"type\":\"%s\"", roz_outcome_kind_name(a->outcome));
+			roz_buf_adds(b, ",\"outcome\":{\"type\":\"");
+			roz_buf_adds(b, roz_outcome_kind_name(a->outcome));
+			roz_buf_addc(b, '"');
 			if (a->outcome == ROZ_OUTCOME_SUCCESS) {
 				roz_buf_adds(b, ",\"decision_type\":");
 				roz_json_add_string(b, a->decision_type ? a->decision_type : "");
-				roz_buf_addf(b, ",\"blocks_needed\":%u", (unsigned)a->blocks_needed);
+				roz_buf_adds(b, ",\"blocks_needed\":");
+				add_uint(b, a->blocks_needed);
 			}
 			roz_buf_adds(b, "}}");
 		}

@@ -186,28 +186,49 @@ bad:
 	return ROZ_EINVALID;
 }
 
+/* Write n decimal digits of v, zero-padded; snprintf is a measurable cost per hook. */
+static char *put_digits(char *p, unsigned long v, int n)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		p[i] = (char)('0' + v % 10);
+		v /= 10;
+	}
+	return p + n;
+}
+
 static char *format(roz_time t, char out[ROZ_TIME_BUFSZ], bool fraction)
 {
 	int64_t days = t.sec / 86400, rem = t.sec % 86400, y;
 	unsigned mo, d;
-	int n;
+	char *p = out;
 
 	if (rem < 0) {
 		rem += 86400;
 		days--;
 	}
 	civil_from_days(days, &y, &mo, &d);
-	n = snprintf(out, ROZ_TIME_BUFSZ, "%04lld-%02u-%02uT%02u:%02u:%02u", (long long)y, mo, d,
-		     (unsigned)(rem / 3600), (unsigned)(rem / 60 % 60), (unsigned)(rem % 60));
+	p = put_digits(p, (unsigned long)y, 4);
+	*p++ = '-';
+	p = put_digits(p, mo, 2);
+	*p++ = '-';
+	p = put_digits(p, d, 2);
+	*p++ = 'T';
+	p = put_digits(p, (unsigned long)(rem / 3600), 2);
+	*p++ = ':';
+	p = put_digits(p, (unsigned long)(rem / 60 % 60), 2);
+	*p++ = ':';
+	p = put_digits(p, (unsigned long)(rem % 60), 2);
 	if (fraction && t.nsec) {
+		*p++ = '.';
 		if (t.nsec % 1000000 == 0)
-			n += snprintf(out + n, (size_t)(ROZ_TIME_BUFSZ - n), ".%03d", t.nsec / 1000000);
+			p = put_digits(p, (unsigned long)(t.nsec / 1000000), 3);
 		else if (t.nsec % 1000 == 0)
-			n += snprintf(out + n, (size_t)(ROZ_TIME_BUFSZ - n), ".%06d", t.nsec / 1000);
+			p = put_digits(p, (unsigned long)(t.nsec / 1000), 6);
 		else
-			n += snprintf(out + n, (size_t)(ROZ_TIME_BUFSZ - n), ".%09d", t.nsec);
+			p = put_digits(p, (unsigned long)t.nsec, 9);
 	}
-	snprintf(out + n, (size_t)(ROZ_TIME_BUFSZ - n), "Z");
+	*p++ = 'Z';
+	*p = '\0';
 	return out;
 }
 

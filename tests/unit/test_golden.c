@@ -182,6 +182,32 @@ static char *listing(const char *dir)
 	return out;
 }
 
+/* Mask RFC 3339 times ("2026-01-05T10:30:00.123Z") in command output. */
+static void mask_times(char *s)
+{
+	char *p = s, *w = s;
+
+	while (*p) {
+		size_t n = 0;
+
+		if (strlen(p) >= 20 && p[4] == '-' && p[7] == '-' && p[10] == 'T' && p[13] == ':' &&
+		    p[16] == ':') {
+			n = 19;
+			if (p[n] == '.')
+				for (n++; p[n] >= '0' && p[n] <= '9'; n++)
+					;
+			if (p[n] == 'Z') {
+				memcpy(w, "<time>", 6);
+				w += 6;
+				p += n + 1;
+				continue;
+			}
+		}
+		*w++ = *p++;
+	}
+	*w = '\0';
+}
+
 typedef struct run_state {
 	const golden *g;
 	char *home;
@@ -255,6 +281,8 @@ static size_t run_step(run_state *rs, size_t i)
 		emit(rs, "%s", g->lines[i++]);
 	}
 	t_run_roz(&r, in, (const char *const *)rs->env, (const char *const *)argv);
+	mask_times(r.out);
+	mask_times(r.err);
 	for (; i < g->n; i++) {
 		const char *e = g->lines[i];
 

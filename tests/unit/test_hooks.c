@@ -5,6 +5,8 @@
  */
 #include "hookenv.h"
 
+#include "roz/session_json.h"
+
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1383,6 +1385,54 @@ static void no_hook_ever_answers_allow(void **state)
 	}
 }
 
+static size_t stored_size(t_hooks *h)
+{
+	roz_session *s = th_get(h, SID);
+	roz_buf b = ROZ_BUF_INIT;
+	size_t n;
+
+	assert_int_equal(roz_session_to_json(s, &b), ROZ_OK);
+	n = b.len;
+	roz_buf_free(&b);
+	roz_session_free(s);
+	return n;
+}
+
+static void state_stays_bounded_over_ten_thousand_prompts(void **state)
+{
+	t_hooks *h = *state;
+	size_t at_1000 = 0, at_10000;
+	/* memcheck runs the same logic on fewer prompts; the caps bite after 100 */
+	int prompts = getenv("ROZ_UNDER_VALGRIND") ? 1500 : 10000;
+	char p[64];
+
+	/* a small trace cap keeps the run quick; the cap logic is the same at 500 */
+	h->config.max_events = 80;
+	for (int i = 0; i < prompts; i++) {
+		/* same length every time, so sizes compare like for like */
+		snprintf(p, sizeof(p), "#roz task %05d", i);
+		th_prompt(h, SID, p);
+		if (i % 5 == 0) {
+			th_stop(h, SID);
+			th_decide(h, SID, ROZ_DECISION_ISSUES, "again", "more");
+		}
+		if (i == 999)
+			at_1000 = stored_size(h);
+	}
+	at_10000 = stored_size(h);
+	{
+		roz_session *s = th_get(h, SID);
+
+		assert_int_equal(s->n_trace, 80);
+		assert_int_equal(s->review.n_prompts, ROZ_MAX_PROMPTS);
+		assert_int_equal(s->review.n_history, ROZ_MAX_HISTORY);
+		assert_int_equal(s->review.n_attempts, ROZ_MAX_ATTEMPTS);
+		roz_session_free(s);
+	}
+	/* the same size within a few bytes of counters' digits */
+	assert_true(at_10000 <= at_1000 + at_1000 / 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1465,8 +1515,11 @@ int main(void)
 		T(flow_gate_then_new_prompt_regates),
 		T(flow_lifecycle_start_prompt_end),
 		T(no_hook_ever_answers_allow),
+		T(state_stays_bounded_over_ten_thousand_prompts),
 #undef T
 	};
 
+	if (getenv("ROZ_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("ROZ_TEST_FILTER"));
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
