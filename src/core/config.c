@@ -207,7 +207,7 @@ static int apply_storage(apply_ctx *a, const roz_toml_value *t)
 static int apply_gates(apply_ctx *a, const roz_toml_value *t)
 {
 	static const char *const scopes[] = {"prompt", "session", "tool", NULL};
-	int rc = ROZ_OK, choice;
+	int rc = ROZ_OK, choice = 0;
 
 	for (size_t i = 0; i < t->u.table.len && rc == ROZ_OK; i++) {
 		const roz_toml_kv *kv = &t->u.table.items[i];
@@ -240,11 +240,13 @@ static int apply_gates(apply_ctx *a, const roz_toml_value *t)
 			a->c->n_gate_tools = v->u.array.len;
 		} else if (strcmp(kv->key, "approval_scope") == 0) {
 			rc = get_choice(a, v, "review.gates.approval_scope", scopes, &choice);
-			a->c->approval_scope = (roz_approval_scope)choice;
+			if (rc == ROZ_OK)
+				a->c->approval_scope = (roz_approval_scope)choice;
 		} else if (strcmp(kv->key, "approval_ttl_seconds") == 0) {
 			rc = get_uint(a, v, "review.gates.approval_ttl_seconds", UINT64_MAX,
 				      &a->c->approval_ttl_seconds);
-			a->c->has_approval_ttl = rc == ROZ_OK;
+			if (rc == ROZ_OK)
+				a->c->has_approval_ttl = true;
 		} else {
 			unknown_key(a, kv, "review.gates");
 		}
@@ -255,18 +257,21 @@ static int apply_gates(apply_ctx *a, const roz_toml_value *t)
 static int apply_review(apply_ctx *a, const roz_toml_value *t)
 {
 	static const char *const modes[] = {"prompt", "always", "never", NULL};
-	int rc = ROZ_OK, choice;
+	int rc = ROZ_OK, choice = 0;
 
 	for (size_t i = 0; i < t->u.table.len && rc == ROZ_OK; i++) {
 		const roz_toml_kv *kv = &t->u.table.items[i];
 
 		if (strcmp(kv->key, "mode") == 0) {
 			rc = get_choice(a, kv->value, "review.mode", modes, &choice);
-			a->c->mode = (roz_review_mode)choice;
+			if (rc == ROZ_OK)
+				a->c->mode = (roz_review_mode)choice;
 		} else if (strcmp(kv->key, "require_reviewer") == 0) {
 			rc = get_bool(a, kv->value, "review.require_reviewer", &a->c->require_reviewer);
 		} else if (strcmp(kv->key, "gates") == 0) {
-			if ((rc = need_table(a, kv)) == ROZ_OK)
+			if (kv->value->type != ROZ_TOML_TABLE)
+				rc = bad_value(a, kv->value, "review.gates", "a table");
+			else
 				rc = apply_gates(a, kv->value);
 		} else {
 			unknown_key(a, kv, "review");
@@ -373,7 +378,9 @@ static int apply_templates(apply_ctx *a, const roz_toml_value *t)
 		if (strcmp(kv->key, "active") == 0)
 			rc = set_string(a, kv->value, "templates.active", &a->c->template_active);
 		else if (strcmp(kv->key, "weights") == 0) {
-			if ((rc = need_table(a, kv)) == ROZ_OK)
+			if (kv->value->type != ROZ_TOML_TABLE)
+				rc = bad_value(a, kv->value, "templates.weights", "a table");
+			else
 				rc = apply_weights(a, kv->value);
 		} else
 			unknown_key(a, kv, "templates");

@@ -41,7 +41,8 @@ static const char *after_last_pipe(const char *s)
 	char prev = 0;
 
 	for (const char *p = s; *p; prev = *p++) {
-		if (*p == '\'' && !dq && prev != '\\')
+		/* inside single quotes a backslash is an ordinary character */
+		if (*p == '\'' && !dq && (sq || prev != '\\'))
 			sq = !sq;
 		else if (*p == '"' && !sq && prev != '\\')
 			dq = !dq;
@@ -51,10 +52,9 @@ static const char *after_last_pipe(const char *s)
 	return last ? skip_space(last + 1) : s;
 }
 
-/* Skip one value: a quoted string (to its closing quote) or a bare word. */
+/* Skip one value: a quoted string (to its closing quote) or a bare word, which may be empty. */
 static const char *skip_value(const char *s)
 {
-	s = skip_space(s);
 	if (*s == '"') {
 		for (const char *p = s + 1; *p; p++)
 			if (*p == '"' && p[-1] != '\\')

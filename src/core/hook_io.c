@@ -55,6 +55,17 @@ static const cJSON *opt_value(const cJSON *root, const char *name)
 	return v && !cJSON_IsNull(v) ? v : NULL;
 }
 
+/* Name the top-level field whose value holds a \u0000 escape. */
+static int find_nul(void *ud, roz_json_span key, roz_json_span value)
+{
+	(void)ud;
+	if (!memmem(value.ptr, value.len, "\\u0000", 6))
+		return 0;
+	roz_error_set("hook input field '%.*s' contains a NUL character (\\u0000)", (int)key.len,
+		      key.ptr);
+	return ROZ_EINVALID;
+}
+
 int roz_hook_input_parse(const char *text, size_t len, roz_hook_input *in)
 {
 	const cJSON *v;
@@ -77,6 +88,14 @@ int roz_hook_input_parse(const char *text, size_t len, roz_hook_input *in)
 	/* the scanner gives a precise reason; cJSON only says where it stopped */
 	if (!roz_json_valid(text, len)) {
 		roz_error_prefix("hook input is not valid JSON");
+		return ROZ_EINVALID;
+	}
+	/* cJSON ends strings at a NUL, so "abc\u0000../x" would read as "abc" */
+	if (memmem(text, len, "\\u0000", 6)) {
+		roz_json_span doc = {text, len};
+
+		if (roz_json_each_member(doc, find_nul, NULL) != ROZ_EINVALID)
+			roz_error_set("hook input contains a NUL character (\\u0000)");
 		return ROZ_EINVALID;
 	}
 	in->root = cJSON_ParseWithLength(text, len);

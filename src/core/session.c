@@ -292,12 +292,11 @@ static cJSON *shrink(const cJSON *v, size_t budget)
 		cJSON_ArrayForEach(child, v) n++;
 		cJSON_ArrayForEach(child, v) {
 			item = shrink(child, budget / (n ? n : 1));
-			if (!out || !item) {
+			if (!out || !item || !cJSON_AddItemToObject(out, child->string, item)) {
 				cJSON_Delete(item);
 				cJSON_Delete(out);
 				return NULL;
 			}
-			cJSON_AddItemToObject(out, child->string, item);
 		}
 		return out;
 	}
@@ -310,22 +309,20 @@ static cJSON *shrink(const cJSON *v, size_t budget)
 			if (i++ == 10)
 				break;
 			item = shrink(child, budget / 10);
-			if (!out || !item) {
+			if (!out || !item || !cJSON_AddItemToArray(out, item)) {
 				cJSON_Delete(item);
 				cJSON_Delete(out);
 				return NULL;
 			}
-			cJSON_AddItemToArray(out, item);
 		}
 		more = roz_asprintf("... [%d more items]", total - 10);
 		item = more ? cJSON_CreateString(more) : NULL;
 		roz_free(more);
-		if (!out || !item) {
+		if (!out || !item || !cJSON_AddItemToArray(out, item)) {
 			cJSON_Delete(item);
 			cJSON_Delete(out);
 			return NULL;
 		}
-		cJSON_AddItemToArray(out, item);
 		return out;
 	}
 	return cJSON_Duplicate(v, true);

@@ -154,13 +154,14 @@ static int compare_names(const void *a, const void *b)
 /* Directory entries, sorted, space separated; variable suffixes become '*'. */
 static char *listing(const char *dir)
 {
-	char *names[256], *out = strdup(""), *tmp;
+	char *names[256], *out, *tmp;
 	size_t n = 0;
 	struct dirent *de;
 	DIR *d = opendir(dir);
 
 	if (!d)
 		return strdup("(missing)");
+	out = strdup("");
 	while ((de = readdir(d)) != NULL && n < 256) {
 		char *name, *cut;
 

@@ -1,0 +1,736 @@
+/*
+ * test_hook_io.c - what Claude Code hands a hook (strict about the fields
+ * roz reads, blind to the rest) and the exact JSON answers roz prints.
+ */
+#include "support.h"
+
+#include "roz/hook_io.h"
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Parse from a heap block of exactly `len` bytes, so overreads are caught. */
+static int parse_n(const char *text, size_t len, roz_hook_input *in)
+{
+	char *copy = malloc(len ? len : 1);
+	int rc;
+
+	assert_non_null(copy);
+	if (len)
+		memcpy(copy, text, len);
+	rc = roz_hook_input_parse(copy, len, in);
+	/* the parsed strings live in in->root, not in the caller's text */
+	memset(copy, 'X', len);
+	free(copy);
+	return rc;
+}
+
+static void parse_ok(const char *text, roz_hook_input *in)
+{
+	int rc = parse_n(text, strlen(text), in);
+
+	if (rc != ROZ_OK)
+		fail_msg("hook input rejected (%d): %s\n%s", rc, roz_error_last(), text);
+	assert_non_null(in->root);
+}
+
+static void assert_rejected_n(const char *text, size_t len, const char *mentions)
+{
+	roz_hook_input in;
+	int rc;
+
+	roz_error_clear();
+	rc = parse_n(text, len, &in);
+	if (rc != ROZ_EINVALID) {
+		roz_hook_input_clear(&in); /* a known failure should not also leak */
+		fail_msg("expected ROZ_EINVALID, got %d for: %.*s", rc, (int)len, text);
+	}
+	/* a failed parse leaves nothing behind */
+	assert_null(in.root);
+	assert_null(in.session_id);
+	assert_null(in.cwd);
+	assert_int_equal(in.stop_hook_active, -1);
+	if (!strstr(roz_error_last(), mentions))
+		fail_msg("error '%s' does not mention '%s'", roz_error_last(), mentions);
+	roz_hook_input_clear(&in);
+}
+
+static void assert_rejected(const char *text, const char *mentions)
+{
+	assert_rejected_n(text, strlen(text), mentions);
+}
+
+/* Every optional string field, by JSON name and place in the struct. */
+static const struct {
+	const char *name;
+	size_t offset;
+} string_fields[] = {
+	{"transcript_path", offsetof(roz_hook_input, transcript_path)},
+	{"permission_mode", offsetof(roz_hook_input, permission_mode)},
+	{"hook_event_name", offsetof(roz_hook_input, hook_event_name)},
+	{"prompt", offsetof(roz_hook_input, prompt)},
+	{"prompt_id", offsetof(roz_hook_input, prompt_id)},
+	{"tool_name", offsetof(roz_hook_input, tool_name)},
+	{"tool_use_id", offsetof(roz_hook_input, tool_use_id)},
+	{"source", offsetof(roz_hook_input, source)},
+	{"model", offsetof(roz_hook_input, model)},
+	{"agent_type", offsetof(roz_hook_input, agent_type)},
+	{"agent_id", offsetof(roz_hook_input, agent_id)},
+	{"agent_transcript_path", offsetof(roz_hook_input, agent_transcript_path)},
+	{"last_assistant_message", offsetof(roz_hook_input, last_assistant_message)},
+	{"reason", offsetof(roz_hook_input, reason)},
+};
+#define N_STRING_FIELDS (sizeof(string_fields) / sizeof(string_fields[0]))
+
+static const char *field_at(const roz_hook_input *in, size_t i)
+{
+	const char *const *p = (const char *const *)(const void *)((const char *)in + string_fields[i].offset);
+
+	return *p;
+}
+
+/* ---- input: accepted ------------------------------------------------------------ */
+
+static void test_parse_minimal(void **state)
+{
+	roz_hook_input in;
+
+	(void)state;
+	parse_ok("{\"session_id\": \"test-123\", \"cwd\": \"/tmp\"}", &in);
+	assert_string_equal(in.session_id, "test-123");
+	assert_string_equal(in.cwd, "/tmp");
+	for (size_t i = 0; i < N_STRING_FIELDS; i++)
+		if (field_at(&in, i))
+			fail_msg("'%s' should be absent", string_fields[i].name);
+	assert_null(in.tool_input);
+	assert_null(in.tool_response);
+	assert_null(in.background_tasks);
+	assert_null(in.effort);
+	assert_int_equal(in.stop_hook_active, -1);
+	roz_hook_input_clear(&in);
+	assert_null(in.root);
+	assert_null(in.session_id);
+	assert_int_equal(in.stop_hook_active, -1);
+}
+
+static void test_parse_each_optional_field(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < N_STRING_FIELDS; i++) {
+		roz_hook_input in;
+		char *text = t_sprintf("{\"session_id\":\"s\",\"cwd\":\"/w\",\"%s\":\"value of %s\"}",
+				       string_fields[i].name, string_fields[i].name);
+		char *want = t_sprintf("value of %s", string_fields[i].name);
+
+		parse_ok(text, &in);
+		for (size_t k = 0; k < N_STRING_FIELDS; k++) {
+			if (k == i)
+				assert_string_equal(field_at(&in, k), want);
+			else if (field_at(&in, k))
+				fail_msg("setting '%s' also set '%s'", string_fields[i].name, string_fields[k].name);
+		}
+		roz_hook_input_clear(&in);
+		free(text);
+		free(want);
+	}
+}
+
+static void test_parse_all_fields_together(void **state)
+{
+	roz_hook_input in;
+
+	(void)state;
+	parse_ok("{\n"
+		 "  \"session_id\": \"abc-123\",\n"
+		 "  \"cwd\": \"/home/user/project\",\n"
+		 "  \"transcript_path\": \"/home/user/.claude/projects/abc/transcript.jsonl\",\n"
+		 "  \"permission_mode\": \"default\",\n"
+		 "  \"hook_event_name\": \"PreToolUse\",\n"
+		 "  \"tool_name\": \"Bash\",\n"
+		 "  \"tool_input\": {\"command\": \"git push\", \"timeout\": 5},\n"
+		 "  \"tool_response\": \"ok\",\n"
+		 "  \"tool_use_id\": \"toolu_01\",\n"
+		 "  \"stop_hook_active\": false\n"
+		 "}\n",
+		 &in);
+	assert_string_equal(in.transcript_path, "/home/user/.claude/projects/abc/transcript.jsonl");
+	assert_string_equal(in.permission_mode, "default");
+	assert_string_equal(in.hook_event_name, "PreToolUse");
+	assert_string_equal(in.tool_name, "Bash");
+	assert_true(cJSON_IsObject(in.tool_input));
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(in.tool_input, "command")->valuestring, "git push");
+	assert_true(cJSON_IsString(in.tool_response));
+	assert_string_equal(in.tool_use_id, "toolu_01");
+	assert_int_equal(in.stop_hook_active, 0);
+	roz_hook_input_clear(&in);
+}
+
+static void test_parse_agent_fields(void **state)
+{
+	roz_hook_input in;
+
+	(void)state;
+	parse_ok("{\"session_id\":\"test-123\",\"cwd\":\"/tmp\",\"agent_type\":\"roz:roz\",\"agent_id\":"
+		 "\"agent-abc-123\",\"agent_transcript_path\":\"/tmp/transcript.json\",\"last_assistant_message\":"
+		 "\"Review complete. All changes verified.\",\"stop_hook_active\":false}",
+		 &in);
+	assert_string_equal(in.agent_type, "roz:roz");
+	assert_string_equal(in.agent_id, "agent-abc-123");
+	assert_string_equal(in.agent_transcript_path, "/tmp/transcript.json");
+	assert_string_equal(in.last_assistant_message, "Review complete. All changes verified.");
+	assert_int_equal(in.stop_hook_active, 0);
+	roz_hook_input_clear(&in);
+}
+
+static void test_parse_session_start_fields(void **state)
+{
+	roz_hook_input in;
+
+	(void)state;
+	parse_ok("{\"session_id\":\"s\",\"cwd\":\"/tmp\",\"source\":\"startup\",\"model\":\"claude-sonnet-4-6\","
+		 "\"hook_event_name\":\"SessionStart\"}",
+		 &in);
+	assert_string_equal(in.source, "startup");
+	assert_string_equal(in.model, "claude-sonnet-4-6");
+	assert_string_equal(in.hook_event_name, "SessionStart");
+	roz_hook_input_clear(&in);
+}
+
+static void test_parse_newer_claude_code_fields(void **state)
+{
+	roz_hook_input in;
+
+	(void)state;
+	parse_ok("{\"session_id\":\"s\",\"cwd\":\"/tmp\",\"prompt_id\":\"p-9\",\"tool_use_id\":\"toolu_9\","
+		 "\"agent_id\":\"a-1\",\"agent_type\":\"general-purpose\",\"background_tasks\":[{\"id\":\"b1\","
+		 "\"status\":\"running\"},{\"id\":\"b2\"}],\"effort\":{\"level\":\"high\"}}",
+		 &in);
+	assert_string_equal(in.prompt_id, "p-9");
+	assert_string_equal(in.tool_use_id, "toolu_9");
+	assert_string_equal(in.agent_id, "a-1");
+	assert_string_equal(in.agent_type, "general-purpose");
+	assert_true(cJSON_IsArray(in.background_tasks));
+	assert_int_equal(cJSON_GetArraySize(in.background_tasks), 2);
+	assert_true(cJSON_IsObject(in.effort));
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(in.effort, "level")->valuestring, "high");
+	roz_hook_input_clear(&in);
+	/* effort may be a plain string and background_tasks empty */
+	parse_ok("{\"session_id\":\"s\",\"cwd\":\"/tmp\",\"effort\":\"low\",\"background_tasks\":[]}", &in);
+	assert_true(cJSON_IsString(in.effort));
+	assert_int_equal(cJSON_GetArraySize(in.background_tasks), 0);
+	roz_hook_input_clear(&in);
+}
+
+static void test_stop_hook_active_values(void **state)
+{
+	roz_hook_input in;
+
+	(void)state;
+	parse_ok("{\"session_id\":\"s\",\"cwd\":\"/\",\"stop_hook_active\":true}", &in);
+	assert_int_equal(in.stop_hook_active, 1);
+	roz_hook_input_clear(&in);
+	parse_ok("{\"session_id\":\"s\",\"cwd\":\"/\",\"stop_hook_active\":false}", &in);
+	assert_int_equal(in.stop_hook_active, 0);
+	roz_hook_input_clear(&in);
+	parse_ok("{\"session_id\":\"s\",\"cwd\":\"/\"}", &in);
+	assert_int_equal(in.stop_hook_active, -1);
+	roz_hook_input_clear(&in);
+	parse_ok("{\"session_id\":\"s\",\"cwd\":\"/\",\"stop_hook_active\":null}", &in);
+	assert_int_equal(in.stop_hook_active, -1);
+	roz_hook_input_clear(&in);
+}
+
+static void test_null_optional_fields(void **state)
+{
+	roz_buf b = ROZ_BUF_INIT;
+	roz_hook_input in;
+
+	(void)state;
+	roz_buf_adds(&b, "{\"session_id\":\"s\",\"cwd\":\"/tmp\"");
+	for (size_t i = 0; i < N_STRING_FIELDS; i++)
+		roz_buf_addf(&b, ",\"%s\":null", string_fields[i].name);
+	roz_buf_adds(&b, ",\"tool_input\":null,\"tool_response\":null,\"background_tasks\":null,\"effort\":null}");
+	parse_ok(roz_buf_cstr(&b), &in);
+	for (size_t i = 0; i < N_STRING_FIELDS; i++)
+		if (field_at(&in, i))
+			fail_msg("null '%s' should read as absent", string_fields[i].name);
+	assert_null(in.tool_input);
+	assert_null(in.tool_response);
+	assert_null(in.background_tasks);
+	assert_null(in.effort);
+	roz_hook_input_clear(&in);
+	roz_buf_free(&b);
+}
+
+static void test_unknown_fields_ignored(void **state)
+{
+	roz_hook_input in;
+
+	(void)state;
+	parse_ok("{\"session_id\":\"test-123\",\"cwd\":\"/tmp\",\"unknown_field\":\"ignored\",\"nested\":"
+		 "{\"deep\":[1,2,{\"x\":null}]},\"number\":1.5e3,\"flag\":true,\"prompt_id\":\"p\"}",
+		 &in);
+	assert_string_equal(in.session_id, "test-123");
+	assert_string_equal(in.prompt_id, "p");
+	roz_hook_input_clear(&in);
+}
+
+static void test_permission_modes(void **state)
+{
+	static const char *const modes[] = {"default", "plan", "acceptEdits", "dontAsk", "bypassPermissions"};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		roz_hook_input in;
+		char *text = t_sprintf("{\"session_id\":\"s\",\"cwd\":\"/tmp\",\"permission_mode\":\"%s\"}", modes[i]);
+
+		parse_ok(text, &in);
+		assert_string_equal(in.permission_mode, modes[i]);
+		roz_hook_input_clear(&in);
+		free(text);
+	}
+}
+
+static void test_escapes_decoded(void **state)
+{
+	roz_hook_input in;
+
+	(void)state;
+	parse_ok("{\"session_id\":\"s\",\"cwd\":\"C:\\\\work\",\"prompt\":\"#roz line1\\nsays \\\"hi\\\" "
+		 "\\u00e9 \\ud83c\\udf89 \xe6\x97\xa5\"}",
+		 &in);
+	assert_string_equal(in.cwd, "C:\\work");
+	assert_string_equal(in.prompt, "#roz line1\nsays \"hi\" \xc3\xa9 \xf0\x9f\x8e\x89 \xe6\x97\xa5");
+	roz_hook_input_clear(&in);
+}
+
+static void test_surrounding_whitespace(void **state)
+{
+	roz_hook_input in;
+
+	(void)state;
+	parse_ok("\n\t {\"session_id\":\"s\",\"cwd\":\"/\"} \r\n", &in);
+	assert_string_equal(in.session_id, "s");
+	roz_hook_input_clear(&in);
+}
+
+static void test_length_is_honoured(void **state)
+{
+	static const char text[] = "{\"session_id\":\"s\",\"cwd\":\"/\"}garbage";
+	roz_hook_input in;
+
+	(void)state;
+	assert_int_equal(parse_n(text, 28, &in), ROZ_OK);
+	assert_string_equal(in.cwd, "/");
+	roz_hook_input_clear(&in);
+	assert_int_equal(parse_n(text, 30, &in), ROZ_EINVALID);
+	assert_null(in.root);
+}
+
+static void test_clear_is_idempotent(void **state)
+{
+	roz_hook_input in;
+
+	(void)state;
+	parse_ok("{\"session_id\":\"s\",\"cwd\":\"/\"}", &in);
+	roz_hook_input_clear(&in);
+	roz_hook_input_clear(&in);
+	assert_null(in.root);
+}
+
+/* ---- input: rejected ------------------------------------------------------------ */
+
+static void test_reject_empty(void **state)
+{
+	(void)state;
+	assert_rejected("", "empty");
+	assert_rejected("   \n\t\r ", "empty");
+}
+
+static void test_reject_not_json(void **state)
+{
+	(void)state;
+	assert_rejected("not json", "JSON");
+	assert_rejected("{\"session_id\": \"test-123\", cwd: /tmp}", "JSON");
+	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\"", "JSON");
+	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",}", "JSON");
+	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\"} {}", "JSON");
+	assert_rejected("{'session_id':'s','cwd':'/'}", "JSON");
+}
+
+static void test_reject_invalid_utf8(void **state)
+{
+	(void)state;
+	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"prompt\":\"\xff\xfe\"}", "UTF-8");
+	assert_rejected("{\"session_id\":\"s\xc3\",\"cwd\":\"/\"}", "UTF-8");
+	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\xed\xa0\x80\"}", "UTF-8");
+}
+
+static void test_reject_not_an_object(void **state)
+{
+	(void)state;
+	assert_rejected("[{\"session_id\":\"s\",\"cwd\":\"/\"}]", "object");
+	assert_rejected("\"session\"", "object");
+	assert_rejected("null", "object");
+	assert_rejected("42", "object");
+}
+
+static void test_reject_missing_required(void **state)
+{
+	(void)state;
+	assert_rejected("{}", "session_id");
+	assert_rejected("{\"cwd\":\"/tmp\"}", "session_id");
+	assert_rejected("{\"session_id\":\"s\"}", "cwd");
+	assert_rejected("{\"session_id\":null,\"cwd\":\"/\"}", "session_id");
+	assert_rejected("{\"session_id\":\"s\",\"cwd\":null}", "cwd");
+}
+
+static void test_reject_wrong_types(void **state)
+{
+	(void)state;
+	assert_rejected("{\"session_id\":123,\"cwd\":\"/tmp\"}", "session_id");
+	assert_rejected("{\"session_id\":\"s\",\"cwd\":[\"/\"]}", "cwd");
+	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"prompt\":5}", "prompt");
+	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"tool_name\":{}}", "tool_name");
+	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"stop_hook_active\":\"yes\"}", "stop_hook_active");
+	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"stop_hook_active\":1}", "stop_hook_active");
+	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"background_tasks\":{}}", "background_tasks");
+	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"background_tasks\":\"none\"}", "background_tasks");
+}
+
+static void test_reject_each_optional_string_wrong_type(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < N_STRING_FIELDS; i++) {
+		char *text = t_sprintf("{\"session_id\":\"s\",\"cwd\":\"/\",\"%s\":true}", string_fields[i].name);
+
+		assert_rejected(text, string_fields[i].name);
+		free(text);
+	}
+}
+
+/*
+ * BUG (src/core/hook_io.c, roz_hook_input_parse): a \u0000 escape is valid
+ * JSON, but the decoded C string ends there, so "abc\u0000../x" is accepted
+ * as session "abc" - a different session than the one Claude Code named.
+ * Identifiers that cannot be represented should be rejected, not cut.
+ */
+static void test_reject_nul_in_identifiers(void **state)
+{
+	(void)state;
+	assert_rejected("{\"session_id\":\"abc\\u0000../x\",\"cwd\":\"/\"}", "session_id");
+	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/tmp\\u0000/etc\"}", "cwd");
+}
+
+static void test_parse_out_of_memory(void **state)
+{
+	static const char text[] = "{\"session_id\":\"s\",\"cwd\":\"/w\",\"tool_input\":{\"command\":\"ls\"},"
+				   "\"background_tasks\":[1,2,3],\"prompt\":\"p\"}";
+	roz_hook_input in;
+	long n;
+	int rc = ROZ_ENOMEM;
+
+	(void)state;
+	for (n = 0; rc != ROZ_OK; n++) {
+		assert_true(n < 10000);
+		roz_alloc_fail_after(n);
+		rc = roz_hook_input_parse(text, sizeof(text) - 1, &in);
+		roz_alloc_fail_after(-1);
+		if (rc != ROZ_OK) {
+			assert_int_equal(rc, ROZ_ENOMEM);
+			assert_null(in.root);
+		}
+	}
+	assert_true(n > 3);
+	assert_string_equal(in.cwd, "/w");
+	roz_hook_input_clear(&in);
+}
+
+/* ---- output ----------------------------------------------------------------------- */
+
+static char *written(roz_output_kind kind, const char *text, const char *event)
+{
+	roz_hook_output out;
+	roz_buf b = ROZ_BUF_INIT;
+
+	memset(&out, 0, sizeof(out));
+	roz_hook_output_clear(&out);
+	out.event_name = event;
+	assert_int_equal(roz_hook_output_set(&out, kind, text), ROZ_OK);
+	assert_int_equal(out.kind, kind);
+	assert_ptr_equal(out.event_name, event);
+	assert_int_equal(roz_hook_output_write(&out, &b), ROZ_OK);
+	roz_hook_output_clear(&out);
+	return roz_buf_detach(&b, NULL);
+}
+
+static void assert_written(roz_output_kind kind, const char *text, const char *event, const char *want)
+{
+	char *got = written(kind, text, event);
+
+	assert_string_equal(got, want);
+	roz_free(got);
+}
+
+static void test_write_allow(void **state)
+{
+	(void)state;
+	assert_written(ROZ_OUTPUT_ALLOW, NULL, NULL, "{}\n");
+	/* a stray text does not change an allow */
+	assert_written(ROZ_OUTPUT_ALLOW, "ignored", NULL, "{}\n");
+}
+
+static void test_write_block(void **state)
+{
+	(void)state;
+	assert_written(ROZ_OUTPUT_BLOCK, "Review required", NULL,
+		       "{\"decision\":\"block\",\"reason\":\"Review required\"}\n");
+}
+
+static void test_write_context(void **state)
+{
+	(void)state;
+	assert_written(ROZ_OUTPUT_CONTEXT, "roz second opinion sources: codex", "SessionStart",
+		       "{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\","
+		       "\"additionalContext\":\"roz second opinion sources: codex\"}}\n");
+	assert_written(ROZ_OUTPUT_CONTEXT, "extra context", "UserPromptSubmit",
+		       "{\"hookSpecificOutput\":{\"hookEventName\":\"UserPromptSubmit\","
+		       "\"additionalContext\":\"extra context\"}}\n");
+}
+
+static void test_write_deny(void **state)
+{
+	(void)state;
+	assert_written(ROZ_OUTPUT_DENY, "Review required before this action.", NULL,
+		       "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\","
+		       "\"permissionDecisionReason\":\"Review required before this action.\"}}\n");
+}
+
+static void test_write_ask(void **state)
+{
+	(void)state;
+	assert_written(ROZ_OUTPUT_ASK, "This tool requires user approval.", NULL,
+		       "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\","
+		       "\"permissionDecisionReason\":\"This tool requires user approval.\"}}\n");
+}
+
+/* The reason survives a JSON round trip exactly, wherever it is placed. */
+static void check_reason_round_trip(roz_output_kind kind, const char *reason)
+{
+	char *text = written(kind, reason, "UserPromptSubmit");
+	cJSON *root = cJSON_Parse(text), *hso;
+	const cJSON *got;
+
+	assert_non_null(root);
+	hso = cJSON_GetObjectItemCaseSensitive(root, "hookSpecificOutput");
+	if (kind == ROZ_OUTPUT_BLOCK)
+		got = cJSON_GetObjectItemCaseSensitive(root, "reason");
+	else if (kind == ROZ_OUTPUT_CONTEXT)
+		got = cJSON_GetObjectItemCaseSensitive(hso, "additionalContext");
+	else
+		got = cJSON_GetObjectItemCaseSensitive(hso, "permissionDecisionReason");
+	assert_true(cJSON_IsString(got));
+	assert_string_equal(got->valuestring, reason);
+	/* one JSON line: no raw newline before the terminating one */
+	assert_null(memchr(text, '\n', strlen(text) - 1));
+	cJSON_Delete(root);
+	roz_free(text);
+}
+
+static void test_reasons_escaped(void **state)
+{
+	static const char *const reasons[] = {
+		"say \"no\"",
+		"line one\nline two\r\n\tindented",
+		"back\\slash and /slash",
+		"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x8e\x89",
+		"bell\x07 escape\x1b[1m",
+		"",
+	};
+	static const roz_output_kind kinds[] = {ROZ_OUTPUT_BLOCK, ROZ_OUTPUT_CONTEXT, ROZ_OUTPUT_DENY, ROZ_OUTPUT_ASK};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
+			check_reason_round_trip(kinds[k], reasons[i]);
+}
+
+static void test_block_escape_exact(void **state)
+{
+	(void)state;
+	assert_written(ROZ_OUTPUT_BLOCK, "a \"q\"\nb\\c\x01", NULL,
+		       "{\"decision\":\"block\",\"reason\":\"a \\\"q\\\"\\nb\\\\c\\u0001\"}\n");
+}
+
+static void test_never_allow_or_approve(void **state)
+{
+	static const roz_output_kind kinds[] = {ROZ_OUTPUT_ALLOW, ROZ_OUTPUT_BLOCK, ROZ_OUTPUT_CONTEXT,
+						ROZ_OUTPUT_DENY, ROZ_OUTPUT_ASK};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		char *text = written(kinds[k], "Review required", "SessionStart");
+
+		assert_null(strstr(text, "\"allow\""));
+		assert_null(strstr(text, "approve"));
+		roz_free(text);
+	}
+}
+
+static void test_deny_has_no_legacy_fields(void **state)
+{
+	char *text = written(ROZ_OUTPUT_DENY, "test reason", NULL);
+	cJSON *root = cJSON_Parse(text);
+	const cJSON *hso = cJSON_GetObjectItemCaseSensitive(root, "hookSpecificOutput");
+
+	(void)state;
+	assert_non_null(hso);
+	assert_null(cJSON_GetObjectItemCaseSensitive(hso, "reason"));
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "decision"));
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "reason"));
+	cJSON_Delete(root);
+	roz_free(text);
+}
+
+static void test_context_not_at_top_level(void **state)
+{
+	char *text = written(ROZ_OUTPUT_CONTEXT, "ctx", "SessionStart");
+	cJSON *root = cJSON_Parse(text);
+
+	(void)state;
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "additionalContext"));
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "decision"));
+	cJSON_Delete(root);
+	roz_free(text);
+}
+
+static void test_output_set_copies(void **state)
+{
+	roz_hook_output out;
+	char reason[] = "original";
+
+	(void)state;
+	memset(&out, 0, sizeof(out));
+	assert_int_equal(roz_hook_output_set(&out, ROZ_OUTPUT_BLOCK, reason), ROZ_OK);
+	reason[0] = 'X';
+	assert_string_equal(out.text, "original");
+	roz_hook_output_clear(&out);
+	assert_int_equal(out.kind, ROZ_OUTPUT_ALLOW);
+	assert_null(out.text);
+}
+
+static void test_output_take(void **state)
+{
+	roz_hook_output out;
+
+	(void)state;
+	memset(&out, 0, sizeof(out));
+	out.event_name = "UserPromptSubmit";
+	assert_int_equal(roz_hook_output_take(&out, ROZ_OUTPUT_CONTEXT, roz_strdup("owned")), ROZ_OK);
+	assert_string_equal(out.text, "owned");
+	assert_string_equal(out.event_name, "UserPromptSubmit");
+	/* replacing frees the old text (checked by the leak checkers) */
+	assert_int_equal(roz_hook_output_take(&out, ROZ_OUTPUT_DENY, roz_strdup("second")), ROZ_OK);
+	assert_int_equal(out.kind, ROZ_OUTPUT_DENY);
+	/* a failed build (NULL text) falls back to allow */
+	assert_int_equal(roz_hook_output_take(&out, ROZ_OUTPUT_BLOCK, NULL), ROZ_ENOMEM);
+	assert_int_equal(out.kind, ROZ_OUTPUT_ALLOW);
+	assert_null(out.text);
+	roz_hook_output_clear(&out);
+}
+
+static void test_output_set_out_of_memory(void **state)
+{
+	roz_hook_output out;
+
+	(void)state;
+	memset(&out, 0, sizeof(out));
+	assert_int_equal(roz_hook_output_set(&out, ROZ_OUTPUT_ASK, "before"), ROZ_OK);
+	roz_alloc_fail_after(0);
+	assert_int_equal(roz_hook_output_set(&out, ROZ_OUTPUT_BLOCK, "reason"), ROZ_ENOMEM);
+	roz_alloc_fail_after(-1);
+	assert_int_equal(out.kind, ROZ_OUTPUT_ALLOW);
+	assert_null(out.text);
+	roz_hook_output_clear(&out);
+}
+
+static void test_output_write_appends(void **state)
+{
+	roz_hook_output out;
+	roz_buf b = ROZ_BUF_INIT;
+
+	(void)state;
+	memset(&out, 0, sizeof(out));
+	roz_hook_output_clear(&out);
+	roz_buf_adds(&b, "x");
+	assert_int_equal(roz_hook_output_write(&out, &b), ROZ_OK);
+	assert_int_equal(roz_hook_output_set(&out, ROZ_OUTPUT_BLOCK, "r"), ROZ_OK);
+	assert_int_equal(roz_hook_output_write(&out, &b), ROZ_OK);
+	assert_string_equal(roz_buf_cstr(&b), "x{}\n{\"decision\":\"block\",\"reason\":\"r\"}\n");
+	roz_hook_output_clear(&out);
+	roz_buf_free(&b);
+}
+
+static void test_output_write_out_of_memory(void **state)
+{
+	roz_hook_output out;
+	roz_buf b = ROZ_BUF_INIT;
+
+	(void)state;
+	memset(&out, 0, sizeof(out));
+	assert_int_equal(roz_hook_output_set(&out, ROZ_OUTPUT_DENY, "r"), ROZ_OK);
+	roz_alloc_fail_after(0);
+	assert_int_equal(roz_hook_output_write(&out, &b), ROZ_ENOMEM);
+	roz_alloc_fail_after(-1);
+	roz_hook_output_clear(&out);
+	roz_buf_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_minimal),
+		cmocka_unit_test(test_parse_each_optional_field),
+		cmocka_unit_test(test_parse_all_fields_together),
+		cmocka_unit_test(test_parse_agent_fields),
+		cmocka_unit_test(test_parse_session_start_fields),
+		cmocka_unit_test(test_parse_newer_claude_code_fields),
+		cmocka_unit_test(test_stop_hook_active_values),
+		cmocka_unit_test(test_null_optional_fields),
+		cmocka_unit_test(test_unknown_fields_ignored),
+		cmocka_unit_test(test_permission_modes),
+		cmocka_unit_test(test_escapes_decoded),
+		cmocka_unit_test(test_surrounding_whitespace),
+		cmocka_unit_test(test_length_is_honoured),
+		cmocka_unit_test(test_clear_is_idempotent),
+		cmocka_unit_test(test_reject_empty),
+		cmocka_unit_test(test_reject_not_json),
+		cmocka_unit_test(test_reject_invalid_utf8),
+		cmocka_unit_test(test_reject_not_an_object),
+		cmocka_unit_test(test_reject_missing_required),
+		cmocka_unit_test(test_reject_wrong_types),
+		cmocka_unit_test(test_reject_each_optional_string_wrong_type),
+		cmocka_unit_test(test_reject_nul_in_identifiers),
+		cmocka_unit_test(test_parse_out_of_memory),
+		cmocka_unit_test(test_write_allow),
+		cmocka_unit_test(test_write_block),
+		cmocka_unit_test(test_write_context),
+		cmocka_unit_test(test_write_deny),
+		cmocka_unit_test(test_write_ask),
+		cmocka_unit_test(test_reasons_escaped),
+		cmocka_unit_test(test_block_escape_exact),
+		cmocka_unit_test(test_never_allow_or_approve),
+		cmocka_unit_test(test_deny_has_no_legacy_fields),
+		cmocka_unit_test(test_context_not_at_top_level),
+		cmocka_unit_test(test_output_set_copies),
+		cmocka_unit_test(test_output_take),
+		cmocka_unit_test(test_output_set_out_of_memory),
+		cmocka_unit_test(test_output_write_appends),
+		cmocka_unit_test(test_output_write_out_of_memory),
+	};
+
+	roz_alloc_init();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
