@@ -387,8 +387,14 @@ static int file_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_
 		if (lk->fd < 0 && errno == EEXIST) {
 			created = false;
 			lk->fd = open(lk->path, O_RDWR | O_CLOEXEC);
-			if (lk->fd < 0 && errno == ENOENT && mono_ms() < deadline)
-				continue; /* released between our two opens */
+			if (lk->fd < 0 && errno == ENOENT) {
+				if (mono_ms() < deadline)
+					continue; /* released between our two opens */
+				roz_error_set("timed out after %u ms waiting for the lock on session '%s'",
+					      (unsigned)timeout_ms, id);
+				rc = ROZ_ETIMEOUT;
+				break;
+			}
 		}
 		if (lk->fd < 0) {
 			roz_error_set_errno(errno, "cannot open lock '%s'", lk->path);
@@ -462,6 +468,8 @@ static int file_quarantine(roz_store *store, const char *id, roz_time now, char 
 		if (*p != '-' && *p != ':')
 			compact[k++] = *p;
 	compact[k] = '\0';
+	rc = ROZ_EIO;
+	roz_error_set("cannot move '%s' aside: every name for this second is taken", from);
 	for (int n = 0; n < 100; n++) {
 		roz_free(to);
 		to = n ? roz_asprintf("%s.corrupt-%s-%d", from, compact, n)
@@ -473,6 +481,7 @@ static int file_quarantine(roz_store *store, const char *id, roz_time now, char 
 		/* link() refuses to overwrite, so an earlier quarantine is never lost */
 		if (link(from, to) == 0) {
 			unlink(from);
+			rc = ROZ_OK;
 			break;
 		}
 		if (errno == EEXIST)
@@ -481,10 +490,9 @@ static int file_quarantine(roz_store *store, const char *id, roz_time now, char 
 			roz_error_set("session '%s' not found", id);
 			rc = ROZ_ENOTFOUND;
 		} else if (rename(from, to) == 0) {
-			break; /* file systems without hard links */
+			rc = ROZ_OK; /* file systems without hard links */
 		} else {
 			roz_error_set_errno(errno, "cannot move '%s' aside", from);
-			rc = ROZ_EIO;
 		}
 		break;
 	}

@@ -5,8 +5,10 @@
  */
 #include "roz/sys/store.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 
 #include "roz/session_json.h"
 
@@ -20,12 +22,14 @@ typedef struct mem_store {
 	roz_store parent;
 	mem_entry *items;
 	size_t n, cap;
-	pthread_mutex_t mu;   /* guards items */
-	pthread_mutex_t lock; /* the single session lock all ids share */
+	pthread_mutex_t mu;    /* guards items and held */
+	pthread_cond_t freed;  /* signalled when a session lock is released */
+	struct roz_lock *held; /* session locks currently held */
 } mem_store;
 
 struct roz_lock {
-	int unused;
+	char *id;
+	struct roz_lock *next;
 };
 
 static mem_entry *find(mem_store *ms, const char *id)
@@ -122,28 +126,87 @@ static int mem_del(roz_store *store, const char *id)
 	return ROZ_OK;
 }
 
+static struct roz_lock *find_held(mem_store *ms, const char *id)
+{
+	for (struct roz_lock *l = ms->held; l; l = l->next)
+		if (strcmp(l->id, id) == 0)
+			return l;
+	return NULL;
+}
+
 static int mem_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_lock **out)
 {
 	mem_store *ms = (mem_store *)store;
-	static roz_lock token;
+	struct timespec deadline;
+	roz_lock *lk = roz_calloc(1, sizeof(*lk));
+	int rc = ROZ_OK;
 
-	(void)id;
-	(void)timeout_ms;
-	pthread_mutex_lock(&ms->lock);
-	*out = &token;
-	return ROZ_OK;
+	if (!lk || !(lk->id = roz_strdup(id))) {
+		roz_free(lk);
+		return ROZ_ENOMEM;
+	}
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += (time_t)(timeout_ms / 1000);
+	deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&ms->mu);
+	while (find_held(ms, id)) {
+		if (pthread_cond_timedwait(&ms->freed, &ms->mu, &deadline) == ETIMEDOUT &&
+		    find_held(ms, id)) {
+			roz_error_set("timed out after %u ms waiting for the lock on session '%s'",
+				      (unsigned)timeout_ms, id);
+			rc = ROZ_ETIMEOUT;
+			break;
+		}
+	}
+	if (rc == ROZ_OK) {
+		lk->next = ms->held;
+		ms->held = lk;
+		*out = lk;
+	}
+	pthread_mutex_unlock(&ms->mu);
+	if (rc < 0) {
+		roz_free(lk->id);
+		roz_free(lk);
+	}
+	return rc;
 }
 
 static void mem_unlock(roz_store *store, roz_lock *lock)
 {
-	(void)lock;
-	pthread_mutex_unlock(&((mem_store *)store)->lock);
+	mem_store *ms = (mem_store *)store;
+
+	pthread_mutex_lock(&ms->mu);
+	for (roz_lock **p = &ms->held; *p; p = &(*p)->next) {
+		if (*p == lock) {
+			*p = lock->next;
+			break;
+		}
+	}
+	pthread_cond_broadcast(&ms->freed);
+	pthread_mutex_unlock(&ms->mu);
+	roz_free(lock->id);
+	roz_free(lock);
 }
 
 static int mem_quarantine(roz_store *store, const char *id, roz_time now, char **moved_to)
 {
+	mem_store *ms = (mem_store *)store;
+	bool found;
+
 	(void)now;
 	*moved_to = NULL;
+	pthread_mutex_lock(&ms->mu);
+	found = find(ms, id) != NULL;
+	pthread_mutex_unlock(&ms->mu);
+	if (!found) {
+		roz_error_set("session '%s' not found", id);
+		return ROZ_ENOTFOUND;
+	}
+	/* memory has nowhere to keep the bad copy; dropping it is the nearest equivalent */
 	return mem_del(store, id);
 }
 
@@ -156,8 +219,15 @@ static void mem_free(roz_store *store)
 		roz_free(ms->items[i].json);
 	}
 	roz_free(ms->items);
+	while (ms->held) {
+		roz_lock *l = ms->held;
+
+		ms->held = l->next;
+		roz_free(l->id);
+		roz_free(l);
+	}
 	pthread_mutex_destroy(&ms->mu);
-	pthread_mutex_destroy(&ms->lock);
+	pthread_cond_destroy(&ms->freed);
 	roz_free(ms);
 }
 
@@ -169,7 +239,7 @@ int roz_store_memory_new(roz_store **out)
 	if (!ms)
 		return ROZ_ENOMEM;
 	pthread_mutex_init(&ms->mu, NULL);
-	pthread_mutex_init(&ms->lock, NULL);
+	pthread_cond_init(&ms->freed, NULL);
 	ms->parent.version = ROZ_STORE_VERSION;
 	ms->parent.get = mem_get;
 	ms->parent.put = mem_put;
