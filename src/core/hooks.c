@@ -318,9 +318,9 @@ static char *issues_message(const roz_session *s)
 	const char *msg = d->message_to_agent ? d->message_to_agent : d->summary ? d->summary : "";
 
 	return roz_asprintf("roz: the reviewer found problems to fix before you finish:\n\n%s\n\n"
-			    "Fix them, then start the reviewer again: the Agent tool with "
-			    "subagent_type \"roz:roz\" and a prompt that begins with "
-			    "SESSION_ID=%s.",
+			    "Fix them, then start the reviewer again (the Agent tool with "
+			    "subagent_type \"roz:roz\") with a prompt that begins with this line:\n\n"
+			    "SESSION_ID=%s\n",
 			    msg, s->session_id);
 }
 

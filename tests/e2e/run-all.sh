@@ -1,19 +1,48 @@
 #!/usr/bin/env bash
-# Run the fake-model unit tests and every non-capture scenario.
-# usage: run-all.sh [SCENARIO...]   (default: all scenarios/*.js except capture-*)
-# Prints one line per scenario and a closing "N passed, N failed, N skipped".
-# Exit status: 1 if anything failed, 77 if everything was skipped, else 0.
+# Run the fake-model unit tests, the harness self-tests (harness-*) and every
+# roz scenario (roz-*): all of scenarios/*.js except capture-*.
+# usage: run-all.sh [SCENARIO...]
+#
+# The roz under test is the first `roz` on PATH; when there is none,
+# <repo>/build/roz is used (build it with cmake -S . -B build && cmake --build
+# build). The usual command, from the repository root:
+#   PATH="$PWD/build:$PATH" tests/e2e/run-all.sh
+#
+# Prints one PASS/FAIL/SKIP line per scenario (with the scenario's own output
+# indented above it) and a closing "e2e: N passed, N failed, N skipped".
+# Exit status: 0 all passed, 1 something failed, 2 no roz to test, 77 this
+# environment cannot run Claude Code (not root, no unshare, CLI not installed
+# and the npm registry unreachable) -- said on stderr.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
 
 root="${ROZ_E2E_RESULTS:-$here/results}"
 mkdir -p "$root"
+start_s=$(date +%s)
 
-passed=0 failed=0 skipped=0
-if node --test "$here/test/" > "$root/unit.log" 2>&1; then
-  echo "PASS unit: fake-model"; passed=$((passed + 1))
-else
-  echo "FAIL unit: fake-model (see $root/unit.log)"; failed=$((failed + 1))
+skip_all() {
+  echo "run-all: SKIP: this environment cannot run Claude Code: $*" >&2
+  echo "e2e: 0 passed, 0 failed, all skipped"
+  exit 77
+}
+
+# --- can Claude Code run here at all? (run-scenario.sh checks again per run)
+[[ "$(id -u)" == 0 ]] || skip_all "needs root to create a network namespace (unshare --net)"
+command -v unshare >/dev/null 2>&1 || skip_all "unshare not found (util-linux)"
+command -v ip >/dev/null 2>&1 || skip_all "ip not found (iproute2)"
+command -v node >/dev/null 2>&1 || skip_all "node not found"
+command -v git >/dev/null 2>&1 || skip_all "git not found"
+command -v timeout >/dev/null 2>&1 || skip_all "timeout not found (coreutils)"
+unshare --net --pid --fork --mount-proc true 2>/dev/null || skip_all "unshare --net --pid --fork --mount-proc is not permitted here"
+"$here/install.sh" > "$root/install.log" 2>&1
+rc=$?
+if [[ $rc -eq 77 ]]; then
+  skip_all "the pinned Claude Code CLI is not installed and cannot be: $(tail -n 1 "$root/install.log")"
+elif [[ $rc -ne 0 ]]; then
+  echo "run-all: install.sh failed ($rc):" >&2
+  cat "$root/install.log" >&2
+  exit 1
 fi
 
 if [[ $# -gt 0 ]]; then
@@ -27,17 +56,51 @@ else
   done
 fi
 
+# --- the roz under test
+wants_roz=0
+for s in "${scenarios[@]}"; do [[ "$(basename "$s" .js)" == roz-* ]] && wants_roz=1; done
+if [[ $wants_roz -eq 1 ]]; then
+  if ! command -v roz >/dev/null 2>&1; then
+    if [[ -x "$repo/build/roz" ]]; then
+      PATH="$repo/build:$PATH"
+      export PATH
+    else
+      echo "run-all: no roz on PATH and no $repo/build/roz; build it first:" >&2
+      echo "  cmake -S . -B build && cmake --build build && PATH=\"\$PWD/build:\$PATH\" tests/e2e/run-all.sh" >&2
+      exit 2
+    fi
+  fi
+  echo "run-all: roz under test: $(command -v roz) ($(roz --version 2>&1 | head -n 1))"
+  # ROZ_* variables pass through to roz (see README.md) and change what the
+  # roz-* scenarios expect; ROZ_HOME is replaced by a throwaway one per run.
+  stray="$(env | grep -E '^ROZ_' | grep -vE '^ROZ_(E2E_[A-Z_]*|HOME)=' | cut -d= -f1 | tr '\n' ' ')"
+  [[ -n "$stray" ]] && echo "run-all: warning: these variables reach roz and may change the results: $stray" >&2
+fi
+
+passed=0 failed=0 skipped=0
+if node --test "$here/test/" > "$root/unit.log" 2>&1; then
+  echo "PASS unit: fake-model"; passed=$((passed + 1))
+else
+  echo "FAIL unit: fake-model (see $root/unit.log)"; failed=$((failed + 1))
+fi
+
 for s in "${scenarios[@]}"; do
   "$here/run-scenario.sh" "$s" 2>&1 | sed "s/^/  /"
   rc=${PIPESTATUS[0]}
+  n="$(basename "$s" .js)"
   case $rc in
-    0) echo "PASS $s"; passed=$((passed + 1)) ;;
-    77) echo "SKIP $s"; skipped=$((skipped + 1)) ;;
-    *) echo "FAIL $s (exit $rc; artefacts in $root/$s)"; failed=$((failed + 1)) ;;
+    0) echo "PASS $n"; passed=$((passed + 1)) ;;
+    77) echo "SKIP $n"; skipped=$((skipped + 1)) ;;
+    124) echo "FAIL $n (Claude Code timed out; artefacts in $root/$n)"; failed=$((failed + 1)) ;;
+    1) echo "FAIL $n (check failed or Claude Code exited 1; artefacts in $root/$n)"; failed=$((failed + 1)) ;;
+    *) echo "FAIL $n (exit $rc; artefacts in $root/$n)"; failed=$((failed + 1)) ;;
   esac
 done
 
-echo "e2e: $passed passed, $failed failed, $skipped skipped"
+echo "e2e: $passed passed, $failed failed, $skipped skipped ($(( $(date +%s) - start_s )) s)"
 [[ $failed -gt 0 ]] && exit 1
-[[ $skipped -gt 0 && $passed -le 1 ]] && exit 77
+if [[ $skipped -gt 0 && $passed -le 1 ]]; then
+  echo "run-all: SKIP: no scenario could run Claude Code in this environment (see the reasons above)" >&2
+  exit 77
+fi
 exit 0

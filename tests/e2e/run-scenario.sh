@@ -11,7 +11,8 @@
 #                 $ROZ_E2E_PLUGIN_DIR, the scenario's own `plugin` key
 #                 (false = no plugin), the repository's plugin/
 # Environment passed through to Claude Code (and so to hooks and the Bash
-# tool): PATH, ROZ_HOME and every other ROZ_* variable.
+# tool): PATH and every ROZ_* variable except ROZ_HOME, which each run gets
+# fresh under its results directory (<results>/roz-home).
 #
 # Exit status: Claude Code's own status (0 = success), 124 on timeout,
 # 1 when the scenario's check() fails, 77 when the harness cannot run here

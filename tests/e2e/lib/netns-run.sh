@@ -2,7 +2,9 @@
 # Runs as PID 1 of the fresh network + PID namespaces made by run-scenario.sh
 # (unshare --net --pid --fork --mount-proc); everything still running when it
 # exits is killed by the kernel.
-# Brings loopback up, starts the fake model, runs Claude Code, stops the model.
+# Brings loopback up, starts the fake model, runs the scenario's setup (if
+# any), runs Claude Code once per prompt (the second and later prompts with
+# --resume <session of the first run>), stops the model.
 # usage: netns-run.sh E2E_DIR RESULTS SCENARIO_FILE PLUGIN_DIR CLAUDE
 set -uo pipefail
 here="$1" results="$2" scenario_file="$3" plugin_dir="$4" claude="$5"
@@ -35,14 +37,27 @@ if [[ ! -s "$results/port" ]]; then
 fi
 port="$(cat "$results/port")"
 
-prompt="$(cat "$results/prompt.txt")"
+mapfile -d '' prompts < "$results/prompts.nul"
 mapfile -d '' extra_args < "$results/args.nul"
 mapfile -d '' extra_env < "$results/env.nul"
 timeout_s="$(cat "$results/timeout")"
 
+# roz's home for this run (config.toml may already be there, see
+# scenario-config.js), and for roz scenarios a recording shim named `roz`
+# first on PATH: it runs the first other `roz` on PATH and keeps each call's
+# arguments, input, output and exit status under roz-calls/ (lib/roz-shim.sh).
+roz_home="$results/roz-home"
+mkdir -p "$roz_home"
+run_path="$PATH"
+if [[ "$(cat "$results/record-roz" 2>/dev/null)" == 1 ]]; then
+  mkdir -p "$results/bin" "$results/roz-calls"
+  cp "$here/lib/roz-shim.sh" "$results/bin/roz" && chmod 755 "$results/bin/roz" || exit 1
+  run_path="$results/bin:$PATH"
+fi
+
 # A clean environment: only what Claude Code needs plus PATH and ROZ_*.
 env_list=(
-  "PATH=$PATH"
+  "PATH=$run_path"
   "HOME=$results/home"
   "TERM=dumb"
   "LANG=C.UTF-8"
@@ -59,9 +74,13 @@ env_list=(
   "IS_SANDBOX=1"
   "ROZ_E2E_RESULTS=$results"
   "ROZ_E2E_WORK=$results/work"
+  "ROZ_HOME=$roz_home"
 )
 while IFS='=' read -r -d '' k v; do
-  [[ "$k" == ROZ_* && "$k" != ROZ_E2E_RESULTS && "$k" != ROZ_E2E_WORK ]] && env_list+=("$k=$v")
+  case "$k" in
+    ROZ_E2E_RESULTS | ROZ_E2E_WORK | ROZ_HOME) ;;
+    ROZ_*) env_list+=("$k=$v") ;;
+  esac
 done < <(env -0)
 env_list+=("${extra_env[@]}")
 
@@ -69,10 +88,44 @@ plugin_args=()
 [[ "$plugin_dir" != none ]] && plugin_args=(--plugin-dir "$plugin_dir")
 
 cd "$results/work" || exit 1
-timeout -k 5 "$timeout_s" env -i "${env_list[@]}" \
-  "$claude" -p "$prompt" "${plugin_args[@]}" \
-  --output-format stream-json --verbose "${extra_args[@]}" \
-  > "$results/stream.jsonl" 2> "$results/claude.stderr" < /dev/null
-rc=$?
-[[ $rc -eq 124 ]] && echo "netns-run: Claude Code timed out after ${timeout_s}s" >&2
+
+# The scenario's optional setup(env), in the work tree, before Claude Code.
+if ! env -i "${env_list[@]}" node "$here/lib/scenario-setup.js" "$scenario_file" "$results" \
+    > "$results/setup.log" 2>&1; then
+  echo "netns-run: the scenario's setup failed:" >&2
+  cat "$results/setup.log" >&2
+  exit 1
+fi
+
+: > "$results/stream.jsonl"
+: > "$results/claude.stderr"
+rc=0
+session=""
+for i in "${!prompts[@]}"; do
+  resume_args=()
+  if [[ $i -gt 0 ]]; then
+    # the session id Claude Code reported in the first run's init event
+    session="$(node -e '
+      const fs = require("fs");
+      for (const l of fs.readFileSync(process.argv[1], "utf8").split("\n")) {
+        try { const e = JSON.parse(l); if (e.type === "system" && e.subtype === "init" && e.session_id) { process.stdout.write(e.session_id); break; } } catch (_) {}
+      }' "$results/stream.1.jsonl")"
+    if [[ -z "$session" ]]; then
+      echo "netns-run: no session id in the first run's stream; cannot resume" >&2
+      exit 1
+    fi
+    resume_args=(--resume "$session")
+  fi
+  n=$((i + 1))
+  echo "$n" > "$results/current-run"
+  timeout -k 5 "$timeout_s" env -i "${env_list[@]}" "ROZ_E2E_RUN=$n" \
+    "$claude" -p "${prompts[$i]}" "${plugin_args[@]}" "${resume_args[@]}" \
+    --output-format stream-json --verbose "${extra_args[@]}" \
+    > "$results/stream.$n.jsonl" 2> "$results/claude.$n.stderr" < /dev/null
+  rc=$?
+  cat "$results/stream.$n.jsonl" >> "$results/stream.jsonl"
+  cat "$results/claude.$n.stderr" >> "$results/claude.stderr"
+  [[ $rc -eq 124 ]] && echo "netns-run: Claude Code (run $n of ${#prompts[@]}) timed out after ${timeout_s}s" >&2
+  [[ $rc -ne 0 ]] && break
+done
 exit "$rc"

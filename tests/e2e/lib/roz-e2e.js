@@ -1,0 +1,342 @@
+// Helpers for the roz-* scenarios: scripting the main agent and the roz:roz
+// reviewer in the fake model (reply side), and reading a run's artefacts in
+// check() (check side). Every check helper throws an Error whose message says
+// what roz (or Claude Code) did wrong, so a failing scenario names its reason.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { execFileSync } = require('child_process');
+const { makeContext, blocksOf } = require('../fake-model.js');
+
+const FEEDBACK = 'Stop hook feedback:';
+const GATE_MARK = 'roz: this action needs an independent review first';
+const REVIEW_REQUIRED = '# Review required';
+
+// ---------------------------------------------------------------------------
+// Recognising the reviewer. Claude Code puts the agent's .md body into the
+// subagent's system prompt; its first line is the marker.
+
+const AGENT_MD = path.join(__dirname, '..', '..', '..', 'plugin', 'agents', 'roz.md');
+
+function reviewerMarker() {
+  const text = fs.readFileSync(AGENT_MD, 'utf8');
+  const body = text.replace(/^---\n[\s\S]*?\n---\n/, '');
+  const line = body.split('\n').map((l) => l.trim()).find((l) => l !== '');
+  if (!line) throw new Error(`${AGENT_MD}: empty agent body, cannot recognise the reviewer`);
+  return line;
+}
+const REVIEWER_MARK = reviewerMarker();
+
+function isReviewer(ctx) {
+  return ctx.isSubagent && ctx.systemHas(REVIEWER_MARK);
+}
+
+// ---------------------------------------------------------------------------
+// Reply side: content blocks and conversation state.
+
+function shq(s) {
+  return `'${String(s).replace(/'/g, `'\\''`)}'`;
+}
+
+function bash(command, description = 'Run a command') {
+  return { type: 'tool_use', name: 'Bash', input: { command, description } };
+}
+
+function workPath(name) {
+  const work = process.env.ROZ_E2E_WORK;
+  if (!work) throw new Error('ROZ_E2E_WORK is not set (the fake model runs outside the harness?)');
+  return path.join(work, name);
+}
+
+function write(name, content) {
+  return { type: 'tool_use', name: 'Write', input: { file_path: workPath(name), content } };
+}
+
+// The Agent call the block message asks for. `round` (1, 2, ...) goes into the
+// prompt as REVIEW_ROUND=<n> so the reviewer script knows which review it is.
+function spawnReviewer(sid, { round = 1, background = false, what = 'the task' } = {}) {
+  const input = {
+    subagent_type: 'roz:roz',
+    description: `roz review ${round}`,
+    prompt: `SESSION_ID=${sid}\nREVIEW_ROUND=${round}\n\n## What was asked\n${what}\n\n` +
+      '## What you did\nWrote the files the user asked for.\n\n## Files changed\nsee git status\n',
+  };
+  if (background) input.run_in_background = true;
+  return { type: 'tool_use', name: 'Agent', input };
+}
+
+// tool_use blocks of the last assistant message, each with the tool_result
+// the last user message holds for it (or null).
+function lastCalls(ctx) {
+  let lastAssistant = null;
+  for (let i = ctx.messages.length - 1; i >= 0; i--) {
+    if (ctx.messages[i].role === 'assistant') { lastAssistant = ctx.messages[i]; break; }
+  }
+  const uses = blocksOf(lastAssistant).filter((b) => b.type === 'tool_use');
+  return uses.map((u) => ({
+    name: u.name,
+    input: u.input || {},
+    result: ctx.toolResults.find((r) => r.tool_use_id === u.id) || null,
+  }));
+}
+
+// Every tool_use of the conversation so far.
+function allToolUses(ctx) {
+  const out = [];
+  for (const m of ctx.messages) {
+    if (m.role !== 'assistant') continue;
+    for (const b of blocksOf(m)) if (b.type === 'tool_use') out.push(b);
+  }
+  return out;
+}
+
+function agentCalls(ctx) {
+  return allToolUses(ctx).filter((u) => u.name === 'Agent');
+}
+
+function isFeedback(ctx) {
+  return ctx.lastUserText.includes(FEEDBACK);
+}
+
+function isTaskNotification(ctx) {
+  return ctx.lastUserText.trimStart().startsWith('<task-notification>');
+}
+
+// The last user message is a new prompt typed by the user (first prompt, or
+// a later one given with --resume): text, no tool results, no hook feedback.
+function isNewPrompt(ctx) {
+  return ctx.toolResults.length === 0 && ctx.lastUserText !== '' && !isFeedback(ctx) && !isTaskNotification(ctx);
+}
+
+// The last SESSION_ID=<id> of the conversation. roz session ids are ASCII
+// letters, digits, '-' and '_' (ctx.sessionId of fake-model.js also takes
+// '.', so it would swallow the full stop roz's ISSUES message puts after
+// the id).
+function sidOf(ctx) {
+  const all = [...ctx.allText.matchAll(/SESSION_ID=([A-Za-z0-9_-]+)/g)];
+  return all.length ? all[all.length - 1][1] : null;
+}
+
+// REVIEW_ROUND=<n> from a reviewer's prompt (1 when missing).
+function reviewRound(ctx) {
+  const m = ctx.prompt.match(/REVIEW_ROUND=(\d+)/) || ctx.allText.match(/REVIEW_ROUND=(\d+)/);
+  return m ? Number(m[1]) : 1;
+}
+
+// The standard reviewer: `roz context <sid>`, then `roz decide <sid> ...`
+// (verdict(ctx) -> {verdict, summary, message}; default COMPLETE), then a
+// closing text. Commands it already ran decide the next step, so hook
+// feedback in between does not confuse it.
+function reviewer(ctx, { verdict } = {}) {
+  const sid = sidOf(ctx);
+  if (!sid) return 'There is no SESSION_ID in my prompt, so I cannot record a verdict.';
+  const ran = allToolUses(ctx).map((u) => String((u.input && u.input.command) || ''));
+  if (!ran.some((c) => c.startsWith('roz context'))) return [bash(`roz context ${sid}`, 'Read the review context')];
+  if (!ran.some((c) => c.startsWith('roz decide'))) {
+    const v = verdict ? verdict(ctx) : { verdict: 'COMPLETE', summary: 'checked the files against the request' };
+    let cmd = `roz decide ${sid} ${v.verdict} ${shq(v.summary)}`;
+    if (v.message) cmd += ` --message ${shq(v.message)}`;
+    return [bash(cmd, 'Record the verdict')];
+  }
+  return `Review ${reviewRound(ctx)} of ${sid} recorded.`;
+}
+
+// ---------------------------------------------------------------------------
+// Check side.
+
+function fail(msg) {
+  throw new Error(msg);
+}
+
+// Printed with the run's output (run-all.sh shows it indented).
+function note(msg) {
+  process.stderr.write(`${msg}\n`);
+}
+
+function initEvents(run) {
+  return run.stream.filter((e) => e.type === 'system' && e.subtype === 'init');
+}
+
+// The session id Claude Code reported (first init event).
+function mainSessionId(run) {
+  const init = initEvents(run)[0];
+  if (!init || !init.session_id) fail('stream.jsonl has no init event with a session_id (did Claude Code start?)');
+  return init.session_id;
+}
+
+// Every `claude -p` run ended with a successful result event.
+function expectRunsSucceeded(run, nRuns = 1) {
+  if (run.streams.length !== nRuns) fail(`expected ${nRuns} claude run(s), found ${run.streams.length}`);
+  run.streams.forEach((s, i) => {
+    const results = s.filter((e) => e.type === 'result');
+    if (!results.length) fail(`run ${i + 1}: no result event in stream.${i + 1}.jsonl`);
+    for (const r of results) {
+      if (r.is_error || r.subtype !== 'success') fail(`run ${i + 1}: result is an error: ${JSON.stringify(r).slice(0, 400)}`);
+    }
+  });
+  const errs = run.model.filter((e) => e.error);
+  if (errs.length) fail(`the fake model's script threw: ${errs[0].error.split('\n')[0]}`);
+}
+
+function ctxOf(entry) {
+  return makeContext(entry.request, { seq: entry.seq });
+}
+
+// Requests of one kind ('main' or 'subagent') in order, with their ctx.
+function requests(run, kind) {
+  return run.model.filter((e) => e.kind === kind && e.request).map((e) => ({ entry: e, ctx: ctxOf(e) }));
+}
+
+function reviewerRequests(run) {
+  return requests(run, 'subagent').filter((r) => isReviewer(r.ctx));
+}
+
+// Requests whose last user message carries Stop/SubagentStop feedback: each
+// one is a block Claude Code fed back to the model.
+function feedbackRequests(run, kind) {
+  return requests(run, kind).filter((r) => r.ctx.lastUserText.includes(FEEDBACK));
+}
+
+function hookCalls(run, event) {
+  return run.rozCalls.filter((c) => c.hook === event);
+}
+
+// What one hook call answered: 'allow' ({}), 'block', 'deny', 'context', or
+// 'bad:<why>'.
+function answerOf(call) {
+  if (call.rc !== 0) return `bad:exit ${call.rc}`;
+  const o = call.output;
+  if (o === undefined) return `bad:stdout not JSON: ${JSON.stringify(call.stdout.slice(0, 80))}`;
+  if (!o || typeof o !== 'object' || Array.isArray(o)) return 'bad:not an object';
+  if (Object.keys(o).length === 0) return 'allow';
+  if (o.decision === 'block') return 'block';
+  const h = o.hookSpecificOutput;
+  if (h && h.permissionDecision === 'deny') return 'deny';
+  if (h && h.permissionDecision) return `bad:permissionDecision ${h.permissionDecision}`;
+  if (h && h.additionalContext) return 'context';
+  return `bad:${JSON.stringify(o).slice(0, 80)}`;
+}
+
+function answers(run, event, filter = () => true) {
+  return hookCalls(run, event).filter(filter).map(answerOf);
+}
+
+function inSubagent(call) {
+  return !!(call.input && call.input.agent_type);
+}
+
+function expectAnswers(run, event, expected, what, filter) {
+  const got = answers(run, event, filter);
+  if (JSON.stringify(got) !== JSON.stringify(expected)) {
+    fail(`${what}: roz answered the ${event} hooks [${got.join(', ')}], expected [${expected.join(', ')}]`);
+  }
+}
+
+// Bash-tool calls of `roz <command>` (decide, context, ...).
+function cliCalls(run, command) {
+  return run.rozCalls.filter((c) => c.hook === null && c.args[0] === command);
+}
+
+function sessionFile(run, sid) {
+  return path.join(run.rozHome, 'sessions', `${sid}.json`);
+}
+
+function loadSession(run, sid) {
+  const file = sessionFile(run, sid);
+  if (!fs.existsSync(file)) {
+    const have = run.sessionFiles().map((f) => f.id);
+    fail(`roz wrote no session file for ${sid} under ROZ_HOME (sessions there: [${have.join(', ')}])`);
+  }
+  const text = fs.readFileSync(file, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    fail(`session file ${file} is not valid JSON (${e.message}): ${text.slice(0, 200)}`);
+  }
+  return null;
+}
+
+function traceTypes(session) {
+  return (session.trace || []).map((e) => e.event_type);
+}
+
+function traceCounts(session) {
+  const n = {};
+  for (const t of traceTypes(session)) n[t] = (n[t] || 0) + 1;
+  return n;
+}
+
+// Exact counts of the named trace event types (others are not looked at).
+function expectTrace(session, expected) {
+  const n = traceCounts(session);
+  const bad = Object.entries(expected).filter(([t, want]) => (n[t] || 0) !== want);
+  if (bad.length) {
+    fail(`session trace: ${bad.map(([t, want]) => `${t} x${n[t] || 0}, expected x${want}`).join('; ')} ` +
+      `(trace: ${traceTypes(session).join(', ')})`);
+  }
+}
+
+// Invariants of every roz scenario: roz was called by the hooks, every hook
+// exited 0 with a JSON object, none ever answered "allow", every session file
+// is valid JSON.
+function commonChecks(run) {
+  const hooks = run.rozCalls.filter((c) => c.hook !== null);
+  if (!hooks.length) fail('roz was never called by a hook (plugin not loaded, or no roz on PATH?)');
+  const noReal = run.rozCalls.find((c) => !c.real);
+  if (noReal) fail(`no roz on PATH behind the recording shim (call ${noReal.args.join(' ')})`);
+  for (const c of hooks) {
+    const a = answerOf(c);
+    if (a.startsWith('bad:')) fail(`roz hook ${c.hook} answered badly (${a.slice(4)}); stderr: ${c.stderr.slice(0, 200)}`);
+    if (/"permissionDecision"\s*:\s*"allow"/.test(c.stdout)) fail(`roz hook ${c.hook} answered permissionDecision "allow": ${c.stdout}`);
+  }
+  for (const f of run.sessionFiles()) {
+    try { JSON.parse(f.text); } catch (e) { fail(`session file ${f.file} is not valid JSON: ${e.message}`); }
+  }
+}
+
+// git in a directory of the run, for checks.
+function git(dir, ...args) {
+  return execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+module.exports = {
+  FEEDBACK,
+  GATE_MARK,
+  REVIEW_REQUIRED,
+  REVIEWER_MARK,
+  isReviewer,
+  shq,
+  bash,
+  write,
+  workPath,
+  spawnReviewer,
+  lastCalls,
+  allToolUses,
+  agentCalls,
+  isFeedback,
+  isTaskNotification,
+  isNewPrompt,
+  sidOf,
+  reviewRound,
+  reviewer,
+  fail,
+  note,
+  mainSessionId,
+  expectRunsSucceeded,
+  requests,
+  reviewerRequests,
+  feedbackRequests,
+  hookCalls,
+  answerOf,
+  answers,
+  inSubagent,
+  expectAnswers,
+  cliCalls,
+  sessionFile,
+  loadSession,
+  traceTypes,
+  traceCounts,
+  expectTrace,
+  commonChecks,
+  git,
+};
