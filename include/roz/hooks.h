@@ -97,11 +97,15 @@ int roz_hook_handle(roz_hook_event ev, const roz_hook_input *in, const roz_env *
 /* ---- pieces the CLI shares with the hooks ---------------------------------- */
 
 /*
- * Record a reviewer's verdict, as `roz decide` does: history, trace,
- * approval time (COMPLETE), the pending attempt's outcome.
+ * Record a verdict, as `roz decide` does: history, trace, approval time
+ * (COMPLETE). The verdict is trusted (counts as an approval) only once the
+ * reviewer's SubagentStop vouches for it, unless `override` says a person
+ * recorded it outside Claude Code, or review.require_reviewer is off; in
+ * those cases the pending attempt is marked a success at once.
  */
 int roz_decide_apply(roz_session *s, roz_decision_kind kind, const char *summary,
-		     const char *message, const char *opinions, const roz_env *env) ROZ_WARN_UNUSED;
+		     const char *message, const char *opinions, bool override,
+		     const roz_env *env) ROZ_WARN_UNUSED;
 
 /* The block message for a stop: the selected template with {{session_id}} filled in. */
 extern const char roz_default_template[];

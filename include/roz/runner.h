@@ -32,13 +32,26 @@ typedef struct roz_runner_opts {
 int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out, roz_buf *err,
 		 const roz_runner_opts *opts);
 
+typedef struct roz_decide_request {
+	const char *session_id; /* the session the verdict is for */
+	roz_decision_kind kind;
+	const char *summary;
+	const char *message;  /* ISSUES: what to fix, or NULL */
+	const char *opinions; /* COMPLETE: second opinions, or NULL */
+	/* the Claude Code session the command runs in ($CLAUDE_CODE_SESSION_ID), or NULL */
+	const char *caller_session;
+	bool override; /* a person outside Claude Code records a trusted verdict */
+} roz_decide_request;
+
 /*
  * `roz decide` against the configured store: lock the session, record the
- * verdict, save, unlock. ROZ_OK; ROZ_ENOTFOUND for an unknown session; or
- * another error, with the reason in roz_error_last().
+ * verdict, save, unlock. A verdict run from inside a different Claude Code
+ * session than the one it names is refused, and the caller's own session
+ * records its pending attempt as having gone to a bad session id. ROZ_OK;
+ * ROZ_ENOTFOUND for an unknown session; ROZ_EINVALID for a refused request;
+ * or another error, with the reason in roz_error_last().
  */
-int roz_run_decide(const roz_config *config, const char *session_id, roz_decision_kind kind,
-		   const char *summary, const char *message, const char *opinions) ROZ_WARN_UNUSED;
+int roz_run_decide(const roz_config *config, const roz_decide_request *req) ROZ_WARN_UNUSED;
 
 /* Shared with the CLI: a roz_env for `now` over real ids, randomness and templates. */
 struct roz_env;

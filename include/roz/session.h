@@ -39,6 +39,7 @@ struct cJSON;
 #define ROZ_MAX_ATTEMPTS 50
 #define ROZ_MAX_TOOL_INPUT_BYTES (10 * 1024)
 #define ROZ_MAX_SESSION_ID 128
+#define ROZ_MAX_REVIEWER_RUNS 10
 
 typedef enum roz_decision_kind {
 	ROZ_DECISION_PENDING,
@@ -102,8 +103,16 @@ typedef enum roz_event_type {
 	ROZ_EVENT_REVIEWER_STARTED,
 	ROZ_EVENT_REVIEWER_STOPPED,
 	ROZ_EVENT_SESSION_RECOVERED,
+	ROZ_EVENT_DECISION_IGNORED,
 	ROZ_EVENT__COUNT
 } roz_event_type;
+
+/* A run of the roz:roz reviewer, from its SubagentStart to its SubagentStop. */
+typedef struct roz_reviewer_run {
+	char *agent_id;
+	roz_time started_at;
+	uint32_t stop_blocks; /* times its stop was held for want of a verdict */
+} roz_reviewer_run;
 
 /* One trace event as JSON text: {"id":..,"timestamp":..,"event_type":..,"payload":..}. */
 typedef struct roz_trace_entry {
@@ -127,6 +136,12 @@ typedef struct roz_review_state {
 	roz_opt_time circuit_breaker_tripped_at;
 	roz_attempt *attempts;
 	size_t n_attempts, cap_attempts;
+	/* COMPLETE counts only once a reviewer's SubagentStop vouched for it */
+	bool decision_trusted;
+	roz_reviewer_run *reviewers; /* reviewer runs started and not yet stopped */
+	size_t n_reviewers, cap_reviewers;
+	roz_opt_time reviewer_started_at; /* the latest reviewer start */
+	uint32_t wait_blocks; /* stops held this cycle while a background reviewer ran */
 } roz_review_state;
 
 typedef struct roz_session {
@@ -185,6 +200,15 @@ int roz_session_set_gate_trigger(roz_session *s, const char *tool_key, const str
 void roz_gate_trigger_free(roz_gate_trigger *g);
 int roz_truncated_input_make(const struct cJSON *input, roz_truncated_input *out) ROZ_WARN_UNUSED;
 void roz_truncated_input_clear(roz_truncated_input *t);
+
+/* ---- reviewer runs --------------------------------------------------------- */
+
+/* Record a reviewer start (the oldest run is dropped past ROZ_MAX_REVIEWER_RUNS). */
+int roz_session_reviewer_start(roz_session *s, const char *agent_id, roz_time now) ROZ_WARN_UNUSED;
+/* The run with this agent id, or NULL. */
+roz_reviewer_run *roz_session_reviewer_find(roz_session *s, const char *agent_id);
+/* Forget a run (no-op for NULL). */
+void roz_session_reviewer_remove(roz_session *s, roz_reviewer_run *run);
 
 /* ---- trace ---------------------------------------------------------------- */
 

@@ -4,6 +4,7 @@
  * lost.
  */
 #include <getopt.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -21,7 +22,11 @@ static void help(void)
 	       "Options:\n"
 	       "  -m, --message TEXT   what the agent must fix (ISSUES)\n"
 	       "  -o, --opinions TEXT  second opinions consulted (COMPLETE)\n"
-	       "  -h, --help           show this help\n");
+	       "      --override       record the verdict as a person, outside Claude Code;\n"
+	       "                       it counts without a reviewer run\n"
+	       "  -h, --help           show this help\n\n"
+	       "Inside Claude Code only the roz:roz reviewer may run this; a verdict counts\n"
+	       "once the reviewer's own stop confirms it was recorded during its review.\n");
 }
 
 int cmd_decide(int argc, char **argv)
@@ -29,10 +34,13 @@ int cmd_decide(int argc, char **argv)
 	static const struct option opts[] = {
 		{"message", required_argument, NULL, 'm'},
 		{"opinions", required_argument, NULL, 'o'},
+		{"override", no_argument, NULL, 'O'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *message = NULL, *opinions = NULL, *sid, *verdict, *summary;
+	bool override = false;
+	roz_decide_request req;
 	roz_decision_kind kind;
 	roz_config config;
 	int c, rc, status = ROZ_EXIT_FAILURE;
@@ -43,6 +51,7 @@ int cmd_decide(int argc, char **argv)
 		switch (c) {
 		case 'm': message = optarg; break;
 		case 'o': opinions = optarg; break;
+		case 'O': override = true; break;
 		case 'h': help(); return cli_finish_stdout(ROZ_EXIT_OK);
 		case ':': return cli_usage_error("decide", "option '%s' needs a value", argv[optind - 1]);
 		default: return cli_usage_error("decide", "unknown option '%s'", argv[optind - 1]);
@@ -64,7 +73,15 @@ int cmd_decide(int argc, char **argv)
 
 	if (cli_load_config(&config) != ROZ_EXIT_OK)
 		return ROZ_EXIT_FAILURE;
-	rc = roz_run_decide(&config, sid, kind, summary, message, opinions);
+	memset(&req, 0, sizeof(req));
+	req.session_id = sid;
+	req.kind = kind;
+	req.summary = summary;
+	req.message = message;
+	req.opinions = opinions;
+	req.caller_session = getenv("CLAUDE_CODE_SESSION_ID");
+	req.override = override;
+	rc = roz_run_decide(&config, &req);
 	if (rc == ROZ_ENOTFOUND) {
 		cli_error("no session '%s' (check the SESSION_ID you were given)", sid);
 		goto out;

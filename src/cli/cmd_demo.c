@@ -124,7 +124,9 @@ static void decide(demo *d, const roz_config *config, roz_decision_kind kind, co
 	printf("   $ roz decide %s %s \"%s\"%s%s%s\n", DEMO_SID,
 	       kind == ROZ_DECISION_COMPLETE ? "COMPLETE" : "ISSUES", summary,
 	       message ? " --message \"" : "", message ? message : "", message ? "\"" : "");
-	if (roz_run_decide(config, DEMO_SID, kind, summary, message, NULL) < 0) {
+	roz_decide_request req = {DEMO_SID, kind, summary, message, NULL, NULL, false};
+
+	if (roz_run_decide(config, &req) < 0) {
 		printf("   !! roz decide failed: %s\n", roz_error_last());
 		d->failures++;
 	}
@@ -264,6 +266,8 @@ int cmd_demo(int argc, char **argv)
 	run(&d, "stop", "\"hook_event_name\":\"Stop\",\"stop_hook_active\":false", "block");
 
 	step(&d, "The agent starts the roz:roz reviewer, which reads what the user asked and finds a gap.");
+	run(&d, "subagent-start", "\"hook_event_name\":\"SubagentStart\",\"agent_id\":\"a41c\","
+				  "\"agent_type\":\"roz:roz\"", "{}");
 	show_context(&d, &config);
 	decide(&d, &config, ROZ_DECISION_ISSUES, "empty input passes validation",
 	       "Reject an empty email address and add a test for it");
@@ -274,8 +278,11 @@ int cmd_demo(int argc, char **argv)
 	run(&d, "stop", "\"hook_event_name\":\"Stop\",\"stop_hook_active\":true", "block");
 
 	step(&d, "The agent fixes it and runs the reviewer again, which approves.");
+	run(&d, "subagent-start", "\"hook_event_name\":\"SubagentStart\",\"agent_id\":\"b52d\","
+				  "\"agent_type\":\"roz:roz\"", "{}");
 	decide(&d, &config, ROZ_DECISION_COMPLETE, "empty and malformed addresses rejected; tests added",
 	       NULL);
+	printf("   (the verdict counts once the reviewer's own stop confirms it was recorded during its run)\n");
 	run(&d, "subagent-stop", "\"hook_event_name\":\"SubagentStop\",\"agent_id\":\"b52d\","
 				 "\"agent_type\":\"roz:roz\",\"stop_hook_active\":false", "{}");
 
@@ -290,6 +297,8 @@ int cmd_demo(int argc, char **argv)
 				"\"tool_input\":{\"command\":\"git push origin main\"}", "deny");
 
 	step(&d, "The reviewer checks what is about to be pushed and approves.");
+	run(&d, "subagent-start", "\"hook_event_name\":\"SubagentStart\",\"agent_id\":\"c63e\","
+				  "\"agent_type\":\"roz:roz\"", "{}");
 	decide(&d, &config, ROZ_DECISION_COMPLETE, "branch is tested; push is what the user asked", NULL);
 	run(&d, "subagent-stop", "\"hook_event_name\":\"SubagentStop\",\"agent_id\":\"c63e\","
 				 "\"agent_type\":\"roz:roz\"", "{}");

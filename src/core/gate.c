@@ -1,192 +1,132 @@
 /*
- * gate.c - turning a tool call into the key gates are matched against, and
- * finding the first gate pattern that matches it.
+ * gate.c - turning a tool call into the keys gates are matched against
+ * (every command of a Bash line, via the shell lexer), finding the first
+ * gate pattern that matches, and spotting calls that reach for roz itself.
  */
 #include "roz/gate.h"
 
 #include <cjson/cJSON.h>
-#include <ctype.h>
 #include <string.h>
 
 #include "roz/glob.h"
+#include "roz/shell.h"
 #include "roz/utf8.h"
-
-/* Characters a key is cut to before matching, as the reference does. */
-#define KEY_CHARS 80
 
 void roz_gate_match_clear(roz_gate_match *m)
 {
 	roz_free(m->tool_key);
 	roz_free(m->pattern);
+	roz_free(m->unsure);
 	memset(m, 0, sizeof(*m));
 }
 
-static const char *skip_space(const char *s)
+/* Could this pattern ever match a `Bash:...` key? */
+static bool pattern_covers_bash(const char *p)
 {
-	while (*s && isspace((unsigned char)*s))
-		s++;
-	return s;
+	return strncmp(p, "Bash", 4) == 0 || p[0] == '*' || p[0] == '?' || p[0] == '[';
 }
 
-static bool is_name_char(char c)
+static const char *input_string(const cJSON *input, const char *name)
 {
-	return isalnum((unsigned char)c) || c == '_' || (unsigned char)c >= 0x80;
+	const cJSON *v = cJSON_IsObject(input) ? cJSON_GetObjectItemCaseSensitive(input, name) : NULL;
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* The text after the last '|' outside quotes that does not follow another '|'. */
-static const char *after_last_pipe(const char *s)
+static int set_match(roz_gate_match *m, const char *key, size_t key_len, const char *pattern)
 {
-	bool sq = false, dq = false;
-	const char *last = NULL;
-	char prev = 0;
+	size_t cut = roz_utf8_cut(key, key_len, ROZ_MAX_KEY_DISPLAY);
 
-	for (const char *p = s; *p; prev = *p++) {
-		/* inside single quotes a backslash is an ordinary character */
-		if (*p == '\'' && !dq && (sq || prev != '\\'))
-			sq = !sq;
-		else if (*p == '"' && !sq && prev != '\\')
-			dq = !dq;
-		else if (*p == '|' && !sq && !dq && prev != '|')
-			last = p;
-	}
-	return last ? skip_space(last + 1) : s;
-}
-
-/* Skip one value: a quoted string (to its closing quote) or a bare word, which may be empty. */
-static const char *skip_value(const char *s)
-{
-	if (*s == '"') {
-		for (const char *p = s + 1; *p; p++)
-			if (*p == '"' && p[-1] != '\\')
-				return p + 1;
-		return s;
-	}
-	if (*s == '\'') {
-		const char *end = strchr(s + 1, '\'');
-
-		return end ? end + 1 : s;
-	}
-	while (*s && !isspace((unsigned char)*s))
-		s++;
-	return s;
-}
-
-/* Leading NAME=value words. */
-static const char *skip_assignments(const char *s)
-{
-	for (;;) {
-		const char *p = s;
-
-		while (is_name_char(*p))
-			p++;
-		if (p == s || *p != '=')
-			return s;
-		s = skip_space(skip_value(p + 1));
-	}
-}
-
-/* `env NAME=value ... cmd`: everything up to the command. */
-static const char *skip_env(const char *s)
-{
-	const char *eq;
-
-	s = skip_space(s);
-	while ((eq = strchr(s, '=')) != NULL) {
-		const char *p = s;
-
-		while (p < eq && is_name_char(*p))
-			p++;
-		if (p != eq)
-			break;
-		s = skip_space(skip_value(eq + 1));
-	}
-	return s;
-}
-
-char *roz_bash_normalize(const char *command)
-{
-	static const char *const shells[] = {"bash -c ", "sh -c ", "/bin/bash -c ", "/bin/sh -c "};
-	char *copy, *out;
-	const char *s, *end;
-	size_t len;
-
-	/* work on the command trimmed at both ends */
-	command = skip_space(command);
-	len = strlen(command);
-	while (len && isspace((unsigned char)command[len - 1]))
-		len--;
-	copy = roz_strndup(command, len);
-	if (!copy)
-		return NULL;
-	s = after_last_pipe(copy);
-	if (strncmp(s, "env ", 4) == 0)
-		s = skip_env(s + 4);
-	s = skip_assignments(s);
-	end = s + strlen(s);
-	for (size_t i = 0; i < sizeof(shells) / sizeof(shells[0]); i++) {
-		size_t n = strlen(shells[i]);
-
-		if (strncmp(s, shells[i], n) != 0)
-			continue;
-		s = skip_space(s + n);
-		end = s + strlen(s);
-		if (*s == '"' || *s == '\'') {
-			const char *close = strchr(s + 1, *s);
-
-			s++;
-			if (close)
-				end = close;
-		}
-		break;
-	}
-	len = roz_utf8_offset(s, (size_t)(end - s), KEY_CHARS);
-	out = roz_strndup(s, len);
-	roz_free(copy);
-	return out;
-}
-
-static char *tool_key(const char *tool_name, const cJSON *tool_input)
-{
-	const cJSON *cmd;
-
-	if (!tool_name)
-		return roz_strdup("unknown");
-	cmd = cJSON_IsObject(tool_input) ? cJSON_GetObjectItemCaseSensitive(tool_input, "command") : NULL;
-	if (strcmp(tool_name, "Bash") == 0 && cJSON_IsString(cmd)) {
-		char *norm = roz_bash_normalize(cmd->valuestring), *key;
-
-		if (!norm)
-			return NULL;
-		key = roz_asprintf("Bash:%s", norm);
-		roz_free(norm);
-		return key;
-	}
-	return roz_strdup(tool_name);
-}
-
-int roz_gate_match_tool(const roz_config *config, const char *tool_name, const cJSON *tool_input,
-			roz_gate_match *m)
-{
-	char *key;
-
-	memset(m, 0, sizeof(*m));
-	if (!config->n_gate_tools)
-		return ROZ_OK;
-	key = tool_key(tool_name, tool_input);
-	if (!key)
+	m->tool_key = roz_strndup(key, cut);
+	m->pattern = roz_strdup(pattern);
+	if (!m->tool_key || !m->pattern)
 		return ROZ_ENOMEM;
-	for (size_t i = 0; i < config->n_gate_tools; i++) {
-		if (!roz_glob_match(config->gate_tools[i], key))
-			continue;
-		m->pattern = roz_strdup(config->gate_tools[i]);
-		if (!m->pattern) {
-			roz_free(key);
-			return ROZ_ENOMEM;
+	m->matched = true;
+	return ROZ_OK;
+}
+
+static int check_bash(const roz_config *config, const char *command, roz_gate_match *m)
+{
+	roz_shell_result sh;
+	roz_buf key = ROZ_BUF_INIT;
+	bool bash_gates = false;
+	int rc;
+
+	if ((rc = roz_shell_parse(command, strlen(command), &sh)) < 0)
+		return rc;
+	for (size_t i = 0; i < sh.ncmds; i++) {
+		const roz_shell_cmd *c = &sh.cmds[i];
+
+		/* `roz`, by any path or wrapper: the lexer has reduced it to its basename */
+		if (c->nwords >= 2 && strcmp(c->words[0], "roz") == 0) {
+			if (strcmp(c->words[1], "decide") == 0)
+				m->roz_runs |= ROZ_RUNS_DECIDE;
+			else if (strcmp(c->words[1], "hook") == 0)
+				m->roz_runs |= ROZ_RUNS_HOOK;
 		}
-		m->matched = true;
-		m->tool_key = key;
-		return ROZ_OK;
 	}
-	roz_free(key);
+	for (size_t p = 0; p < config->n_gate_tools && !m->matched; p++) {
+		const char *pattern = config->gate_tools[p];
+
+		bash_gates |= pattern_covers_bash(pattern);
+		for (size_t i = 0; i < sh.ncmds && !m->matched; i++) {
+			roz_buf_reset(&key);
+			roz_buf_adds(&key, "Bash:");
+			roz_buf_adds(&key, sh.cmds[i].line);
+			if ((rc = roz_buf_failed(&key)) < 0)
+				goto out;
+			if (roz_glob_match(pattern, key.ptr) && (rc = set_match(m, key.ptr, key.len, pattern)) < 0)
+				goto out;
+		}
+	}
+	for (size_t p = 0; p < config->n_gate_tools && !bash_gates; p++)
+		bash_gates = pattern_covers_bash(config->gate_tools[p]);
+	if (!m->matched && bash_gates && (sh.flags & (ROZ_SHELL_DYNAMIC | ROZ_SHELL_UNPARSED))) {
+		m->unsure = roz_strdup(sh.reason ? sh.reason : "the command line could not be read");
+		if (!m->unsure)
+			rc = ROZ_ENOMEM;
+	}
+out:
+	roz_buf_free(&key);
+	roz_shell_result_free(&sh);
+	return rc;
+}
+
+/* A file tool writing under the storage directory could forge a verdict. */
+static bool aims_at_store(const roz_config *config, const char *tool_name, const cJSON *input)
+{
+	static const char *const writers[] = {"Write", "Edit", "MultiEdit", "NotebookEdit"};
+	const char *path = NULL;
+	size_t n;
+
+	if (!config->storage_path)
+		return false;
+	for (size_t i = 0; i < sizeof(writers) / sizeof(writers[0]) && !path; i++)
+		if (strcmp(tool_name, writers[i]) == 0)
+			path = input_string(input, "file_path") ? input_string(input, "file_path")
+								 : input_string(input, "notebook_path");
+	if (!path)
+		return false;
+	n = strlen(config->storage_path);
+	while (n > 1 && config->storage_path[n - 1] == '/')
+		n--;
+	return strncmp(path, config->storage_path, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+int roz_gate_check(const roz_config *config, const char *tool_name, const cJSON *tool_input,
+		   roz_gate_match *m)
+{
+	const char *command;
+
+	memset(m, 0, sizeof(*m));
+	if (!tool_name)
+		tool_name = "unknown";
+	command = strcmp(tool_name, "Bash") == 0 ? input_string(tool_input, "command") : NULL;
+	if (command)
+		return check_bash(config, command, m);
+	m->touches_store = aims_at_store(config, tool_name, tool_input);
+	for (size_t p = 0; p < config->n_gate_tools; p++)
+		if (roz_glob_match(config->gate_tools[p], tool_name))
+			return set_match(m, tool_name, strlen(tool_name), config->gate_tools[p]);
 	return ROZ_OK;
 }

@@ -12,6 +12,8 @@
 
 /* How far past `now` a decision time may lie (clock skew between processes). */
 #define DECISION_SKEW_SECONDS 5
+/* How often one reviewer's stop is held for want of a verdict before it is let go. */
+#define REVIEWER_STOP_LIMIT 2
 
 static const struct {
 	const char *name;
@@ -85,6 +87,32 @@ static bool is_reviewer(const roz_hook_input *in)
 	return in->agent_type && strcmp(in->agent_type, ROZ_REVIEWER_AGENT) == 0;
 }
 
+/* A tool call made from inside the reviewer: Claude Code names the agent on it. */
+static bool from_reviewer(const roz_hook_input *in)
+{
+	return is_reviewer(in) && in->agent_id && *in->agent_id;
+}
+
+static bool str_field_is(const cJSON *obj, const char *name, const char *want)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+	return cJSON_IsString(v) && strcmp(v->valuestring, want) == 0;
+}
+
+/* Stop input lists running background tasks; is a reviewer among them? */
+static bool reviewer_running_in_background(const roz_hook_input *in)
+{
+	const cJSON *task;
+
+	cJSON_ArrayForEach(task, in->background_tasks) {
+		if (str_field_is(task, "type", "subagent") && str_field_is(task, "status", "running") &&
+		    str_field_is(task, "agent_type", ROZ_REVIEWER_AGENT))
+			return true;
+	}
+	return false;
+}
+
 int roz_hook_prepare(roz_hook_event ev, const roz_hook_input *in, const roz_config *config,
 		     roz_hook_plan *plan)
 {
@@ -95,11 +123,15 @@ int roz_hook_prepare(roz_hook_event ev, const roz_hook_input *in, const roz_conf
 		plan->needs_session = !plan->is_notification;
 		return ROZ_OK;
 	case ROZ_HOOK_PRE_TOOL_USE: {
-		int rc = roz_gate_match_tool(config, in->tool_name, in->tool_input, &plan->gate);
+		int rc = roz_gate_check(config, in->tool_name, in->tool_input, &plan->gate);
 
-		plan->needs_session = plan->gate.matched;
+		/* refusals of roz's own commands need no state; only a gate does */
+		plan->needs_session = plan->gate.matched && !plan->gate.touches_store &&
+				      !(plan->gate.roz_runs & ROZ_RUNS_HOOK) &&
+				      !((plan->gate.roz_runs & ROZ_RUNS_DECIDE) && !from_reviewer(in));
 		return rc;
 	}
+	case ROZ_HOOK_SUBAGENT_START:
 	case ROZ_HOOK_SUBAGENT_STOP:
 		plan->needs_session = is_reviewer(in);
 		return ROZ_OK;
@@ -184,9 +216,36 @@ static void breaker_trip(roz_session *s, roz_time now, roz_hook_result *res)
 /* A new review cycle: blocks are counted from zero and a cooled-down breaker is cleared. */
 static void start_cycle(roz_session *s)
 {
+	s->review.decision_trusted = false;
+	s->review.wait_blocks = 0;
 	s->review.block_count = 0;
 	s->review.circuit_breaker_tripped = false;
 	s->review.circuit_breaker_tripped_at.set = false;
+}
+
+/* COMPLETE counts when a reviewer vouched for it, or when no reviewer is required. */
+static bool approved(const roz_session *s, const roz_config *config)
+{
+	return s->review.decision.kind == ROZ_DECISION_COMPLETE &&
+	       (s->review.decision_trusted || !config->require_reviewer);
+}
+
+/* Mark the newest pending attempt as answered by a verdict. */
+static int attempt_succeeded(roz_session *s)
+{
+	roz_attempt *a = roz_session_pending_attempt(s);
+	char *type;
+
+	if (!a)
+		return ROZ_OK;
+	type = roz_strdup(roz_decision_kind_name(s->review.decision.kind));
+	if (!type)
+		return ROZ_ENOMEM;
+	roz_free(a->decision_type);
+	a->decision_type = type;
+	a->outcome = ROZ_OUTCOME_SUCCESS;
+	a->blocks_needed = s->review.block_count;
+	return ROZ_OK;
 }
 
 /* ---- session-start ------------------------------------------------------------ */
@@ -324,6 +383,27 @@ static char *issues_message(const roz_session *s)
 			    msg, s->session_id);
 }
 
+static char *wait_message(const roz_session *s)
+{
+	return roz_asprintf("roz: the roz:roz reviewer is still working in the background. Do not start "
+			    "another one: wait for its result, which arrives as a task notification, "
+			    "then finish. (Session SESSION_ID=%s)\n",
+			    s->session_id);
+}
+
+/*
+ * Before a new attempt is recorded, settle the previous one: still pending
+ * and no reviewer started since it was made means the agent never spawned one.
+ */
+static void settle_previous_attempt(roz_session *s)
+{
+	roz_attempt *a = roz_session_pending_attempt(s);
+	const roz_opt_time *started = &s->review.reviewer_started_at;
+
+	if (a && !(started->set && !roz_time_before(started->t, a->timestamp)))
+		a->outcome = ROZ_OUTCOME_NOT_SPAWNED;
+}
+
 static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **session,
 		   roz_hook_result *res)
 {
@@ -332,12 +412,15 @@ static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **s
 	roz_review_state *r;
 	roz_buf payload = ROZ_BUF_INIT;
 	char num[32], *template_id = NULL, *msg = NULL;
+	bool background = reviewer_running_in_background(in);
 	int rc;
 
 	if (!s)
 		return ROZ_OK; /* nothing was ever asked of this session */
 	r = &s->review;
 	snprintf(num, sizeof(num), "%u", (unsigned)cfg->max_blocks);
+	if (background)
+		kv_raw(&payload, "background_reviewer", "true");
 	kv_raw(&payload, "max_blocks", num);
 	kv_raw(&payload, "stop_hook_active", in->stop_hook_active == 1 ? "true" : "false");
 	kv_end(&payload);
@@ -360,21 +443,44 @@ static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **s
 		roz_decision_clear(&r->decision);
 		note(res, "info", "circuit breaker reset after cooldown in session %s", s->session_id);
 	}
+	if (approved(s, cfg))
+		return ROZ_OK;
+	/*
+	 * A reviewer working in the background will deliver its verdict; stopping
+	 * now is not a failed attempt. The agent is asked to wait, a bounded
+	 * number of times, without touching the breaker's count.
+	 */
+	if (background) {
+		if (r->wait_blocks >= cfg->max_blocks)
+			return ROZ_OK;
+		r->wait_blocks++;
+		return roz_hook_output_take(&res->output, ROZ_OUTPUT_BLOCK, wait_message(s));
+	}
 	/* exactly max_blocks blocks per review cycle; the next stop trips the breaker */
 	if (r->block_count >= cfg->max_blocks) {
 		breaker_trip(s, env->now, res);
 		return ROZ_OK;
 	}
-	switch (r->decision.kind) {
-	case ROZ_DECISION_COMPLETE:
-		return ROZ_OK;
-	case ROZ_DECISION_PENDING:
-		msg = block_message(s, env, &template_id);
-		break;
-	case ROZ_DECISION_ISSUES:
+	if (r->decision.kind == ROZ_DECISION_COMPLETE) {
+		/* a verdict no reviewer vouched for: recorded, then set aside */
+		roz_buf p = ROZ_BUF_INIT;
+
+		kv_str(&p, "reason", "no roz:roz reviewer vouched for this COMPLETE");
+		kv_str(&p, "summary", r->decision.summary);
+		kv_end(&p);
+		rc = add_event(s, env, ROZ_EVENT_DECISION_IGNORED, &p);
+		roz_buf_free(&p);
+		if (rc < 0)
+			return rc;
+		note(res, "warning", "ignoring a COMPLETE in session %s that no reviewer vouched for",
+		     s->session_id);
+	}
+	if (r->decision.kind == ROZ_DECISION_ISSUES) {
 		template_id = roz_template_select(cfg, env);
 		msg = issues_message(s);
-		break;
+	} else {
+		settle_previous_attempt(s);
+		msg = block_message(s, env, &template_id);
 	}
 	if (!msg || !template_id || (rc = roz_session_add_attempt(s, template_id, env->now)) < 0) {
 		roz_free(msg);
@@ -386,15 +492,74 @@ static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **s
 	return roz_hook_output_take(&res->output, ROZ_OUTPUT_BLOCK, msg);
 }
 
-/* ---- subagent-stop ----------------------------------------------------------------- */
+/* ---- subagent-start / subagent-stop ---------------------------------------------------- */
+
+static int on_subagent_start(const roz_hook_input *in, const roz_env *env, roz_session **session,
+			     roz_hook_result *res)
+{
+	roz_buf p = ROZ_BUF_INIT;
+	int rc;
+
+	if (!is_reviewer(in))
+		return ROZ_OK;
+	if ((rc = get_or_create(session, in, env)) < 0 ||
+	    (rc = roz_session_reviewer_start(*session, in->agent_id, env->now)) < 0)
+		return rc;
+	kv_str(&p, "agent_id", in->agent_id ? in->agent_id : "");
+	kv_end(&p);
+	rc = add_event(*session, env, ROZ_EVENT_REVIEWER_STARTED, &p);
+	roz_buf_free(&p);
+	res->save = rc == ROZ_OK;
+	return rc;
+}
+
+static int reviewer_stopped(roz_session *s, const roz_env *env, roz_reviewer_run *run,
+			    const char *agent_id, const char *verdict)
+{
+	roz_buf p = ROZ_BUF_INIT;
+	int rc;
+
+	kv_str(&p, "agent_id", agent_id ? agent_id : "");
+	kv_str(&p, "verdict", verdict);
+	kv_end(&p);
+	rc = add_event(s, env, ROZ_EVENT_REVIEWER_STOPPED, &p);
+	roz_buf_free(&p);
+	roz_session_reviewer_remove(s, run);
+	return rc;
+}
+
+/*
+ * The reviewer's stop is held (at most REVIEWER_STOP_LIMIT times) until it
+ * has a verdict to show; after that it is let go and the attempt is
+ * recorded as having produced no decision.
+ */
+static int hold_reviewer(roz_session *s, const roz_env *env, roz_reviewer_run *run,
+			 const roz_hook_input *in, roz_hook_result *res, char *why)
+{
+	if (!why)
+		return ROZ_ENOMEM;
+	if (run->stop_blocks >= REVIEWER_STOP_LIMIT) {
+		roz_attempt *a = roz_session_pending_attempt(s);
+
+		roz_free(why);
+		if (a)
+			a->outcome = ROZ_OUTCOME_NO_DECISION;
+		note(res, "warning", "the reviewer in session %s stopped without a usable verdict",
+		     s->session_id);
+		return reviewer_stopped(s, env, run, in->agent_id, "none");
+	}
+	run->stop_blocks++;
+	return roz_hook_output_take(&res->output, ROZ_OUTPUT_BLOCK, why);
+}
 
 static int on_subagent_stop(const roz_hook_input *in, const roz_env *env, roz_session **session,
 			    roz_hook_result *res)
 {
-	const roz_session *s = *session;
+	roz_session *s = *session;
 	char a[ROZ_TIME_BUFSZ], b[ROZ_TIME_BUFSZ];
 	roz_opt_time decided, lower = {false, {0, 0}};
-	roz_time latest;
+	roz_reviewer_run *run;
+	int rc;
 
 	if (!is_reviewer(in))
 		return ROZ_OK;
@@ -403,40 +568,52 @@ static int on_subagent_stop(const roz_hook_input *in, const roz_env *env, roz_se
 		     in->session_id);
 		return ROZ_OK;
 	}
+	res->save = true;
+	run = roz_session_reviewer_find(s, in->agent_id);
+	if (run) {
+		lower.set = true;
+		lower.t = run->started_at;
+	} else {
+		/* no SubagentStart was seen: the review began at the last block or gate */
+		if (s->review.n_attempts) {
+			lower.set = true;
+			lower.t = s->review.attempts[s->review.n_attempts - 1].timestamp;
+		} else {
+			lower = s->review.review_started_at;
+		}
+		if ((rc = roz_session_reviewer_start(s, in->agent_id, lower.set ? lower.t : env->now)) < 0)
+			return rc;
+		run = roz_session_reviewer_find(s, in->agent_id);
+	}
 	if (s->review.decision.kind == ROZ_DECISION_PENDING)
-		return roz_hook_output_take(
-			&res->output, ROZ_OUTPUT_BLOCK,
+		return hold_reviewer(
+			s, env, run, in, res,
 			roz_asprintf("roz: you are finishing without recording a verdict. Run one of:\n\n"
 				     "  roz decide %s COMPLETE \"<what you verified>\"\n"
 				     "  roz decide %s ISSUES \"<what is wrong>\" --message \"<what to fix>\"\n",
 				     s->session_id, s->session_id));
 	decided = roz_session_decided_at(s);
-	if (s->review.n_attempts) {
-		lower.set = true;
-		lower.t = s->review.attempts[s->review.n_attempts - 1].timestamp;
-	} else {
-		lower = s->review.review_started_at;
-	}
-	if (!decided.set)
-		return ROZ_OK;
-	if (lower.set && roz_time_before(decided.t, lower.t))
-		return roz_hook_output_take(
-			&res->output, ROZ_OUTPUT_BLOCK,
+	if (decided.set && lower.set && roz_time_before(decided.t, lower.t))
+		return hold_reviewer(
+			s, env, run, in, res,
 			roz_asprintf("roz: the recorded verdict (%s) predates this review (started %s), "
 				     "so it is not yours. Record your own with: roz decide %s "
 				     "COMPLETE|ISSUES \"<summary>\"",
 				     roz_time_format_sec(decided.t, a), roz_time_format_sec(lower.t, b),
 				     s->session_id));
-	latest = roz_time_add(env->now, DECISION_SKEW_SECONDS);
-	if (roz_time_after(decided.t, latest))
-		return roz_hook_output_take(
-			&res->output, ROZ_OUTPUT_BLOCK,
+	if (decided.set && roz_time_after(decided.t, roz_time_add(env->now, DECISION_SKEW_SECONDS)))
+		return hold_reviewer(
+			s, env, run, in, res,
 			roz_asprintf("roz: the recorded verdict is dated %s, in the future (now %s); it "
 				     "cannot come from this review. Record your own with: roz decide %s "
 				     "COMPLETE|ISSUES \"<summary>\"",
 				     roz_time_format_sec(decided.t, a), roz_time_format_sec(env->now, b),
 				     s->session_id));
-	return ROZ_OK;
+	/* a verdict recorded while this reviewer ran: it vouches for it */
+	s->review.decision_trusted = true;
+	if ((rc = attempt_succeeded(s)) < 0)
+		return rc;
+	return reviewer_stopped(s, env, run, in->agent_id, roz_decision_kind_name(s->review.decision.kind));
 }
 
 /* ---- pre-tool-use ------------------------------------------------------------------ */
@@ -446,7 +623,7 @@ bool roz_gate_approved(const roz_session *s, const roz_config *config, roz_time 
 	const roz_review_state *r = &s->review;
 	roz_opt_time since;
 
-	if (r->decision.kind != ROZ_DECISION_COMPLETE || !r->gate_approved_at.set)
+	if (!approved(s, config) || !r->gate_approved_at.set)
 		return false;
 	if (config->has_approval_ttl &&
 	    roz_time_after(now, roz_time_add(r->gate_approved_at.t, config->approval_ttl_seconds)))
@@ -495,6 +672,15 @@ static char *gate_message(const roz_session *s, const roz_gate_match *g)
 		g->tool_key, g->pattern, s->session_id);
 }
 
+static char *self_approval_message(const roz_hook_input *in)
+{
+	return roz_asprintf("roz: only the roz:roz reviewer can record a verdict, so `roz decide` is "
+			    "refused here.\n\nStart the reviewer with the Agent tool "
+			    "(subagent_type \"roz:roz\") and a prompt that begins with this line:\n\n"
+			    "SESSION_ID=%s\n",
+			    in->session_id);
+}
+
 static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const roz_hook_plan *plan,
 			   roz_session **session, roz_hook_result *res)
 {
@@ -504,8 +690,27 @@ static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const r
 	roz_buf p = ROZ_BUF_INIT;
 	int rc;
 
-	if (!g->matched)
-		return ROZ_OK;
+	/* roz's own machinery is off limits to the agent, gates or no gates */
+	if (g->roz_runs & ROZ_RUNS_HOOK)
+		return roz_hook_output_set(&res->output, ROZ_OUTPUT_DENY,
+					   "roz: `roz hook` is run by Claude Code itself; running it from a "
+					   "tool call is refused.");
+	if ((g->roz_runs & ROZ_RUNS_DECIDE) && !from_reviewer(in))
+		return roz_hook_output_take(&res->output, ROZ_OUTPUT_DENY, self_approval_message(in));
+	if (g->touches_store)
+		return roz_hook_output_set(&res->output, ROZ_OUTPUT_DENY,
+					   "roz: the files under roz's session storage are its record of "
+					   "the review; tools may not write them.");
+	if (!g->matched) {
+		if (!g->unsure)
+			return ROZ_OK;
+		return roz_hook_output_take(
+			&res->output, ROZ_OUTPUT_ASK,
+			roz_asprintf("roz: gates are configured and roz cannot tell which command this "
+				     "line runs (%s), so it cannot check them. Please look at it "
+				     "before it runs.",
+				     g->unsure));
+	}
 	if ((rc = get_or_create(session, in, env)) < 0)
 		return rc;
 	s = *session;
@@ -570,7 +775,7 @@ int roz_hook_handle(roz_hook_event ev, const roz_hook_input *in, const roz_env *
 	case ROZ_HOOK_STOP: return on_stop(in, env, session, res);
 	case ROZ_HOOK_SUBAGENT_STOP: return on_subagent_stop(in, env, session, res);
 	case ROZ_HOOK_SESSION_END: return on_session_end(in, env, session, res);
-	case ROZ_HOOK_SUBAGENT_START: return ROZ_OK;
+	case ROZ_HOOK_SUBAGENT_START: return on_subagent_start(in, env, session, res);
 	default:
 		note(res, "warning", "unknown hook event; answering {}");
 		return ROZ_OK;
@@ -580,11 +785,10 @@ int roz_hook_handle(roz_hook_event ev, const roz_hook_input *in, const roz_env *
 /* ---- roz decide ------------------------------------------------------------------------ */
 
 int roz_decide_apply(roz_session *s, roz_decision_kind kind, const char *summary,
-		     const char *message, const char *opinions, const roz_env *env)
+		     const char *message, const char *opinions, bool override, const roz_env *env)
 {
 	roz_decision d = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
 	roz_buf p = ROZ_BUF_INIT;
-	roz_attempt *a;
 	int rc;
 
 	if (kind == ROZ_DECISION_PENDING) {
@@ -598,6 +802,8 @@ int roz_decide_apply(roz_session *s, roz_decision_kind kind, const char *summary
 	if (rc < 0)
 		return rc;
 	kv_str(&p, "decision", kind == ROZ_DECISION_COMPLETE ? "COMPLETE" : "ISSUES");
+	if (override)
+		kv_raw(&p, "override", "true");
 	if (opinions)
 		kv_str(&p, "second_opinions", opinions);
 	kv_str(&p, "summary", summary ? summary : "");
@@ -610,17 +816,10 @@ int roz_decide_apply(roz_session *s, roz_decision_kind kind, const char *summary
 		s->review.gate_approved_at.set = true;
 		s->review.gate_approved_at.t = env->now;
 	}
-	a = roz_session_pending_attempt(s);
-	if (a) {
-		char *type = roz_strdup(roz_decision_kind_name(kind));
-
-		if (!type)
-			return ROZ_ENOMEM;
-		roz_free(a->decision_type);
-		a->decision_type = type;
-		a->outcome = ROZ_OUTCOME_SUCCESS;
-		a->blocks_needed = s->review.block_count;
-	}
+	/* a person's override needs no reviewer; otherwise the reviewer's stop vouches */
+	s->review.decision_trusted = override;
+	if ((override || !env->config->require_reviewer) && (rc = attempt_succeeded(s)) < 0)
+		return rc;
 	s->updated_at = env->now;
 	return ROZ_OK;
 }

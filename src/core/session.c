@@ -16,6 +16,7 @@ static const char *const event_names[ROZ_EVENT__COUNT] = {
 	"session_start",    "prompt_received", "gate_blocked",     "gate_allowed",
 	"tool_completed",   "stop_hook_called", "roz_decision",    "trace_compacted",
 	"session_end",      "reviewer_started", "reviewer_stopped", "session_recovered",
+	"decision_ignored",
 };
 
 const char *roz_event_type_name(roz_event_type type)
@@ -148,6 +149,7 @@ int roz_session_record_decision(roz_session *s, const roz_decision *d, roz_time 
 	rec.timestamp = now;
 	r->history[r->n_history++] = rec;
 	r->decision = copy;
+	r->decision_trusted = false; /* until a reviewer's stop vouches for it */
 	return ROZ_OK;
 }
 
@@ -250,6 +252,61 @@ roz_attempt *roz_session_pending_attempt(roz_session *s)
 		if (s->review.attempts[i].outcome == ROZ_OUTCOME_PENDING)
 			return &s->review.attempts[i];
 	return NULL;
+}
+
+/* ---- reviewer runs --------------------------------------------------------- */
+
+static void run_clear(roz_reviewer_run *run)
+{
+	roz_free(run->agent_id);
+	memset(run, 0, sizeof(*run));
+}
+
+int roz_session_reviewer_start(roz_session *s, const char *agent_id, roz_time now)
+{
+	roz_review_state *r = &s->review;
+	roz_reviewer_run run;
+
+	memset(&run, 0, sizeof(run));
+	run.agent_id = roz_strdup(agent_id ? agent_id : "");
+	if (!run.agent_id)
+		return ROZ_ENOMEM;
+	run.started_at = now;
+	if (r->n_reviewers >= ROZ_MAX_REVIEWER_RUNS) {
+		run_clear(&r->reviewers[0]);
+		memmove(r->reviewers, r->reviewers + 1, (r->n_reviewers - 1) * sizeof(*r->reviewers));
+		r->n_reviewers--;
+	}
+	if (roz_array_reserve((void **)&r->reviewers, &r->cap_reviewers, sizeof(*r->reviewers),
+			      r->n_reviewers + 1) < 0) {
+		run_clear(&run);
+		return ROZ_ENOMEM;
+	}
+	r->reviewers[r->n_reviewers++] = run;
+	r->reviewer_started_at.set = true;
+	r->reviewer_started_at.t = now;
+	return ROZ_OK;
+}
+
+roz_reviewer_run *roz_session_reviewer_find(roz_session *s, const char *agent_id)
+{
+	for (size_t i = s->review.n_reviewers; i-- > 0;)
+		if (strcmp(s->review.reviewers[i].agent_id, agent_id ? agent_id : "") == 0)
+			return &s->review.reviewers[i];
+	return NULL;
+}
+
+void roz_session_reviewer_remove(roz_session *s, roz_reviewer_run *run)
+{
+	roz_review_state *r = &s->review;
+	size_t i;
+
+	if (!run)
+		return;
+	i = (size_t)(run - r->reviewers);
+	run_clear(run);
+	memmove(r->reviewers + i, r->reviewers + i + 1, (r->n_reviewers - i - 1) * sizeof(*r->reviewers));
+	r->n_reviewers--;
 }
 
 /* ---- gate trigger --------------------------------------------------------- */
@@ -519,6 +576,9 @@ void roz_session_free(roz_session *s)
 	for (size_t i = 0; i < r->n_attempts; i++)
 		attempt_clear(&r->attempts[i]);
 	roz_free(r->attempts);
+	for (size_t i = 0; i < r->n_reviewers; i++)
+		run_clear(&r->reviewers[i]);
+	roz_free(r->reviewers);
 	for (size_t i = 0; i < s->n_trace; i++)
 		roz_free(s->trace[i].json);
 	roz_free(s->trace);

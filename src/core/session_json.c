@@ -285,11 +285,41 @@ static int read_attempts(const cJSON *review, roz_review_state *r)
 	return ROZ_OK;
 }
 
+static int read_reviewers(const cJSON *review, roz_review_state *r)
+{
+	const cJSON *arr, *item;
+	uint64_t blocks = 0;
+	int rc, i = 0, skip;
+
+	if ((rc = get_array(review, "reviewers", &arr)) < 0 || !arr)
+		return rc;
+	skip = first_kept(arr, ROZ_MAX_REVIEWER_RUNS);
+	cJSON_ArrayForEach(item, arr) {
+		roz_reviewer_run *run;
+
+		if (i++ < skip)
+			continue;
+		if (!cJSON_IsObject(item))
+			return corrupt("reviewers", "holds a non-object");
+		if ((rc = roz_array_reserve((void **)&r->reviewers, &r->cap_reviewers,
+					    sizeof(*r->reviewers), r->n_reviewers + 1)) < 0)
+			return rc;
+		run = &r->reviewers[r->n_reviewers++];
+		memset(run, 0, sizeof(*run));
+		if ((rc = get_str(item, "agent_id", true, &run->agent_id)) < 0 ||
+		    (rc = get_time(item, "started_at", &run->started_at)) < 0 ||
+		    (rc = get_u64(item, "stop_blocks", UINT32_MAX, &blocks)) < 0)
+			return rc;
+		run->stop_blocks = (uint32_t)blocks;
+	}
+	return ROZ_OK;
+}
+
 static int read_review(roz_json_span span, roz_review_state *r)
 {
 	cJSON *review = cJSON_ParseWithLength(span.ptr, span.len);
 	const cJSON *decision;
-	uint64_t blocks = 0;
+	uint64_t blocks = 0, waits = 0;
 	int rc;
 
 	if (!review)
@@ -309,13 +339,18 @@ static int read_review(roz_json_span span, roz_review_state *r)
 	    (rc = get_u64(review, "block_count", UINT32_MAX, &blocks)) < 0 ||
 	    (rc = get_bool(review, "circuit_breaker_tripped", &r->circuit_breaker_tripped)) < 0 ||
 	    (rc = get_opt_time(review, "circuit_breaker_tripped_at", &r->circuit_breaker_tripped_at)) < 0 ||
-	    (rc = read_attempts(review, r)) < 0) {
+	    (rc = read_attempts(review, r)) < 0 ||
+	    (rc = get_bool(review, "decision_trusted", &r->decision_trusted)) < 0 ||
+	    (rc = read_reviewers(review, r)) < 0 ||
+	    (rc = get_opt_time(review, "last_reviewer_started_at", &r->reviewer_started_at)) < 0 ||
+	    (rc = get_u64(review, "wait_blocks", UINT32_MAX, &waits)) < 0) {
 		cJSON_Delete(review);
 		if (rc != ROZ_ENOMEM)
 			roz_error_prefix("review");
 		return rc;
 	}
 	r->block_count = (uint32_t)blocks;
+	r->wait_blocks = (uint32_t)waits;
 	cJSON_Delete(review);
 	return ROZ_OK;
 }
@@ -615,6 +650,33 @@ static void write_review(roz_buf *b, const roz_review_state *r)
 			roz_buf_adds(b, "}}");
 		}
 		roz_buf_addc(b, ']');
+	}
+	/* fields the Rust roz does not have: written only when they say something */
+	if (r->decision_trusted) {
+		add_key(b, &first, "decision_trusted");
+		roz_buf_adds(b, "true");
+	}
+	if (r->n_reviewers) {
+		add_key(b, &first, "reviewers");
+		roz_buf_addc(b, '[');
+		for (size_t i = 0; i < r->n_reviewers; i++) {
+			roz_buf_adds(b, i ? ",{\"agent_id\":" : "{\"agent_id\":");
+			roz_json_add_string(b, r->reviewers[i].agent_id);
+			roz_buf_adds(b, ",\"started_at\":");
+			add_time(b, r->reviewers[i].started_at);
+			roz_buf_adds(b, ",\"stop_blocks\":");
+			add_uint(b, r->reviewers[i].stop_blocks);
+			roz_buf_addc(b, '}');
+		}
+		roz_buf_addc(b, ']');
+	}
+	if (r->reviewer_started_at.set) {
+		add_key(b, &first, "last_reviewer_started_at");
+		add_time(b, r->reviewer_started_at.t);
+	}
+	if (r->wait_blocks) {
+		add_key(b, &first, "wait_blocks");
+		add_uint(b, r->wait_blocks);
 	}
 	roz_buf_addc(b, '}');
 }

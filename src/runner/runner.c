@@ -232,9 +232,6 @@ int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out,
 	if (rc < 0)
 		roz_buf_addf(err, "roz: warning: %s; using default settings\n", roz_error_last());
 
-	/* a tool call can be settled before the input is even parsed: no gates, no work */
-	if (ev == ROZ_HOOK_PRE_TOOL_USE && !config.n_gate_tools)
-		goto answer;
 	if ((rc = roz_hook_input_parse(input, len, &in)) < 0) {
 		if (rc == ROZ_ENOMEM)
 			goto fail;
@@ -334,24 +331,60 @@ done:
 	return rc;
 }
 
-int roz_run_decide(const roz_config *config, const char *session_id, roz_decision_kind kind,
-		   const char *summary, const char *message, const char *opinions)
+/* Under the caller session's lock: its pending attempt went to the wrong session. */
+static void note_bad_session_id(roz_store *store, const roz_config *config, const char *caller)
+{
+	roz_lock *lock = NULL;
+	roz_session *s = NULL;
+	roz_attempt *a;
+
+	if (!roz_session_id_valid(caller) ||
+	    roz_store_lock(store, caller, config->lock_timeout_ms, &lock) < 0)
+		return;
+	if (roz_store_get(store, caller, &s) == ROZ_OK && (a = roz_session_pending_attempt(s))) {
+		a->outcome = ROZ_OUTCOME_BAD_SESSION_ID;
+		s->updated_at = roz_time_now();
+		if (roz_store_put(store, s) < 0) {
+			/* best effort: the refusal below is what matters to the caller */
+		}
+	}
+	roz_session_free(s);
+	roz_store_unlock(store, lock);
+}
+
+int roz_run_decide(const roz_config *config, const roz_decide_request *req)
 {
 	roz_store_file_opts so = {config->fsync};
+	const char *caller = req->caller_session && *req->caller_session ? req->caller_session : NULL;
 	roz_store *store = NULL;
 	roz_lock *lock = NULL;
 	roz_session *s = NULL;
 	roz_env env;
 	int rc;
 
-	if ((rc = roz_store_file_open(config->storage_path, &so, &store)) < 0 ||
-	    (rc = roz_store_lock(store, session_id, config->lock_timeout_ms, &lock)) < 0)
+	if (req->override && caller) {
+		roz_error_set("--override is for a person at a terminal; inside Claude Code the "
+			      "roz:roz reviewer records the verdict");
+		return ROZ_EINVALID;
+	}
+	if ((rc = roz_store_file_open(config->storage_path, &so, &store)) < 0)
+		return rc;
+	if (caller && strcmp(caller, req->session_id) != 0) {
+		note_bad_session_id(store, config, caller);
+		roz_error_set("this command runs in Claude Code session %s, but names session %s; use "
+			      "the SESSION_ID from the reviewer's prompt",
+			      caller, req->session_id);
+		rc = ROZ_EINVALID;
 		goto out;
-	rc = roz_store_get(store, session_id, &s);
+	}
+	if ((rc = roz_store_lock(store, req->session_id, config->lock_timeout_ms, &lock)) < 0)
+		goto out;
+	rc = roz_store_get(store, req->session_id, &s);
 	if (rc < 0)
 		goto out;
 	roz_runner_env(&env, config);
-	if ((rc = roz_decide_apply(s, kind, summary, message, opinions, &env)) < 0)
+	if ((rc = roz_decide_apply(s, req->kind, req->summary, req->message, req->opinions,
+				   req->override, &env)) < 0)
 		goto out;
 	rc = roz_store_put(store, s);
 out:

@@ -19,6 +19,7 @@
  *   state <id>: none              no session file may exist
  *   ls <dir>: <names>             the directory holds exactly these entries
  *                                 (names with a variable suffix end in '*')
+ *   env: NAME=value               set for the steps that follow ("env: -" clears)
  */
 #include "support.h"
 
@@ -212,7 +213,7 @@ static void mask_times(char *s)
 typedef struct run_state {
 	const golden *g;
 	char *home;
-	char *env[4];
+	char *env[5];
 	FILE *rewrite; /* when updating: the new case file */
 } run_state;
 
@@ -411,6 +412,11 @@ static void run_case(void **state)
 			i = check_state(&rs, i);
 		else if (starts(l, "ls "))
 			i = check_listing(&rs, i);
+		else if (starts(l, "env: ")) {
+			free(rs.env[3]);
+			rs.env[3] = strcmp(l + 5, "-") == 0 ? NULL : strdup(l + 5);
+			emit(&rs, "%s", rs.g->lines[i++]);
+		}
 		else
 			emit(&rs, "%s", rs.g->lines[i++]);
 	}
@@ -419,7 +425,7 @@ static void run_case(void **state)
 		rename(rewrite_path, rs.g->path);
 	}
 	free(rewrite_path);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		free(rs.env[k]);
 	t_rmtree(rs.home);
 	free(rs.home);

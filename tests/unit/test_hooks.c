@@ -137,7 +137,7 @@ static void new_roz_prompt_resets_decision(void **state)
 
 	enable_review(h);
 	th_stop(h, SID);
-	th_decide(h, SID, ROZ_DECISION_ISSUES, "broken", "fix it");
+	th_review(h, SID, ROZ_DECISION_ISSUES, "broken", "fix it");
 	th_prompt(h, SID, "#roz another task");
 	s = th_get(h, SID);
 	assert_int_equal(s->review.decision.kind, ROZ_DECISION_PENDING);
@@ -188,7 +188,7 @@ static void task_notification_is_not_a_prompt(void **state)
 
 	enable_review(h);
 	th_stop(h, SID);
-	th_decide(h, SID, ROZ_DECISION_COMPLETE, "fine", NULL);
+	th_review(h, SID, ROZ_DECISION_COMPLETE, "fine", NULL);
 	before = th_get(h, SID);
 	assert_int_equal(th_run(h, ROZ_HOOK_USER_PROMPT, &out,
 				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"prompt\":"
@@ -259,7 +259,7 @@ static void stop_after_complete_allows(void **state)
 
 	enable_review(h);
 	th_stop(h, SID);
-	th_decide(h, SID, ROZ_DECISION_COMPLETE, "all good", NULL);
+	th_review(h, SID, ROZ_DECISION_COMPLETE, "all good", NULL);
 	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
 }
 
@@ -270,7 +270,7 @@ static void stop_after_issues_blocks_with_message(void **state)
 
 	enable_review(h);
 	th_stop(h, SID);
-	th_decide(h, SID, ROZ_DECISION_ISSUES, "found bugs", "Fix the tests");
+	th_review(h, SID, ROZ_DECISION_ISSUES, "found bugs", "Fix the tests");
 	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID),
 			 ROZ_OUTPUT_BLOCK);
 	assert_non_null(strstr(out.text, "Fix the tests"));
@@ -285,7 +285,7 @@ static void stop_after_issues_without_message_uses_summary(void **state)
 
 	enable_review(h);
 	th_stop(h, SID);
-	th_decide(h, SID, ROZ_DECISION_ISSUES, "missing error handling", NULL);
+	th_review(h, SID, ROZ_DECISION_ISSUES, "missing error handling", NULL);
 	th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID);
 	assert_int_equal(out.kind, ROZ_OUTPUT_BLOCK);
 	assert_non_null(strstr(out.text, "missing error handling"));
@@ -472,7 +472,7 @@ static void breaker_trips_on_issues_too(void **state)
 
 	enable_review(h);
 	th_stop(h, SID);
-	th_decide(h, SID, ROZ_DECISION_ISSUES, "bugs", "fix");
+	th_review(h, SID, ROZ_DECISION_ISSUES, "bugs", "fix");
 	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
 	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
 	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
@@ -1012,7 +1012,7 @@ static void session_scope_approval_lasts(void **state)
 
 	th_gates(h, ROZ_SCOPE_SESSION, gh_close);
 	th_bash(h, SID, "gh issue close 1");
-	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	th_review(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
 	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_ALLOW);
 	th_prompt(h, SID, "next thing");
 	assert_int_equal(th_bash(h, SID, "gh issue close 2"), ROZ_OUTPUT_ALLOW);
@@ -1025,7 +1025,7 @@ static void prompt_scope_resets_on_new_prompt(void **state)
 	th_gates(h, ROZ_SCOPE_PROMPT, gh_close);
 	th_prompt(h, SID, "first");
 	th_bash(h, SID, "gh issue close 1");
-	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	th_review(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
 	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_ALLOW);
 	assert_int_equal(th_bash(h, SID, "gh issue close 2"), ROZ_OUTPUT_ALLOW);
 	th_prompt(h, SID, "second task");
@@ -1040,7 +1040,7 @@ static void prompt_during_review_does_not_undo_approval(void **state)
 	th_prompt(h, SID, "close it");
 	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_DENY);
 	th_prompt(h, SID, "hurry up please"); /* arrives while the review runs */
-	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	th_review(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
 	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_ALLOW);
 }
 
@@ -1050,10 +1050,10 @@ static void tool_scope_lets_one_call_through_per_review(void **state)
 
 	th_gates(h, ROZ_SCOPE_TOOL, gh_close);
 	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_DENY);
-	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	th_review(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
 	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_ALLOW);
 	assert_int_equal(th_bash(h, SID, "gh issue close 2"), ROZ_OUTPUT_DENY);
-	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok again", NULL);
+	th_review(h, SID, ROZ_DECISION_COMPLETE, "ok again", NULL);
 	assert_int_equal(th_bash(h, SID, "gh issue close 2"), ROZ_OUTPUT_ALLOW);
 }
 
@@ -1065,7 +1065,7 @@ static void approval_ttl_expires(void **state)
 	h->config.has_approval_ttl = true;
 	h->config.approval_ttl_seconds = 60;
 	th_bash(h, SID, "gh issue close 1");
-	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	th_review(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
 	th_advance_ms(h, 30 * 1000);
 	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_ALLOW);
 	th_advance_ms(h, 31 * 1000);
@@ -1080,7 +1080,7 @@ static void huge_ttl_never_expires(void **state)
 	h->config.has_approval_ttl = true;
 	h->config.approval_ttl_seconds = UINT64_MAX;
 	th_bash(h, SID, "gh issue close 1");
-	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	th_review(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
 	th_advance_ms(h, INT64_C(1000) * 3600 * 24 * 365 * 50);
 	assert_int_equal(th_bash(h, SID, "gh issue close 1"), ROZ_OUTPUT_ALLOW);
 }
@@ -1097,6 +1097,12 @@ static void approval_needs_a_complete_decision(void **state)
 	s->review.gate_approved_at.t = h->now;
 	assert_false(roz_gate_approved(s, &h->config, h->now)); /* still pending */
 	assert_int_equal(roz_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "ok", NULL, NULL), ROZ_OK);
+	/* a COMPLETE no reviewer vouched for approves nothing, unless no reviewer is required */
+	assert_false(roz_gate_approved(s, &h->config, h->now));
+	h->config.require_reviewer = false;
+	assert_true(roz_gate_approved(s, &h->config, h->now));
+	h->config.require_reviewer = true;
+	s->review.decision_trusted = true;
 	assert_true(roz_gate_approved(s, &h->config, h->now));
 	s->review.gate_approved_at.set = false;
 	assert_false(roz_gate_approved(s, &h->config, h->now)); /* never approved */
@@ -1111,7 +1117,7 @@ static void gate_block_makes_a_stale_approval_pending(void **state)
 	th_gates(h, ROZ_SCOPE_PROMPT, gh_close);
 	enable_review(h);
 	th_stop(h, SID);
-	th_decide(h, SID, ROZ_DECISION_COMPLETE, "task one done", NULL);
+	th_review(h, SID, ROZ_DECISION_COMPLETE, "task one done", NULL);
 	th_prompt(h, SID, "now close the issue");
 	assert_int_equal(th_bash(h, SID, "gh issue close 5"), ROZ_OUTPUT_DENY);
 	s = th_get(h, SID);
@@ -1134,6 +1140,7 @@ static void decide_complete_records_everything(void **state)
 	th_stop(h, SID);
 	when = h->now;
 	th_decide(h, SID, ROZ_DECISION_COMPLETE, "verified", NULL);
+	assert_int_equal(th_reviewer_stop(h, SID), ROZ_OUTPUT_ALLOW);
 	s = th_get(h, SID);
 	assert_int_equal(s->review.decision.kind, ROZ_DECISION_COMPLETE);
 	assert_string_equal(s->review.decision.summary, "verified");
@@ -1142,9 +1149,9 @@ static void decide_complete_records_everything(void **state)
 	assert_int_equal(roz_time_cmp(s->review.history[0].timestamp, when), 0);
 	assert_true(s->review.gate_approved_at.set);
 	assert_int_equal(roz_time_cmp(s->review.gate_approved_at.t, when), 0);
-	/* the newest pending attempt succeeded after two blocks; the older one is untouched */
+	/* the first block got no reviewer (the agent just stopped again); the second succeeded */
 	assert_int_equal(s->review.n_attempts, 2);
-	assert_int_equal(s->review.attempts[0].outcome, ROZ_OUTCOME_PENDING);
+	assert_int_equal(s->review.attempts[0].outcome, ROZ_OUTCOME_NOT_SPAWNED);
 	assert_int_equal(s->review.attempts[1].outcome, ROZ_OUTCOME_SUCCESS);
 	assert_string_equal(s->review.attempts[1].decision_type, "complete");
 	assert_int_equal(s->review.attempts[1].blocks_needed, 2);
@@ -1160,6 +1167,7 @@ static void decide_issues_records_message(void **state)
 	enable_review(h);
 	th_stop(h, SID);
 	th_decide(h, SID, ROZ_DECISION_ISSUES, "bugs", "Add unit tests");
+	assert_int_equal(th_reviewer_stop(h, SID), ROZ_OUTPUT_ALLOW);
 	s = th_get(h, SID);
 	assert_int_equal(s->review.decision.kind, ROZ_DECISION_ISSUES);
 	assert_string_equal(s->review.decision.message_to_agent, "Add unit tests");
@@ -1215,7 +1223,7 @@ static void decide_rejects_pending(void **state)
 	s = th_get(h, SID);
 	memset(&env, 0, sizeof(env));
 	env.config = &h->config;
-	assert_int_equal(roz_decide_apply(s, ROZ_DECISION_PENDING, "x", NULL, NULL, &env), ROZ_EINVALID);
+	assert_int_equal(roz_decide_apply(s, ROZ_DECISION_PENDING, "x", NULL, NULL, false, &env), ROZ_EINVALID);
 	roz_session_free(s);
 }
 
@@ -1280,9 +1288,9 @@ static void flow_three_tasks_each_reviewed(void **state)
 		th_prompt(h, SID, p);
 		/* two rounds of feedback per task, the most the breaker allows plus one */
 		assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
-		th_decide(h, SID, ROZ_DECISION_ISSUES, "not yet", "keep going");
+		th_review(h, SID, ROZ_DECISION_ISSUES, "not yet", "keep going");
 		assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
-		th_decide(h, SID, ROZ_DECISION_COMPLETE, "done", NULL);
+		th_review(h, SID, ROZ_DECISION_COMPLETE, "done", NULL);
 		assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
 	}
 }
@@ -1296,13 +1304,13 @@ static void flow_issues_reach_agent_with_stop_hook_active(void **state)
 	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\","
 				"\"stop_hook_active\":false}", SID), ROZ_OUTPUT_BLOCK);
 	th_out_free(&out);
-	th_decide(h, SID, ROZ_DECISION_ISSUES, "broken", "The parser drops the last line");
+	th_review(h, SID, ROZ_DECISION_ISSUES, "broken", "The parser drops the last line");
 	/* Claude Code keeps stop_hook_active true for the rest of the turn */
 	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\","
 				"\"stop_hook_active\":true}", SID), ROZ_OUTPUT_BLOCK);
 	assert_non_null(strstr(out.text, "The parser drops the last line"));
 	th_out_free(&out);
-	th_decide(h, SID, ROZ_DECISION_COMPLETE, "fixed", NULL);
+	th_review(h, SID, ROZ_DECISION_COMPLETE, "fixed", NULL);
 	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\","
 				"\"stop_hook_active\":true}", SID), ROZ_OUTPUT_ALLOW);
 	th_out_free(&out);
@@ -1332,12 +1340,13 @@ static void flow_lifecycle_start_prompt_end(void **state)
 	th_out_free(&out);
 	enable_review(h);
 	th_stop(h, SID);
-	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	th_review(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
 	th_stop(h, SID);
 	th_run(h, ROZ_HOOK_SESSION_END, &out, "{\"session_id\":\"%s\",\"cwd\":\"/p\",\"reason\":\"clear\"}", SID);
 	th_out_free(&out);
 	s = th_get(h, SID);
-	assert_int_equal(s->n_trace, 6);
+	/* start, prompt, stop, reviewer start, verdict, reviewer stop, stop, end */
+	assert_int_equal(s->n_trace, 8);
 	roz_session_free(s);
 	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_SESSION_START), 1);
 	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_SESSION_END), 1);

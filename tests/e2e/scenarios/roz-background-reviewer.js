@@ -1,25 +1,16 @@
 // roz with a background reviewer: after the first blocked stop the main agent
-// starts roz:roz with `run_in_background: true` and at once tries to stop
-// again while it runs (Claude Code's Stop input lists the running roz:roz in
-// `background_tasks`). The reviewer waits until roz has seen that stop, then
-// decides COMPLETE; the main agent, blocked, waits for the verdict and stops
-// (allowed), and only then does the reviewer end. Claude Code then starts a
-// `<task-notification>` user turn (UserPromptSubmit fires with it); that turn
-// must not reset roz's decision (difference 13), so the stop after it is
-// allowed. (A background agent that ends while the main turn is still
-// running is reported differently: as a role "system" message inside that
-// turn, with no UserPromptSubmit.)
-//
-// Today roz blocks the stop made while the reviewer runs and counts it toward
-// the circuit breaker. The hardening work will change this; then flip
-// BACKGROUND_STOP_COUNTS below to false (the check then only requires that
-// such a stop does not count toward the breaker).
+// starts roz:roz with `run_in_background: true` and keeps trying to stop
+// while it runs (Claude Code's Stop input lists the running roz:roz in
+// `background_tasks`). roz asks it to wait rather than start another
+// reviewer, without counting those stops toward the circuit breaker, and
+// after max_blocks such waits lets the turn end. The reviewer, which holds
+// off until then, records COMPLETE and ends; Claude Code then starts a
+// `<task-notification>` user turn (UserPromptSubmit fires with it), which must
+// not reset roz's decision (difference 13), so the stop after it is allowed.
+// (A background agent that ends while the main turn is still running is
+// reported differently: as a role "system" message inside that turn.)
 'use strict';
 const t = require('../lib/roz-e2e.js');
-
-// TODO(hardening): flip to false once a stop made while roz:roz runs in the
-// background no longer counts toward the circuit breaker.
-const BACKGROUND_STOP_COUNTS = true;
 
 const sessionFileOf = (sid) => `"$ROZ_HOME/sessions/${sid}.json"`;
 
@@ -30,19 +21,10 @@ module.exports = {
     if (t.isReviewer(ctx)) {
       const sid = t.sidOf(ctx);
       if (ctx.turn === 0) {
-        // wait (at most 10 s) until roz has recorded two stops of the main
-        // agent: the first one, and the one made while this reviewer runs
-        return [t.bash(`for i in $(seq 1 200); do [ "$(grep -o stop_hook_called ${sessionFileOf(sid)} | wc -l)" -ge 2 ] && break; sleep 0.05; done; ` +
+        // hold off (at most 15 s) until the main agent's turn has ended: its
+        // first stop, three waits, and the stop roz then lets through
+        return [t.bash(`for i in $(seq 1 300); do [ "$(grep -o stop_hook_called ${sessionFileOf(sid)} | wc -l)" -ge 5 ] && break; sleep 0.05; done; ` +
           `echo "stops seen: $(grep -o stop_hook_called ${sessionFileOf(sid)} | wc -l)"`, 'Wait for the main agent to stop')];
-      }
-      const ran = t.allToolUses(ctx).map((u) => String(u.input.command || ''));
-      if (ran.some((c) => c.startsWith('roz decide')) && !ran.some((c) => c.includes('-ge 3'))) {
-        // stay running until the main agent's stop after the verdict was
-        // handled, so that this reviewer's end comes as a new
-        // <task-notification> turn (a background agent finishing while the
-        // main turn still runs is reported inside that turn instead)
-        return [t.bash(`for i in $(seq 1 200); do [ "$(grep -o stop_hook_called ${sessionFileOf(sid)} | wc -l)" -ge 3 ] && break; sleep 0.05; done; ` +
-          `echo "stops seen: $(grep -o stop_hook_called ${sessionFileOf(sid)} | wc -l)"`, 'Wait for the main agent to stop again')];
       }
       return t.reviewer(ctx);
     }
@@ -50,17 +32,11 @@ module.exports = {
     if (ctx.turn === 0) return [t.write('feature.txt', 'hello\n')];
     if (t.isTaskNotification(ctx)) return 'The background reviewer has reported back.';
     const sid = t.sidOf(ctx);
-    if (t.isFeedback(ctx) && sid) {
-      if (!t.agentCalls(ctx).length) {
-        return [t.spawnReviewer(sid, { background: true, what: 'write feature.txt' })];
-      }
-      // blocked while the reviewer runs: wait (at most 10 s) for its verdict
-      return [t.bash(`for i in $(seq 1 200); do roz context ${sid} | grep -q '^Decision: *complete' && break; sleep 0.05; done; ` +
-        `roz context ${sid} | grep '^Decision:'`, 'Wait for the background review')];
+    if (t.isFeedback(ctx) && sid && !t.agentCalls(ctx).length) {
+      return [t.spawnReviewer(sid, { background: true, what: 'write feature.txt' })];
     }
-    const last = t.lastCalls(ctx)[0];
-    if (last && last.name === 'Agent') return 'The reviewer runs in the background; I am done.';
-    return 'feature.txt is written.';
+    // told to wait, or the reviewer was just started: end the turn again
+    return 'Waiting for the background reviewer.';
   },
   check(run) {
     t.expectRunsSucceeded(run);
@@ -90,17 +66,14 @@ module.exports = {
     t.expectTrace(s, { prompt_received: 1, roz_decision: 1 });
     if (s.review.circuit_breaker_tripped) t.fail('the circuit breaker tripped');
 
-    if (BACKGROUND_STOP_COUNTS) {
-      // today's behaviour
-      if (bgAnswer !== 'block' || s.review.block_count !== 2) {
-        t.fail(`expected today's behaviour: the stop while roz:roz runs is blocked and counted (got ${bgAnswer}, block_count ${s.review.block_count}); ` +
-          'if the hardening landed, flip BACKGROUND_STOP_COUNTS to false');
-      }
-      const maxBlocks = (s.trace.find((e) => e.event_type === 'stop_hook_called') || { payload: {} }).payload.max_blocks;
-      t.note(`TODO(hardening): a stop made while roz:roz runs in the background is answered "${bgAnswer}" and counted toward the breaker (block_count ${s.review.block_count}, max_blocks ${maxBlocks})`);
-    } else if (s.review.block_count !== 1) {
-      t.fail(`a stop made while roz:roz runs in the background still counts toward the breaker: block_count ${s.review.block_count}, expected 1 (answer ${bgAnswer})`);
-    }
+    const whileAnswers = whileRunning.map(t.answerOf);
+    if (JSON.stringify(whileAnswers) !== '["block","block","block","allow"]') t.fail(`stops while roz:roz ran were answered [${whileAnswers}], expected three waits then allow`);
+    const waitShown = t.requests(run, 'main').some((r) => JSON.stringify(r.entry.request).includes('still working in the background'));
+    if (!waitShown) t.fail('the agent was never told to wait for the background reviewer');
+    if (s.review.block_count !== 1) t.fail(`stops made while roz:roz ran in the background counted toward the breaker: block_count ${s.review.block_count}, expected 1`);
+    if (s.review.wait_blocks !== 3) t.fail(`wait_blocks ${s.review.wait_blocks}, expected 3`);
+    if (!s.review.decision_trusted) t.fail('the reviewer\'s verdict was not vouched for by its SubagentStop');
+    if (t.agentCalls && t.reviewerRequests(run).filter((r) => r.ctx.turn === 0).length !== 1) t.fail('more than one reviewer was started');
     t.commonChecks(run);
   },
 };

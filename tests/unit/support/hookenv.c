@@ -242,10 +242,32 @@ void th_decide_full(t_hooks *h, const char *sid, roz_decision_kind kind, const c
 	if (!s)
 		fail_msg("decide: no session %s", sid);
 	env_for(h, &env);
-	assert_int_equal(roz_decide_apply(s, kind, summary, message, opinions, &env), ROZ_OK);
+	assert_int_equal(roz_decide_apply(s, kind, summary, message, opinions, false, &env), ROZ_OK);
 	th_put(h, s);
 	roz_session_free(s);
 	th_advance_ms(h, 1);
+}
+
+roz_output_kind th_reviewer(t_hooks *h, roz_hook_event ev, const char *sid, const char *agent_id)
+{
+	char *json = t_sprintf("{\"session_id\":\"%s\",\"cwd\":\"/w\",\"agent_id\":\"%s\","
+			       "\"agent_type\":\"roz:roz\"}", sid, agent_id);
+	roz_output_kind k = run_discard(h, ev, json);
+
+	free(json);
+	return k;
+}
+
+void th_review(t_hooks *h, const char *sid, roz_decision_kind kind, const char *summary,
+	       const char *message)
+{
+	char agent[32];
+
+	snprintf(agent, sizeof(agent), "rv-%u", ++h->reviews);
+	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, sid, agent);
+	th_decide(h, sid, kind, summary, message);
+	if (th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, sid, agent) != ROZ_OUTPUT_ALLOW)
+		fail_msg("the reviewer's stop was held after it decided");
 }
 
 roz_session *th_get(t_hooks *h, const char *sid)

@@ -16,6 +16,7 @@ typedef struct t_hooks {
 	roz_store *store;
 	roz_time now;
 	unsigned ids;            /* ids handed out so far */
+	unsigned reviews;        /* reviewer runs started by th_review */
 	uint64_t next_random;    /* what env->random returns (mod bound) */
 	const char *template_text; /* returned by the template loader, or NULL */
 	char *loaded_template_id;  /* the id last asked of the loader */
@@ -48,7 +49,13 @@ roz_output_kind th_bash(t_hooks *h, const char *sid, const char *command);
 roz_output_kind th_tool(t_hooks *h, const char *sid, const char *tool_name);
 roz_output_kind th_reviewer_stop(t_hooks *h, const char *sid);
 
-/* `roz decide` on the stored session. */
+/* A reviewer hook (SubagentStart or SubagentStop of roz:roz with this agent id). */
+roz_output_kind th_reviewer(t_hooks *h, roz_hook_event ev, const char *sid, const char *agent_id);
+/* A whole reviewer run: it starts, records this verdict, and stops (which must be allowed). */
+void th_review(t_hooks *h, const char *sid, roz_decision_kind kind, const char *summary,
+	       const char *message);
+
+/* `roz decide` on the stored session, by whoever runs it (not vouched for by a reviewer). */
 void th_decide(t_hooks *h, const char *sid, roz_decision_kind kind, const char *summary,
 	       const char *message);
 

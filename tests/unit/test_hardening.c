@@ -1,0 +1,497 @@
+/*
+ * test_hardening.c - the ways around review that roz closes: approving
+ * oneself with `roz decide`, forging hook calls or session files, shell
+ * spellings that hide a gated command, stops while a background reviewer
+ * works, and the attempt outcomes that show which of these happened.
+ */
+#include "hookenv.h"
+
+#include "roz/json.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SID "sess-h"
+
+static int setup(void **state)
+{
+	t_hooks *h = calloc(1, sizeof(*h));
+
+	th_init(h);
+	roz_free(h->config.storage_path);
+	h->config.storage_path = roz_strdup("/home/u/.roz");
+	*state = h;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	th_free(*state);
+	free(*state);
+	return 0;
+}
+
+static char *quoted(const char *s)
+{
+	roz_buf b = ROZ_BUF_INIT;
+
+	roz_json_add_string(&b, s);
+	return roz_buf_detach(&b, NULL);
+}
+
+/* A Bash call, from the main agent (agent NULL) or from a subagent of that type. */
+static roz_output_kind bash_as(t_hooks *h, const char *agent_type, const char *command, t_out *out)
+{
+	char *q = quoted(command), *who;
+	roz_output_kind k;
+
+	who = agent_type ? t_sprintf(",\"agent_id\":\"ag1\",\"agent_type\":\"%s\"", agent_type) : strdup("");
+	k = th_run(h, ROZ_HOOK_PRE_TOOL_USE, out,
+		   "{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":%s}%s}",
+		   SID, q, who);
+	roz_free(q);
+	free(who);
+	return k;
+}
+
+static roz_output_kind stop_with_background(t_hooks *h, const char *status, t_out *out)
+{
+	return th_run(h, ROZ_HOOK_STOP, out,
+		      "{\"session_id\":\"%s\",\"cwd\":\"/w\",\"stop_hook_active\":true,\"background_tasks\":"
+		      "[{\"id\":\"a7\",\"type\":\"subagent\",\"status\":\"%s\",\"description\":\"review\","
+		      "\"agent_type\":\"roz:roz\"}]}",
+		      SID, status);
+}
+
+/* ---- no self-approval --------------------------------------------------------------- */
+
+static const char *const self_approvals[] = {
+	"roz decide " SID " COMPLETE done",
+	"roz decide " SID " complete \"all good\"",
+	"/usr/local/bin/roz decide " SID " COMPLETE x",
+	"./build/roz decide " SID " COMPLETE x",
+	"~/bin/roz decide " SID " COMPLETE x",
+	"\\roz decide " SID " COMPLETE x",
+	"\"roz\" decide " SID " COMPLETE x",
+	"r''oz decide " SID " COMPLETE x",
+	"ROZ_HOME=/tmp roz decide " SID " COMPLETE x",
+	"env roz decide " SID " COMPLETE x",
+	"env -i PATH=/usr/bin roz decide " SID " COMPLETE x",
+	"sudo roz decide " SID " COMPLETE x",
+	"sudo -u me roz decide " SID " COMPLETE x",
+	"nohup roz decide " SID " COMPLETE x &",
+	"timeout 10 roz decide " SID " COMPLETE x",
+	"nice -n 5 roz decide " SID " COMPLETE x",
+	"command roz decide " SID " COMPLETE x",
+	"exec roz decide " SID " COMPLETE x",
+	"true && roz decide " SID " COMPLETE x",
+	"false || roz decide " SID " COMPLETE x",
+	"cd /tmp; roz decide " SID " COMPLETE x",
+	"echo hi | roz decide " SID " COMPLETE x",
+	"echo $(roz decide " SID " COMPLETE x)",
+	"x=`roz decide " SID " COMPLETE x`",
+	"bash -c 'roz decide " SID " COMPLETE x'",
+	"sh -lc \"roz decide " SID " COMPLETE x\"",
+	"bash -c \"bash -c 'roz decide " SID " COMPLETE x'\"",
+	"if true; then roz decide " SID " COMPLETE x; fi",
+	"for i in 1; do roz decide " SID " COMPLETE x; done",
+	"( roz decide " SID " COMPLETE x )",
+	"{ roz decide " SID " COMPLETE x; }",
+	"echo " SID " | xargs -I{} roz decide {} COMPLETE x",
+	"bash <<'EOF'\nroz decide " SID " COMPLETE x\nEOF",
+	"eval 'roz decide " SID " COMPLETE x'",
+	NULL,
+};
+
+static void main_agent_cannot_decide_in_any_spelling(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	for (const char *const *c = self_approvals; *c; c++) {
+		if (bash_as(h, NULL, *c, &out) != ROZ_OUTPUT_DENY)
+			fail_msg("self-approval not refused: %s\n(answer %s)", *c, out.json);
+		assert_non_null(strstr(out.text, "only the roz:roz reviewer"));
+		assert_non_null(strstr(out.text, "SESSION_ID=" SID));
+		assert_false(out.saved); /* a refusal needs no state */
+		th_out_free(&out);
+	}
+	assert_null(th_get(h, SID));
+}
+
+static void other_subagents_cannot_decide(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+	char *json;
+
+	assert_int_equal(bash_as(h, "general-purpose", self_approvals[0], &out), ROZ_OUTPUT_DENY);
+	th_out_free(&out);
+	/* claiming to be the reviewer without an agent id is not enough either */
+	json = t_sprintf("{\"session_id\":\"%s\",\"cwd\":\"/w\",\"agent_type\":\"roz:roz\","
+			 "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"roz decide %s COMPLETE x\"}}",
+			 SID, SID);
+	assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out, "%s", json), ROZ_OUTPUT_DENY);
+	th_out_free(&out);
+	free(json);
+}
+
+static void the_reviewer_may_decide(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(bash_as(h, "roz:roz", self_approvals[i], &out), ROZ_OUTPUT_ALLOW);
+		assert_string_equal(out.json, "{}\n");
+		th_out_free(&out);
+	}
+	assert_int_equal(bash_as(h, "roz:roz", "roz context " SID, &out), ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+}
+
+static void nobody_runs_roz_hook(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	assert_int_equal(bash_as(h, NULL, "echo '{}' | roz hook subagent-stop", &out), ROZ_OUTPUT_DENY);
+	assert_non_null(strstr(out.text, "roz hook"));
+	th_out_free(&out);
+	assert_int_equal(bash_as(h, "roz:roz", "roz hook stop < /dev/null", &out), ROZ_OUTPUT_DENY);
+	th_out_free(&out);
+}
+
+static void mentions_of_roz_are_not_commands(void **state)
+{
+	t_hooks *h = *state;
+	static const char *const fine[] = {
+		"echo 'run roz decide later'",
+		"grep -r 'roz decide' docs/",
+		"git commit -m 'document roz decide'",
+		"cat <<EOF\nroz decide x COMPLETE y\nEOF",
+		"roz context " SID,
+		"roz --help",
+		"# roz decide " SID " COMPLETE x",
+		NULL,
+	};
+	t_out out;
+
+	for (const char *const *c = fine; *c; c++) {
+		if (bash_as(h, NULL, *c, &out) != ROZ_OUTPUT_ALLOW)
+			fail_msg("wrongly refused: %s\n(answer %s)", *c, out.json);
+		th_out_free(&out);
+	}
+}
+
+static void session_files_are_not_writable_by_tools(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"Write\",\"tool_input\":"
+				"{\"file_path\":\"/home/u/.roz/sessions/%s.json\",\"content\":\"{}\"}}", SID, SID),
+			 ROZ_OUTPUT_DENY);
+	th_out_free(&out);
+	assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"Edit\",\"tool_input\":"
+				"{\"file_path\":\"/home/u/.roz/config.toml\"}}", SID),
+			 ROZ_OUTPUT_DENY);
+	th_out_free(&out);
+	/* a sibling directory that merely shares the prefix is not the store */
+	assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"Write\",\"tool_input\":"
+				"{\"file_path\":\"/home/u/.rozzy/notes.md\"}}", SID),
+			 ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+	assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"Read\",\"tool_input\":"
+				"{\"file_path\":\"/home/u/.roz/sessions/%s.json\"}}", SID, SID),
+			 ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+}
+
+/* ---- verdicts count only when a reviewer vouches ----------------------------------------- */
+
+static void an_unvouched_complete_is_ignored(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	t_out out;
+
+	th_prompt(h, SID, "#roz build it");
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "says who", NULL); /* no reviewer ran */
+	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID),
+			 ROZ_OUTPUT_BLOCK);
+	assert_non_null(strstr(out.text, "SESSION_ID=" SID));
+	assert_non_null(strstr(out.notes, "no reviewer vouched"));
+	th_out_free(&out);
+	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_DECISION_IGNORED), 1);
+	s = th_get(h, SID);
+	assert_false(s->review.decision_trusted);
+	assert_int_equal(s->review.block_count, 2);
+	roz_session_free(s);
+	/* a real review then settles it */
+	th_review(h, SID, ROZ_DECISION_COMPLETE, "checked", NULL);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+}
+
+static void an_unvouched_complete_approves_no_gate(void **state)
+{
+	t_hooks *h = *state;
+	static const char *const pats[] = {"Bash:git push*", NULL};
+
+	th_gates(h, ROZ_SCOPE_SESSION, pats);
+	assert_int_equal(th_bash(h, SID, "git push"), ROZ_OUTPUT_DENY);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "trust me", NULL);
+	assert_int_equal(th_bash(h, SID, "git push"), ROZ_OUTPUT_DENY);
+	th_review(h, SID, ROZ_DECISION_COMPLETE, "push is fine", NULL);
+	assert_int_equal(th_bash(h, SID, "git push"), ROZ_OUTPUT_ALLOW);
+}
+
+static void require_reviewer_off_trusts_any_verdict(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	h->config.require_reviewer = false;
+	th_prompt(h, SID, "#roz build it");
+	th_stop(h, SID);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "fine", NULL);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+	s = th_get(h, SID);
+	assert_int_equal(s->review.attempts[0].outcome, ROZ_OUTCOME_SUCCESS);
+	roz_session_free(s);
+}
+
+static void a_new_verdict_needs_a_new_voucher(void **state)
+{
+	t_hooks *h = *state;
+
+	th_prompt(h, SID, "#roz build it");
+	th_stop(h, SID);
+	th_review(h, SID, ROZ_DECISION_ISSUES, "bug", "fix the bug");
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+	/* the trusted ISSUES is overwritten by an unvouched COMPLETE */
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "sneaky", NULL);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+}
+
+static void reviewer_runs_are_tracked(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	th_prompt(h, SID, "#roz build it");
+	th_stop(h, SID);
+	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "rv-a"), ROZ_OUTPUT_ALLOW);
+	s = th_get(h, SID);
+	assert_int_equal(s->review.n_reviewers, 1);
+	assert_string_equal(s->review.reviewers[0].agent_id, "rv-a");
+	assert_true(s->review.reviewer_started_at.set);
+	roz_session_free(s);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, SID, "rv-a"), ROZ_OUTPUT_ALLOW);
+	s = th_get(h, SID);
+	assert_int_equal(s->review.n_reviewers, 0);
+	assert_true(s->review.decision_trusted);
+	roz_session_free(s);
+	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_REVIEWER_STARTED), 1);
+	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_REVIEWER_STOPPED), 1);
+	/* other agents leave no trace */
+	{
+		t_out out;
+
+		th_run(h, ROZ_HOOK_SUBAGENT_START, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\","
+		       "\"agent_id\":\"x\",\"agent_type\":\"Explore\"}", SID);
+		assert_false(out.saved);
+		th_out_free(&out);
+	}
+	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_REVIEWER_STARTED), 1);
+}
+
+static void a_verdict_from_before_the_reviewer_started_is_not_its_own(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	th_prompt(h, SID, "#roz build it");
+	th_stop(h, SID);
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "written beforehand", NULL);
+	th_advance_ms(h, 2000);
+	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "rv-b");
+	assert_int_equal(th_run(h, ROZ_HOOK_SUBAGENT_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\","
+				"\"agent_id\":\"rv-b\",\"agent_type\":\"roz:roz\"}", SID),
+			 ROZ_OUTPUT_BLOCK);
+	assert_non_null(strstr(out.text, "predates"));
+	th_out_free(&out);
+}
+
+/* ---- a reviewer that never decides -------------------------------------------------- */
+
+static void a_reviewer_without_verdict_is_held_twice_then_let_go(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	t_out out;
+
+	th_prompt(h, SID, "#roz build it");
+	th_stop(h, SID);
+	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "rv-c");
+	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, SID, "rv-c"), ROZ_OUTPUT_BLOCK);
+	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, SID, "rv-c"), ROZ_OUTPUT_BLOCK);
+	assert_int_equal(th_run(h, ROZ_HOOK_SUBAGENT_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\","
+				"\"agent_id\":\"rv-c\",\"agent_type\":\"roz:roz\"}", SID),
+			 ROZ_OUTPUT_ALLOW);
+	assert_non_null(strstr(out.notes, "without a usable verdict"));
+	th_out_free(&out);
+	s = th_get(h, SID);
+	assert_int_equal(s->review.attempts[0].outcome, ROZ_OUTCOME_NO_DECISION);
+	assert_int_equal(s->review.n_reviewers, 0);
+	roz_session_free(s);
+	/* and the agent is still asked for a review */
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+}
+
+static void a_stop_without_a_reviewer_marks_the_attempt_not_spawned(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	th_prompt(h, SID, "#roz build it");
+	th_stop(h, SID);
+	th_stop(h, SID);
+	s = th_get(h, SID);
+	assert_int_equal(s->review.n_attempts, 2);
+	assert_int_equal(s->review.attempts[0].outcome, ROZ_OUTCOME_NOT_SPAWNED);
+	assert_int_equal(s->review.attempts[1].outcome, ROZ_OUTCOME_PENDING);
+	roz_session_free(s);
+	/* a reviewer that started since the last block keeps that attempt open */
+	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "rv-d");
+	th_stop(h, SID);
+	s = th_get(h, SID);
+	assert_int_equal(s->review.attempts[1].outcome, ROZ_OUTCOME_PENDING);
+	roz_session_free(s);
+}
+
+/* ---- background reviewers ------------------------------------------------------------- */
+
+static void stops_while_a_background_reviewer_runs_are_not_counted(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	t_out out;
+
+	th_prompt(h, SID, "#roz build it");
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "a7");
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(stop_with_background(h, "running", &out), ROZ_OUTPUT_BLOCK);
+		assert_non_null(strstr(out.text, "still working in the background"));
+		assert_non_null(strstr(out.text, "Do not start another"));
+		th_out_free(&out);
+	}
+	s = th_get(h, SID);
+	assert_int_equal(s->review.block_count, 1);
+	assert_int_equal(s->review.n_attempts, 1);
+	assert_int_equal(s->review.wait_blocks, 3);
+	assert_false(s->review.circuit_breaker_tripped);
+	roz_session_free(s);
+	/* waiting is bounded too: then the agent may stop and the notification brings it back */
+	assert_int_equal(stop_with_background(h, "running", &out), ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+	s = th_get(h, SID);
+	assert_false(s->review.circuit_breaker_tripped);
+	roz_session_free(s);
+	/* the reviewer finishes and its verdict stands */
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "fine", NULL);
+	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, SID, "a7"), ROZ_OUTPUT_ALLOW);
+	assert_int_equal(stop_with_background(h, "completed", &out), ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+}
+
+static void a_finished_background_task_does_not_hold_the_stop(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	th_prompt(h, SID, "#roz build it");
+	assert_int_equal(stop_with_background(h, "completed", &out), ROZ_OUTPUT_BLOCK);
+	/* a completed task is no reason to wait: this is the normal review block */
+	assert_non_null(strstr(out.text, "Agent"));
+	assert_null(strstr(out.text, "background"));
+	th_out_free(&out);
+}
+
+/* ---- shell-aware gates ----------------------------------------------------------------- */
+
+static void gates_see_every_command_in_a_line(void **state)
+{
+	t_hooks *h = *state;
+	static const char *const pats[] = {"Bash:git push*", NULL};
+	roz_session *s;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, pats);
+	assert_int_equal(th_bash(h, SID, "cd repo && make test && git push origin main"), ROZ_OUTPUT_DENY);
+	s = th_get(h, SID);
+	assert_string_equal(s->review.gate_trigger->tool_name, "Bash:git push origin main");
+	roz_session_free(s);
+	assert_int_equal(th_bash(h, "s2", "git -C /repo push"), ROZ_OUTPUT_DENY);
+	assert_int_equal(th_bash(h, "s3", "git commit -m 'git push later'"), ROZ_OUTPUT_ALLOW);
+	assert_null(th_get(h, "s3"));
+}
+
+static void unreadable_lines_are_asked_about_when_bash_is_gated(void **state)
+{
+	t_hooks *h = *state;
+	static const char *const bash_gate[] = {"Bash:git push*", NULL};
+	static const char *const mcp_gate[] = {"mcp__tissue__*", NULL};
+	t_out out;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, bash_gate);
+	assert_int_equal(bash_as(h, NULL, "$TOOL push origin", &out), ROZ_OUTPUT_ASK);
+	assert_true(strstr(out.json, "\"permissionDecision\":\"ask\"") != NULL);
+	assert_non_null(strstr(out.text, "cannot tell which command"));
+	assert_false(out.saved);
+	th_out_free(&out);
+	assert_int_equal(bash_as(h, NULL, "echo 'unterminated", &out), ROZ_OUTPUT_ASK);
+	th_out_free(&out);
+	th_gates(h, ROZ_SCOPE_PROMPT, mcp_gate);
+	assert_int_equal(bash_as(h, NULL, "$TOOL push origin", &out), ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+	th_gates(h, ROZ_SCOPE_PROMPT, NULL);
+	assert_int_equal(bash_as(h, NULL, "$TOOL push origin", &out), ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+		T(main_agent_cannot_decide_in_any_spelling),
+		T(other_subagents_cannot_decide),
+		T(the_reviewer_may_decide),
+		T(nobody_runs_roz_hook),
+		T(mentions_of_roz_are_not_commands),
+		T(session_files_are_not_writable_by_tools),
+		T(an_unvouched_complete_is_ignored),
+		T(an_unvouched_complete_approves_no_gate),
+		T(require_reviewer_off_trusts_any_verdict),
+		T(a_new_verdict_needs_a_new_voucher),
+		T(reviewer_runs_are_tracked),
+		T(a_verdict_from_before_the_reviewer_started_is_not_its_own),
+		T(a_reviewer_without_verdict_is_held_twice_then_let_go),
+		T(a_stop_without_a_reviewer_marks_the_attempt_not_spawned),
+		T(stops_while_a_background_reviewer_runs_are_not_counted),
+		T(a_finished_background_task_does_not_hold_the_stop),
+		T(gates_see_every_command_in_a_line),
+		T(unreadable_lines_are_asked_about_when_bash_is_gated),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
