@@ -58,6 +58,28 @@ int roz_json_each_element(roz_json_span arr, roz_json_element_fn fn, void *ud);
 /* True when the span is the literal `null` / starts an object / an array. */
 bool roz_json_span_is(roz_json_span v, char first);
 
+/*
+ * Parse one JSON value into a cJSON tree (caller frees with cJSON_Delete).
+ * Unlike cJSON_Parse, numbers keep the exact text they were written with
+ * (as cJSON_Raw nodes), so a 20-digit id reaches the reviewer as written,
+ * and a \u0000 escape becomes U+FFFD rather than cutting the string short.
+ * ROZ_OK, ROZ_EPARSE (error set) or ROZ_ENOMEM.
+ */
+struct cJSON;
+int roz_json_parse(const char *text, size_t len, struct cJSON **out) ROZ_WARN_UNUSED;
+
+/* A number node of such a tree (raw text or cJSON number) as a double / as an unsigned integer. */
+bool roz_json_number(const struct cJSON *v, double *out);
+bool roz_json_uint(const struct cJSON *v, uint64_t max, uint64_t *out);
+bool roz_json_is_number(const struct cJSON *v);
+
+/*
+ * Append the value's canonical JSON: compact, object keys in byte order,
+ * numbers as written. This is what a tool input's size and hash are taken
+ * over, matching the Rust roz's serialization for ordinary inputs.
+ */
+void roz_json_add_canonical(roz_buf *b, const struct cJSON *v);
+
 #ifdef __cplusplus
 }
 #endif

@@ -48,6 +48,13 @@ static int req_string(const cJSON *root, const char *name, const char **out)
 	return rc;
 }
 
+static const char *loose_string(const cJSON *root, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, name);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
 static const cJSON *opt_value(const cJSON *root, const char *name)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, name);
@@ -85,7 +92,6 @@ int roz_hook_input_parse(const char *text, size_t len, roz_hook_input *in)
 		roz_error_set("hook input is not valid UTF-8");
 		return ROZ_EINVALID;
 	}
-	/* the scanner gives a precise reason; cJSON only says where it stopped */
 	if (!roz_json_valid(text, len)) {
 		roz_error_prefix("hook input is not valid JSON");
 		return ROZ_EINVALID;
@@ -98,10 +104,10 @@ int roz_hook_input_parse(const char *text, size_t len, roz_hook_input *in)
 			roz_error_set("hook input contains a NUL character (\\u0000)");
 		return ROZ_EINVALID;
 	}
-	in->root = cJSON_ParseWithLength(text, len);
-	if (!in->root) {
-		roz_error_set("out of memory parsing hook input");
-		return ROZ_ENOMEM;
+	if ((rc = roz_json_parse(text, len, &in->root)) < 0) {
+		if (rc != ROZ_ENOMEM)
+			roz_error_prefix("hook input is not valid JSON");
+		return rc == ROZ_ENOMEM ? ROZ_ENOMEM : ROZ_EINVALID;
 	}
 	if (!cJSON_IsObject(in->root)) {
 		roz_error_set("hook input is not a JSON object");
@@ -114,9 +120,9 @@ int roz_hook_input_parse(const char *text, size_t len, roz_hook_input *in)
 	    (rc = opt_string(in->root, "permission_mode", &in->permission_mode)) < 0 ||
 	    (rc = opt_string(in->root, "hook_event_name", &in->hook_event_name)) < 0 ||
 	    (rc = opt_string(in->root, "prompt", &in->prompt)) < 0 ||
-	    (rc = opt_string(in->root, "prompt_id", &in->prompt_id)) < 0 ||
+
 	    (rc = opt_string(in->root, "tool_name", &in->tool_name)) < 0 ||
-	    (rc = opt_string(in->root, "tool_use_id", &in->tool_use_id)) < 0 ||
+
 	    (rc = opt_string(in->root, "source", &in->source)) < 0 ||
 	    (rc = opt_string(in->root, "model", &in->model)) < 0 ||
 	    (rc = opt_string(in->root, "agent_type", &in->agent_type)) < 0 ||
@@ -125,14 +131,15 @@ int roz_hook_input_parse(const char *text, size_t len, roz_hook_input *in)
 	    (rc = opt_string(in->root, "last_assistant_message", &in->last_assistant_message)) < 0 ||
 	    (rc = opt_string(in->root, "reason", &in->reason)) < 0)
 		goto fail;
+	/* fields roz only passes along: a wrong type is no reason to drop the call */
+	in->prompt_id = loose_string(in->root, "prompt_id");
+	in->tool_use_id = loose_string(in->root, "tool_use_id");
 	in->tool_input = opt_value(in->root, "tool_input");
 	in->tool_response = opt_value(in->root, "tool_response");
 	in->effort = opt_value(in->root, "effort");
 	in->background_tasks = opt_value(in->root, "background_tasks");
-	if (in->background_tasks && !cJSON_IsArray(in->background_tasks)) {
-		rc = field_error("background_tasks", "an array");
-		goto fail;
-	}
+	if (!cJSON_IsArray(in->background_tasks))
+		in->background_tasks = NULL;
 	v = opt_value(in->root, "stop_hook_active");
 	if (v) {
 		if (!cJSON_IsBool(v)) {

@@ -74,12 +74,38 @@ static void note(roz_hook_result *res, const char *level, const char *fmt, ...)
 	roz_buf_addc(&res->notes, '\n');
 }
 
+/* Length of the Unicode white space character at p (as Rust's trim sees it), or 0. */
+static size_t space_len(const unsigned char *p)
+{
+	if (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+		return 1;
+	if (p[0] == 0xC2 && (p[1] == 0x85 || p[1] == 0xA0))
+		return 2;
+	if (p[0] == 0xE1 && p[1] == 0x9A && p[2] == 0x80)
+		return 3; /* U+1680 */
+	if (p[0] == 0xE2 && p[1] == 0x80 && ((p[2] >= 0x80 && p[2] <= 0x8A) || p[2] == 0xA8 ||
+					       p[2] == 0xA9 || p[2] == 0xAF))
+		return 3; /* U+2000..200A, U+2028, U+2029, U+202F */
+	if (p[0] == 0xE2 && p[1] == 0x81 && p[2] == 0x9F)
+		return 3; /* U+205F */
+	if (p[0] == 0xE3 && p[1] == 0x80 && p[2] == 0x80)
+		return 3; /* U+3000, the ideographic space of CJK input */
+	return 0;
+}
+
+static const char *skip_space(const char *s)
+{
+	size_t n;
+
+	while ((n = space_len((const unsigned char *)s)) != 0)
+		s += n;
+	return s;
+}
+
 /* A background task's result comes back as a user turn; it is not a prompt. */
 static bool is_task_notification(const char *prompt)
 {
-	while (*prompt == ' ' || *prompt == '\t' || *prompt == '\n' || *prompt == '\r')
-		prompt++;
-	return strncmp(prompt, "<task-notification>", 19) == 0;
+	return strncmp(skip_space(prompt), "<task-notification>", 19) == 0;
 }
 
 static bool is_reviewer(const roz_hook_input *in)
@@ -299,8 +325,7 @@ static int on_user_prompt(const roz_hook_input *in, const roz_env *env, const ro
 		r->review_started_at.set = false;
 	r->last_prompt_at.set = true;
 	r->last_prompt_at.t = env->now;
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-		p++;
+	p = skip_space(p);
 	switch (env->config->mode) {
 	case ROZ_MODE_ALWAYS: enable = true; break;
 	case ROZ_MODE_NEVER: enable = false; break;

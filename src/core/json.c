@@ -1,10 +1,13 @@
 /*
- * json.c - escaping strings for output and a validating, allocation-free
- * JSON scanner. Hooks use the scanner to carry trace events through as
- * text: a 500-event trace is checked and copied, never parsed into a tree.
+ * json.c - escaping strings for output, a validating, allocation-free JSON
+ * scanner (hooks carry a 500-event trace through as checked text, never as a
+ * tree), and a parser into cJSON trees that keeps numbers as written.
  */
 #include "roz/json.h"
 
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "roz/utf8.h"
@@ -376,5 +379,348 @@ int roz_json_each_element(roz_json_span arr, roz_json_element_fn fn, void *ud)
 		if (p < len && s[p] == ']')
 			return ROZ_OK;
 		return fail(p, "expected ',' or ']'");
+	}
+}
+
+/* ---- building trees that keep numbers as written ---------------------------- */
+
+typedef struct tree_parser {
+	const char *s;
+	size_t len, pos;
+	int depth;
+	int rc;
+} tree_parser;
+
+static cJSON *tp_fail(tree_parser *tp, int rc)
+{
+	if (tp->rc == ROZ_OK)
+		tp->rc = rc;
+	return NULL;
+}
+
+static void add_cp(roz_buf *b, unsigned long cp)
+{
+	char u[4];
+
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		roz_buf_add(b, u, 1);
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xC0 | (cp >> 6));
+		u[1] = (char)(0x80 | (cp & 0x3F));
+		roz_buf_add(b, u, 2);
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xE0 | (cp >> 12));
+		u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		u[2] = (char)(0x80 | (cp & 0x3F));
+		roz_buf_add(b, u, 3);
+	} else {
+		u[0] = (char)(0xF0 | (cp >> 18));
+		u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+		u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		u[3] = (char)(0x80 | (cp & 0x3F));
+		roz_buf_add(b, u, 4);
+	}
+}
+
+/* Decode the (already validated) string at tp->pos into b. */
+static int tp_string(tree_parser *tp, roz_buf *b)
+{
+	size_t end = tp->pos, p;
+	int rc;
+
+	if ((rc = skip_string(tp->s, tp->len, &end)) < 0)
+		return rc;
+	roz_buf_reset(b);
+	roz_buf_add(b, "", 0);
+	for (p = tp->pos + 1; p < end - 1;) {
+		size_t run = p;
+
+		while (run < end - 1 && tp->s[run] != '\\')
+			run++;
+		roz_buf_add(b, tp->s + p, run - p);
+		p = run;
+		if (p >= end - 1)
+			break;
+		switch (tp->s[p + 1]) {
+		case 'b': roz_buf_addc(b, '\b'); p += 2; break;
+		case 'f': roz_buf_addc(b, '\f'); p += 2; break;
+		case 'n': roz_buf_addc(b, '\n'); p += 2; break;
+		case 'r': roz_buf_addc(b, '\r'); p += 2; break;
+		case 't': roz_buf_addc(b, '\t'); p += 2; break;
+		case 'u': {
+			unsigned hi = 0, lo = 0;
+			unsigned long cp;
+
+			hex4(tp->s, tp->len, p + 2, &hi);
+			p += 6;
+			cp = hi;
+			if (hi >= 0xD800 && hi <= 0xDBFF) {
+				hex4(tp->s, tp->len, p + 2, &lo);
+				p += 6;
+				cp = 0x10000 + ((unsigned long)(hi - 0xD800) << 10) + (lo - 0xDC00);
+			}
+			/* a NUL would end the C string early: keep the text, lose the byte */
+			add_cp(b, cp ? cp : 0xFFFD);
+			break;
+		}
+		default: roz_buf_addc(b, tp->s[p + 1]); p += 2; /* " \ / */
+		}
+	}
+	tp->pos = end;
+	return roz_buf_failed(b);
+}
+
+static cJSON *tp_value(tree_parser *tp, roz_buf *scratch);
+
+static cJSON *tp_container(tree_parser *tp, roz_buf *scratch, bool object)
+{
+	cJSON *out = object ? cJSON_CreateObject() : cJSON_CreateArray(), *item;
+	char close = object ? '}' : ']';
+
+	if (!out)
+		return tp_fail(tp, ROZ_ENOMEM);
+	if (++tp->depth > ROZ_JSON_MAX_DEPTH) {
+		cJSON_Delete(out);
+		fail(tp->pos, "nesting too deep");
+		return tp_fail(tp, ROZ_EPARSE);
+	}
+	tp->pos = roz_json_skip_ws(tp->s, tp->len, tp->pos + 1);
+	if (tp->pos < tp->len && tp->s[tp->pos] == close) {
+		tp->pos++;
+		tp->depth--;
+		return out;
+	}
+	for (;;) {
+		char *key = NULL;
+		int rc;
+
+		if (object) {
+			if (tp->pos >= tp->len || tp->s[tp->pos] != '"') {
+				fail(tp->pos, "expected object key");
+				goto bad;
+			}
+			if ((rc = tp_string(tp, scratch)) < 0) {
+				tp_fail(tp, rc);
+				goto out_fail;
+			}
+			key = roz_strdup(roz_buf_cstr(scratch));
+			if (!key) {
+				tp_fail(tp, ROZ_ENOMEM);
+				goto out_fail;
+			}
+			tp->pos = roz_json_skip_ws(tp->s, tp->len, tp->pos);
+			if (tp->pos >= tp->len || tp->s[tp->pos] != ':') {
+				roz_free(key);
+				fail(tp->pos, "expected ':'");
+				goto bad;
+			}
+			tp->pos = roz_json_skip_ws(tp->s, tp->len, tp->pos + 1);
+		}
+		item = tp_value(tp, scratch);
+		if (!item) {
+			roz_free(key);
+			goto out_fail;
+		}
+		if (object ? !cJSON_AddItemToObject(out, key, item) : !cJSON_AddItemToArray(out, item)) {
+			roz_free(key);
+			cJSON_Delete(item);
+			tp_fail(tp, ROZ_ENOMEM);
+			goto out_fail;
+		}
+		roz_free(key);
+		tp->pos = roz_json_skip_ws(tp->s, tp->len, tp->pos);
+		if (tp->pos < tp->len && tp->s[tp->pos] == ',') {
+			tp->pos = roz_json_skip_ws(tp->s, tp->len, tp->pos + 1);
+			continue;
+		}
+		if (tp->pos < tp->len && tp->s[tp->pos] == close) {
+			tp->pos++;
+			tp->depth--;
+			return out;
+		}
+		fail(tp->pos, "expected ',' or a closing bracket");
+		goto bad;
+	}
+bad:
+	tp_fail(tp, ROZ_EPARSE);
+out_fail:
+	cJSON_Delete(out);
+	return NULL;
+}
+
+static cJSON *tp_value(tree_parser *tp, roz_buf *scratch)
+{
+	size_t start = tp->pos;
+	int rc;
+
+	if (tp->pos >= tp->len) {
+		fail(tp->pos, "unexpected end of input");
+		return tp_fail(tp, ROZ_EPARSE);
+	}
+	switch (tp->s[tp->pos]) {
+	case '{': return tp_container(tp, scratch, true);
+	case '[': return tp_container(tp, scratch, false);
+	case '"': {
+		cJSON *v;
+
+		if ((rc = tp_string(tp, scratch)) < 0)
+			return tp_fail(tp, rc);
+		v = cJSON_CreateString(roz_buf_cstr(scratch));
+		return v ? v : tp_fail(tp, ROZ_ENOMEM);
+	}
+	case 't': case 'f': case 'n': {
+		cJSON *v;
+
+		if ((rc = roz_json_skip_value(tp->s, tp->len, &tp->pos)) < 0)
+			return tp_fail(tp, rc);
+		v = tp->s[start] == 't' ? cJSON_CreateTrue() : tp->s[start] == 'f' ? cJSON_CreateFalse()
+									     : cJSON_CreateNull();
+		return v ? v : tp_fail(tp, ROZ_ENOMEM);
+	}
+	default: {
+		char *text;
+		cJSON *v;
+
+		if ((rc = skip_number(tp->s, tp->len, &tp->pos)) < 0)
+			return tp_fail(tp, rc);
+		text = roz_strndup(tp->s + start, tp->pos - start);
+		v = text ? cJSON_CreateRaw(text) : NULL;
+		roz_free(text);
+		return v ? v : tp_fail(tp, ROZ_ENOMEM);
+	}
+	}
+}
+
+int roz_json_parse(const char *text, size_t len, cJSON **out)
+{
+	tree_parser tp = {text, len, 0, 0, ROZ_OK};
+	roz_buf scratch = ROZ_BUF_INIT;
+	cJSON *v;
+
+	*out = NULL;
+	tp.pos = roz_json_skip_ws(text, len, 0);
+	v = tp_value(&tp, &scratch);
+	roz_buf_free(&scratch);
+	if (!v)
+		return tp.rc == ROZ_OK ? ROZ_EPARSE : tp.rc;
+	if (roz_json_skip_ws(text, len, tp.pos) != len) {
+		cJSON_Delete(v);
+		return fail(tp.pos, "unexpected text after the value");
+	}
+	*out = v;
+	return ROZ_OK;
+}
+
+bool roz_json_is_number(const cJSON *v)
+{
+	return cJSON_IsNumber(v) || cJSON_IsRaw(v);
+}
+
+bool roz_json_number(const cJSON *v, double *out)
+{
+	char *end;
+
+	if (cJSON_IsNumber(v)) {
+		*out = v->valuedouble;
+		return true;
+	}
+	if (!cJSON_IsRaw(v) || !v->valuestring)
+		return false;
+	*out = strtod(v->valuestring, &end);
+	return *end == '\0';
+}
+
+bool roz_json_uint(const cJSON *v, uint64_t max, uint64_t *out)
+{
+	const char *p;
+	uint64_t n = 0;
+	double d;
+
+	if (cJSON_IsNumber(v)) {
+		d = v->valuedouble;
+		if (d < 0 || d != (double)(uint64_t)d)
+			return false;
+		*out = d >= (double)max ? max : (uint64_t)d;
+		return true;
+	}
+	if (!cJSON_IsRaw(v) || !v->valuestring)
+		return false;
+	p = v->valuestring;
+	if (*p < '0' || *p > '9')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (n > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			n = UINT64_MAX; /* saturate */
+		else
+			n = n * 10 + (uint64_t)(*p - '0');
+	}
+	/* "3.0" and "3e0" are integers too, as a float reader would see them */
+	if (*p) {
+		if (!roz_json_number(v, &d) || d < 0 || d != (double)(uint64_t)d)
+			return false;
+		n = d >= 1.8e19 ? UINT64_MAX : (uint64_t)d;
+	}
+	*out = n > max ? max : n;
+	return true;
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+	return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+}
+
+void roz_json_add_canonical(roz_buf *b, const cJSON *v)
+{
+	const cJSON *c;
+
+	if (cJSON_IsObject(v)) {
+		const cJSON **kids;
+		size_t n = 0, i = 0;
+
+		cJSON_ArrayForEach(c, v) n++;
+		kids = roz_calloc(n + 1, sizeof(*kids));
+		if (!kids) {
+			b->oom = true;
+			return;
+		}
+		cJSON_ArrayForEach(c, v) kids[i++] = c;
+		qsort(kids, n, sizeof(*kids), compare_keys);
+		roz_buf_addc(b, '{');
+		for (i = 0; i < n; i++) {
+			if (i)
+				roz_buf_addc(b, ',');
+			roz_json_add_string(b, kids[i]->string);
+			roz_buf_addc(b, ':');
+			roz_json_add_canonical(b, kids[i]);
+		}
+		roz_buf_addc(b, '}');
+		roz_free(kids);
+	} else if (cJSON_IsArray(v)) {
+		bool first = true;
+
+		roz_buf_addc(b, '[');
+		cJSON_ArrayForEach(c, v) {
+			if (!first)
+				roz_buf_addc(b, ',');
+			first = false;
+			roz_json_add_canonical(b, c);
+		}
+		roz_buf_addc(b, ']');
+	} else if (cJSON_IsString(v)) {
+		roz_json_add_string(b, v->valuestring);
+	} else if (cJSON_IsRaw(v)) {
+		roz_buf_adds(b, v->valuestring);
+	} else if (cJSON_IsNumber(v)) {
+		char num[32];
+
+		snprintf(num, sizeof(num), "%.17g", v->valuedouble);
+		roz_buf_adds(b, num);
+	} else if (cJSON_IsTrue(v)) {
+		roz_buf_adds(b, "true");
+	} else if (cJSON_IsFalse(v)) {
+		roz_buf_adds(b, "false");
+	} else {
+		roz_buf_adds(b, "null");
 	}
 }

@@ -396,10 +396,19 @@ int roz_truncated_input_make(const cJSON *input, roz_truncated_input *out)
 		out->value = cJSON_CreateNull();
 		return out->value ? ROZ_OK : ROZ_ENOMEM;
 	}
-	text = cJSON_PrintUnformatted(input);
-	if (!text)
-		return roz_error_set("out of memory printing tool input"), ROZ_ENOMEM;
-	len = strlen(text);
+	/* size and hash are of the canonical text: keys sorted, numbers as written */
+	{
+		roz_buf b = ROZ_BUF_INIT;
+
+		roz_json_add_canonical(&b, input);
+		if (roz_buf_failed(&b)) {
+			roz_buf_free(&b);
+			return ROZ_ENOMEM;
+		}
+		text = roz_buf_detach(&b, &len);
+		if (!text)
+			return ROZ_ENOMEM;
+	}
 	if (len <= ROZ_MAX_TOOL_INPUT_BYTES) {
 		roz_free(text);
 		out->value = cJSON_Duplicate(input, true);
@@ -532,10 +541,11 @@ void roz_trace_event_clear(roz_trace_event *ev)
 
 int roz_trace_event_parse(const roz_trace_entry *e, roz_trace_event *out)
 {
-	cJSON *root, *item;
+	cJSON *root = NULL, *item;
 
 	memset(out, 0, sizeof(*out));
-	root = cJSON_ParseWithLength(e->json, e->len);
+	if (roz_json_parse(e->json, e->len, &root) < 0)
+		root = NULL;
 	if (!root || !cJSON_IsObject(root)) {
 		cJSON_Delete(root);
 		roz_error_set("trace event is not a JSON object");

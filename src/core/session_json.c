@@ -6,7 +6,6 @@
 #include "roz/session_json.h"
 
 #include <cjson/cJSON.h>
-#include <math.h>
 #include <string.h>
 
 #include "roz/json.h"
@@ -42,9 +41,8 @@ static int get_u64(const cJSON *obj, const char *name, uint64_t max, uint64_t *o
 
 	if (is_absent(v))
 		return ROZ_OK;
-	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble != floor(v->valuedouble))
+	if (!roz_json_uint(v, max, out))
 		return corrupt(name, "is not a non-negative integer");
-	*out = v->valuedouble >= (double)max ? max : (uint64_t)v->valuedouble;
 	return ROZ_OK;
 }
 
@@ -317,13 +315,13 @@ static int read_reviewers(const cJSON *review, roz_review_state *r)
 
 static int read_review(roz_json_span span, roz_review_state *r)
 {
-	cJSON *review = cJSON_ParseWithLength(span.ptr, span.len);
+	cJSON *review = NULL;
 	const cJSON *decision;
 	uint64_t blocks = 0, waits = 0;
 	int rc;
 
-	if (!review)
-		return roz_error_set("cannot parse the review object"), ROZ_ENOMEM;
+	if ((rc = roz_json_parse(span.ptr, span.len, &review)) < 0)
+		return rc == ROZ_ENOMEM ? rc : corrupt("review", "is not valid JSON");
 	if (!cJSON_IsObject(review)) {
 		cJSON_Delete(review);
 		return corrupt("review", "is not an object");
@@ -368,11 +366,12 @@ static bool key_is(roz_json_span key, const char *name)
 
 static int string_span(roz_json_span v, const char *name, char **out)
 {
-	cJSON *s = cJSON_ParseWithLength(v.ptr, v.len);
+	cJSON *s = NULL;
+	int rc;
 
 	*out = NULL;
-	if (!s)
-		return ROZ_ENOMEM;
+	if ((rc = roz_json_parse(v.ptr, v.len, &s)) < 0)
+		return rc == ROZ_ENOMEM ? rc : corrupt(name, "is not valid JSON");
 	if (!cJSON_IsString(s)) {
 		cJSON_Delete(s);
 		return corrupt(name, "is not a string");

@@ -23,6 +23,8 @@
  */
 #include "support.h"
 
+#include "roz/json.h"
+
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <stdarg.h>
@@ -132,13 +134,13 @@ static void normalize(cJSON *root)
 static char *stored_state(const char *home, const char *id)
 {
 	char *path = t_sprintf("%s/sessions/%s.json", home, id), *text = t_read_file(path, NULL), *out;
-	cJSON *root;
+	cJSON *root = NULL;
 
 	free(path);
 	if (!text)
 		return NULL;
-	root = cJSON_Parse(text);
-	if (!root)
+	/* roz's own parser keeps numbers as written, as the file has them */
+	if (roz_json_parse(text, strlen(text), &root) != ROZ_OK)
 		return t_sprintf("(not JSON) %s", text);
 	free(text);
 	normalize(root);

@@ -71,9 +71,7 @@ static const struct {
 	{"permission_mode", offsetof(roz_hook_input, permission_mode)},
 	{"hook_event_name", offsetof(roz_hook_input, hook_event_name)},
 	{"prompt", offsetof(roz_hook_input, prompt)},
-	{"prompt_id", offsetof(roz_hook_input, prompt_id)},
 	{"tool_name", offsetof(roz_hook_input, tool_name)},
-	{"tool_use_id", offsetof(roz_hook_input, tool_use_id)},
 	{"source", offsetof(roz_hook_input, source)},
 	{"model", offsetof(roz_hook_input, model)},
 	{"agent_type", offsetof(roz_hook_input, agent_type)},
@@ -396,8 +394,31 @@ static void test_reject_wrong_types(void **state)
 	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"tool_name\":{}}", "tool_name");
 	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"stop_hook_active\":\"yes\"}", "stop_hook_active");
 	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"stop_hook_active\":1}", "stop_hook_active");
-	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"background_tasks\":{}}", "background_tasks");
-	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"background_tasks\":\"none\"}", "background_tasks");
+}
+
+/*
+ * Fields roz only passes along, or that the Rust roz never read, are not a
+ * reason to drop a call when mistyped: dropping it would let a gated call
+ * through. They read as absent instead.
+ */
+static void test_loose_fields_wrong_type_are_ignored(void **state)
+{
+	static const char *const texts[] = {
+		"{\"session_id\":\"s\",\"cwd\":\"/\",\"prompt_id\":true}",
+		"{\"session_id\":\"s\",\"cwd\":\"/\",\"tool_use_id\":5}",
+		"{\"session_id\":\"s\",\"cwd\":\"/\",\"background_tasks\":{}}",
+		"{\"session_id\":\"s\",\"cwd\":\"/\",\"background_tasks\":\"none\"}",
+	};
+	roz_hook_input in;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		parse_ok(texts[i], &in);
+		assert_null(in.prompt_id);
+		assert_null(in.tool_use_id);
+		assert_null(in.background_tasks);
+		roz_hook_input_clear(&in);
+	}
 }
 
 static void test_reject_each_optional_string_wrong_type(void **state)
@@ -712,6 +733,7 @@ int main(void)
 		cmocka_unit_test(test_reject_missing_required),
 		cmocka_unit_test(test_reject_wrong_types),
 		cmocka_unit_test(test_reject_each_optional_string_wrong_type),
+		cmocka_unit_test(test_loose_fields_wrong_type_are_ignored),
 		cmocka_unit_test(test_reject_nul_in_identifiers),
 		cmocka_unit_test(test_parse_out_of_memory),
 		cmocka_unit_test(test_write_allow),

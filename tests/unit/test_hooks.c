@@ -92,6 +92,29 @@ static void prefix_after_whitespace_counts(void **state)
 	roz_session_free(s);
 }
 
+static void prefix_after_unicode_space_counts(void **state)
+{
+	t_hooks *h = *state;
+	static const char *const spaced[] = {"\f#roz a", "\v#roz b", "\xc2\xa0#roz c",
+					     "\xe3\x80\x80#roz d", "\xe2\x80\x83\xe2\x80\xaf#roz e"};
+	roz_session *s;
+	char sid[16];
+
+	for (size_t i = 0; i < sizeof(spaced) / sizeof(spaced[0]); i++) {
+		snprintf(sid, sizeof(sid), "u%zu", i);
+		th_prompt(h, sid, spaced[i]);
+		s = th_get(h, sid);
+		if (!s->review.enabled)
+			fail_msg("prompt %zu not taken as #roz", i);
+		roz_session_free(s);
+	}
+	/* a zero-width joiner is not white space */
+	th_prompt(h, "zw", "\xe2\x80\x8d#roz f");
+	s = th_get(h, "zw");
+	assert_false(s->review.enabled);
+	roz_session_free(s);
+}
+
 static void prefix_in_the_middle_does_not_count(void **state)
 {
 	t_hooks *h = *state;
@@ -1450,6 +1473,7 @@ int main(void)
 		T(prompt_without_prefix_does_not_enable),
 		T(plain_prompt_keeps_review_enabled),
 		T(prefix_after_whitespace_counts),
+		T(prefix_after_unicode_space_counts),
 		T(prefix_in_the_middle_does_not_count),
 		T(mode_always_reviews_every_prompt),
 		T(mode_never_ignores_prefix),

@@ -790,9 +790,134 @@ static void test_add_string_out_of_memory_is_sticky(void **state)
 	roz_buf_free(&b);
 }
 
+/* ---- trees that keep numbers as written ----------------------------------------- */
+
+static char *canon(const cJSON *v)
+{
+	roz_buf b = ROZ_BUF_INIT;
+
+	roz_json_add_canonical(&b, v);
+	assert_int_equal(roz_buf_failed(&b), ROZ_OK);
+	return roz_buf_detach(&b, NULL);
+}
+
+static cJSON *tree(const char *text)
+{
+	cJSON *v = NULL;
+
+	if (roz_json_parse(text, strlen(text), &v) != ROZ_OK)
+		fail_msg("did not parse: %s (%s)", text, roz_error_last());
+	return v;
+}
+
+static void test_tree_keeps_numbers_as_written(void **state)
+{
+	cJSON *v = tree("{\"id\":12345678901234567890,\"small\":9007199254740993,\"f\":1.50,"
+			"\"e\":1e400,\"neg\":-0}");
+	char *c = canon(v);
+	uint64_t n = 0;
+	double d = 0;
+
+	(void)state;
+	assert_string_equal(c, "{\"e\":1e400,\"f\":1.50,\"id\":12345678901234567890,\"neg\":-0,"
+			       "\"small\":9007199254740993}");
+	assert_true(roz_json_is_number(cJSON_GetObjectItem(v, "id")));
+	assert_true(roz_json_uint(cJSON_GetObjectItem(v, "small"), UINT64_MAX, &n));
+	assert_true(n == UINT64_C(9007199254740993));
+	/* past 64 bits an integer saturates rather than wraps */
+	assert_true(roz_json_uint(cJSON_GetObjectItem(v, "id"), UINT64_MAX, &n));
+	assert_true(n == UINT64_C(12345678901234567890));
+	assert_true(roz_json_number(cJSON_GetObjectItem(v, "f"), &d));
+	assert_true(d == 1.5);
+	assert_false(roz_json_uint(cJSON_GetObjectItem(v, "f"), 10, &n)); /* 1.5 is not whole */
+	roz_free(c);
+	c = cJSON_PrintUnformatted(v);
+	assert_non_null(strstr(c, "12345678901234567890"));
+	roz_free(c);
+	cJSON_Delete(v);
+}
+
+static void test_tree_decodes_strings(void **state)
+{
+	cJSON *v = tree("[\"a\\\"b\\\\c\\/d\\n\\t\", \"\\u00e9\\ud83d\\ude00\", \"x\\u0000y\", \"\"]");
+
+	(void)state;
+	assert_string_equal(cJSON_GetArrayItem(v, 0)->valuestring, "a\"b\\c/d\n\t");
+	assert_string_equal(cJSON_GetArrayItem(v, 1)->valuestring, "\xc3\xa9\xf0\x9f\x98\x80");
+	/* a NUL would cut the C string short: it becomes U+FFFD */
+	assert_string_equal(cJSON_GetArrayItem(v, 2)->valuestring, "x\xef\xbf\xbdy");
+	assert_string_equal(cJSON_GetArrayItem(v, 3)->valuestring, "");
+	cJSON_Delete(v);
+}
+
+static void test_tree_structure_and_literals(void **state)
+{
+	cJSON *v = tree(" {\"a\" : [true, false, null, {}], \"b\":{\"c\":[]}} ");
+	char *c = canon(v);
+
+	(void)state;
+	assert_string_equal(c, "{\"a\":[true,false,null,{}],\"b\":{\"c\":[]}}");
+	roz_free(c);
+	cJSON_Delete(v);
+}
+
+static void test_tree_rejects_what_the_scanner_rejects(void **state)
+{
+	static const char *const bad[] = {"", "{", "[1,]", "{\"a\":}", "01", "\"\\ud800\"", "[1] 2",
+					  "{\"a\" 1}", "nul", "\"\x01\""};
+	cJSON *v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = NULL;
+		if (roz_json_parse(bad[i], strlen(bad[i]), &v) != ROZ_EPARSE)
+			fail_msg("accepted: %s", bad[i]);
+		assert_null(v);
+	}
+}
+
+static void test_tree_canonical_sorts_keys_by_bytes(void **state)
+{
+	cJSON *v = tree("{\"b\":1,\"B\":2,\"a\":{\"z\":1,\"y\":[{\"d\":1,\"c\":2}]},\"\xc3\xa9\":0}");
+	char *c = canon(v);
+
+	(void)state;
+	assert_string_equal(c, "{\"B\":2,\"a\":{\"y\":[{\"c\":2,\"d\":1}],\"z\":1},\"b\":1,\"\xc3\xa9\":0}");
+	roz_free(c);
+	cJSON_Delete(v);
+}
+
+static void test_tree_out_of_memory(void **state)
+{
+	static const char text[] = "{\"a\":[1,2,{\"b\":\"c\\u00e9\"}],\"d\":null,\"e\":12.5}";
+	cJSON *v;
+	int rc;
+
+	(void)state;
+	for (long n = 0;; n++) {
+		v = NULL;
+		roz_alloc_fail_after(n);
+		rc = roz_json_parse(text, strlen(text), &v);
+		roz_alloc_fail_after(-1);
+		if (rc == ROZ_OK) {
+			cJSON_Delete(v);
+			break;
+		}
+		assert_int_equal(rc, ROZ_ENOMEM);
+		assert_null(v);
+		assert_true(n < 1000);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tree_keeps_numbers_as_written),
+		cmocka_unit_test(test_tree_decodes_strings),
+		cmocka_unit_test(test_tree_structure_and_literals),
+		cmocka_unit_test(test_tree_rejects_what_the_scanner_rejects),
+		cmocka_unit_test(test_tree_canonical_sorts_keys_by_bytes),
+		cmocka_unit_test(test_tree_out_of_memory),
 		cmocka_unit_test(test_accepts_scalars),
 		cmocka_unit_test(test_accepts_numbers_with_exponent),
 		cmocka_unit_test(test_accepts_containers),

@@ -951,7 +951,8 @@ static int index_at(const roz_session *s, size_t i)
 {
 	roz_trace_event e = event_at(s, i);
 	const cJSON *idx = e.payload ? cJSON_GetObjectItemCaseSensitive(e.payload, "index") : NULL;
-	int v = cJSON_IsNumber(idx) ? idx->valueint : -1;
+	uint64_t n;
+	int v = roz_json_uint(idx, INT32_MAX, &n) ? (int)n : -1;
 
 	roz_trace_event_clear(&e);
 	return v;
@@ -960,10 +961,11 @@ static int index_at(const roz_session *s, size_t i)
 static long payload_int(const roz_trace_event *e, const char *name)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(e->payload, name);
+	double d;
 
-	if (!cJSON_IsNumber(v))
+	if (!roz_json_number(v, &d))
 		fail_msg("payload has no number '%s'", name);
-	return (long)v->valuedouble;
+	return (long)d;
 }
 
 static void test_trace_event_shape(void **state)

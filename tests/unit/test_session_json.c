@@ -635,7 +635,12 @@ static void check_fixture_values(const roz_session *s)
 	assert_int_equal(roz_trace_event_parse(&s->trace[1], &e), ROZ_OK);
 	assert_string_equal(e.event_type, "stop_hook_called");
 	assert_time(e.timestamp, "2026-11-22T02:18:05.399174358Z");
-	assert_int_equal(cJSON_GetObjectItemCaseSensitive(e.payload, "effective_max_blocks")->valueint, 3);
+	{
+		uint64_t n = 0;
+
+		assert_true(roz_json_uint(cJSON_GetObjectItemCaseSensitive(e.payload, "effective_max_blocks"), 100, &n));
+		assert_int_equal(n, 3);
+	}
 	assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e.payload, "stop_hook_active")));
 	roz_trace_event_clear(&e);
 	assert_time(s->created_at, "2026-11-22T02:18:05.397721001Z");
