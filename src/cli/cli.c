@@ -98,3 +98,57 @@ int cli_finish_stdout(int status)
 	}
 	return status;
 }
+
+int cli_read_session(const roz_config *config, const char *command, const char *sid,
+		     roz_session **out)
+{
+	roz_store *store = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!roz_session_id_valid(sid))
+		return cli_usage_error(command, "'%s' is not a session id", sid);
+	if (cli_open_store(config, &store) != ROZ_EXIT_OK)
+		return ROZ_EXIT_FAILURE;
+	rc = roz_store_get(store, sid, out);
+	roz_store_free(store);
+	if (rc == ROZ_ENOTFOUND) {
+		cli_error("no session '%s' in %s", sid, config->storage_path);
+		return ROZ_EXIT_FAILURE;
+	}
+	if (rc < 0) {
+		cli_error("cannot read session '%s': %s", sid, roz_error_last());
+		return ROZ_EXIT_FAILURE;
+	}
+	return ROZ_EXIT_OK;
+}
+
+int cli_session_command(int argc, char **argv, const char *command, void (*help)(void),
+			bool *json, bool *verbose, char **sid)
+{
+	*json = false;
+	if (verbose)
+		*verbose = false;
+	*sid = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			help();
+			return cli_finish_stdout(ROZ_EXIT_OK) == ROZ_EXIT_OK ? -1 : ROZ_EXIT_FAILURE;
+		} else if (strcmp(a, "--json") == 0) {
+			*json = true;
+		} else if (verbose && (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0)) {
+			*verbose = true;
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage_error(command, "unknown option '%s'", a);
+		} else if (*sid) {
+			return cli_usage_error(command, "unexpected argument '%s'", a);
+		} else {
+			*sid = argv[i];
+		}
+	}
+	if (!*sid)
+		return cli_usage_error(command, "expected <session-id>");
+	return ROZ_EXIT_OK;
+}

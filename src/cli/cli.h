@@ -24,6 +24,31 @@ int cmd_hook(int argc, char **argv);
 int cmd_decide(int argc, char **argv);
 int cmd_context(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_debug(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_clean(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+
+/*
+ * Read one session for a command that only looks (context, debug, trace):
+ * reports a bad id (ROZ_EXIT_USAGE), a missing or unreadable session
+ * (ROZ_EXIT_FAILURE) itself. *out belongs to the caller.
+ */
+int cli_read_session(const roz_config *config, const char *command, const char *sid,
+		     roz_session **out);
+
+/*
+ * Parse `<command> [--json] [-v] <session-id>`. Returns ROZ_EXIT_OK with
+ * the options set, -1 after printing help, or an exit status for a usage
+ * error. Pass verbose NULL when the command has no -v.
+ */
+int cli_session_command(int argc, char **argv, const char *command, void (*help)(void),
+			bool *json, bool *verbose, char **sid);
+
+/* A positive whole number no larger than max, from an option value. */
+bool cli_parse_count(const char *s, long max, long *out);
 
 /* "roz: error: <message>" on stderr. */
 void cli_error(const char *fmt, ...) ROZ_PRINTF(1, 2);

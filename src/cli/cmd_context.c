@@ -8,13 +8,18 @@
 #include <string.h>
 
 #include "cli.h"
+#include "output.h"
+#include "roz/json.h"
 #include "roz/session.h"
 
 static void help(void)
 {
-	printf("usage: roz context <session-id>\n\n"
+	printf("usage: roz context <session-id> [--json]\n\n"
 	       "Show a session's review state, what triggered a gate, and the prompts the\n"
-	       "user wrote, so the reviewer can check the work against what was asked.\n");
+	       "user wrote, so the reviewer can check the work against what was asked.\n\n"
+	       "Options:\n"
+	       "      --json  one JSON document, for scripts\n"
+	       "  -h, --help  show this help\n");
 }
 
 /* Print text with every line indented. */
@@ -66,39 +71,91 @@ void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, 
 	}
 }
 
+static void add_opt(roz_buf *b, const char *key, const char *val)
+{
+	roz_buf_addf(b, ",\"%s\":", key);
+	if (val)
+		roz_json_add_string(b, val);
+	else
+		roz_buf_adds(b, "null");
+}
+
+static int print_json(const roz_session *s, const roz_config *config)
+{
+	const roz_review_state *r = &s->review;
+	roz_buf b = ROZ_BUF_INIT;
+	char ts[ROZ_TIME_BUFSZ];
+
+	roz_buf_adds(&b, "{\"session_id\":");
+	roz_json_add_string(&b, s->session_id);
+	roz_buf_addf(&b, ",\"created_at\":\"%s\"", roz_time_format(s->created_at, ts));
+	roz_buf_addf(&b, ",\"updated_at\":\"%s\"", roz_time_format(s->updated_at, ts));
+	roz_buf_addf(&b, ",\"review\":{\"enabled\":%s,\"state\":\"%s\",\"decision\":{\"type\":\"%s\"",
+		     r->enabled ? "true" : "false", cli_review_state(s), roz_decision_kind_name(r->decision.kind));
+	add_opt(&b, "summary", r->decision.summary);
+	add_opt(&b, "message_to_agent", r->decision.message_to_agent);
+	add_opt(&b, "second_opinions", r->decision.second_opinions);
+	roz_buf_addf(&b, "},\"block_count\":%u,\"max_blocks\":%u}", (unsigned)r->block_count,
+		     (unsigned)config->max_blocks);
+	roz_buf_adds(&b, ",\"gate_trigger\":");
+	if (r->gate_trigger) {
+		const roz_gate_trigger *g = r->gate_trigger;
+
+		roz_buf_adds(&b, "{\"tool\":");
+		roz_json_add_string(&b, g->tool_name);
+		roz_buf_adds(&b, ",\"pattern\":");
+		roz_json_add_string(&b, g->pattern_matched);
+		roz_buf_addf(&b, ",\"triggered_at\":\"%s\",\"tool_input\":", roz_time_format(g->triggered_at, ts));
+		if (g->tool_input.value)
+			roz_json_add_canonical(&b, g->tool_input.value);
+		else
+			roz_buf_adds(&b, "null");
+		roz_buf_addf(&b, ",\"truncated\":%s", g->tool_input.truncated ? "true" : "false");
+		if (g->tool_input.truncated) {
+			roz_buf_addf(&b, ",\"original_size\":%llu", (unsigned long long)g->tool_input.original_size);
+			add_opt(&b, "original_hash", g->tool_input.original_hash);
+		}
+		roz_buf_addc(&b, '}');
+	} else {
+		roz_buf_adds(&b, "null");
+	}
+	roz_buf_adds(&b, ",\"user_prompts\":[");
+	for (size_t i = 0; i < r->n_prompts; i++) {
+		if (i)
+			roz_buf_addc(&b, ',');
+		roz_json_add_string(&b, r->prompts[i]);
+	}
+	roz_buf_adds(&b, "]}\n");
+	if (roz_buf_failed(&b)) {
+		roz_buf_free(&b);
+		cli_error("out of memory");
+		return ROZ_EXIT_FAILURE;
+	}
+	fwrite(b.ptr, 1, b.len, stdout);
+	roz_buf_free(&b);
+	return ROZ_EXIT_OK;
+}
+
 int cmd_context(int argc, char **argv)
 {
 	roz_config config;
-	roz_store *store = NULL;
 	roz_session *s = NULL;
-	int rc, status = ROZ_EXIT_FAILURE;
+	bool json;
+	char *sid;
+	int rc = cli_session_command(argc, argv, "context", help, &json, NULL, &sid);
 
-	if (cli_wants_help(argc, argv)) {
-		help();
-		return cli_finish_stdout(ROZ_EXIT_OK);
-	}
-	if (argc != 2)
-		return cli_usage_error("context", "expected <session-id>");
-	if (!roz_session_id_valid(argv[1]))
-		return cli_usage_error("context", "'%s' is not a session id", argv[1]);
+	if (rc != ROZ_EXIT_OK)
+		return rc < 0 ? ROZ_EXIT_OK : rc;
 	if (cli_load_config(&config) != ROZ_EXIT_OK)
 		return ROZ_EXIT_FAILURE;
-	if (cli_open_store(&config, &store) != ROZ_EXIT_OK)
-		goto out;
-	rc = roz_store_get(store, argv[1], &s);
-	if (rc == ROZ_ENOTFOUND) {
-		cli_error("no session '%s' (check the SESSION_ID you were given)", argv[1]);
-		goto out;
+	rc = cli_read_session(&config, "context", sid, &s);
+	if (rc == ROZ_EXIT_OK) {
+		if (json)
+			rc = print_json(s, &config);
+		else
+			cli_print_context(stdout, s, &config, "");
 	}
-	if (rc < 0) {
-		cli_error("cannot read session '%s': %s", argv[1], roz_error_last());
-		goto out;
-	}
-	cli_print_context(stdout, s, &config, "");
-	status = ROZ_EXIT_OK;
-out:
 	roz_session_free(s);
-	roz_store_free(store);
 	roz_config_free(&config);
-	return cli_finish_stdout(status);
+	return cli_finish_stdout(rc);
 }

@@ -206,7 +206,7 @@ static void print_trace(demo *d, const roz_config *config)
 	roz_session *s = load(d, config);
 
 	if (s)
-		cli_print_trace(stdout, s, "   ");
+		cli_print_trace(stdout, s, "   ", false);
 	roz_session_free(s);
 }
 

@@ -16,6 +16,12 @@ static const struct {
 	{"hook", cmd_hook, "run a Claude Code hook (JSON on stdin, JSON on stdout)"},
 	{"decide", cmd_decide, "record the reviewer's verdict: COMPLETE or ISSUES"},
 	{"context", cmd_context, "show what the user asked for in a session, for the reviewer"},
+	{"list", cmd_list, "list recent sessions and the state of their reviews"},
+	{"trace", cmd_trace, "show what happened in a session, event by event"},
+	{"debug", cmd_debug, "print a session's whole stored state as JSON"},
+	{"stats", cmd_stats, "compare block templates: how often each led to a verdict"},
+	{"clean", cmd_clean, "remove old sessions (never one still under review)"},
+	{"doctor", cmd_doctor, "check that roz is installed and wired up, with fixes"},
 	{"demo", cmd_demo, "walk a reviewed session through the real hooks on a throwaway home"},
 };
 

@@ -6,31 +6,53 @@
 
 #include <cjson/cJSON.h>
 #include <string.h>
-#include <time.h>
 
+#include "output.h"
+#include "roz/json.h"
 #include "roz/utf8.h"
 
 #define VALUE_CHARS 60
 
-/* A payload value on one line, cut to VALUE_CHARS characters. */
+/* A payload value on one line as JSON, strings cut to VALUE_CHARS characters. */
 static void print_value(FILE *f, const cJSON *v)
 {
-	char *text = cJSON_IsString(v) ? NULL : cJSON_PrintUnformatted(v);
-	const char *s = cJSON_IsString(v) ? v->valuestring : text ? text : "?";
-	size_t len = strlen(s), cut = roz_utf8_offset(s, len, VALUE_CHARS);
+	roz_buf b = ROZ_BUF_INIT;
 
-	if (cJSON_IsString(v))
-		fputc('"', f);
-	for (size_t i = 0; i < cut; i++)
-		fputc(s[i] == '\n' || s[i] == '\r' || s[i] == '\t' ? ' ' : s[i], f);
-	if (cut < len)
-		fputs("...", f);
-	if (cJSON_IsString(v))
-		fputc('"', f);
-	roz_free(text);
+	if (cJSON_IsString(v)) {
+		const char *s = v->valuestring;
+		size_t len = strlen(s), cut = roz_utf8_offset(s, len, VALUE_CHARS);
+
+		roz_json_add_stringn(&b, s, cut);
+		if (cut < len) {
+			b.len--; /* reopen the string to mark the cut inside it */
+			roz_buf_adds(&b, "...\"");
+		}
+	} else {
+		roz_json_add_canonical(&b, v);
+	}
+	if (!roz_buf_failed(&b))
+		fputs(b.ptr, f);
+	roz_buf_free(&b);
 }
 
-void cli_print_trace(FILE *f, const roz_session *s, const char *indent)
+static void print_payload(FILE *f, const cJSON *payload, const char *indent)
+{
+	roz_buf b = ROZ_BUF_INIT;
+	const char *p, *nl;
+
+	roz_json_add_pretty(&b, payload, 0);
+	if (roz_buf_failed(&b)) {
+		roz_buf_free(&b);
+		return;
+	}
+	for (p = b.ptr; p; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		fprintf(f, "%s    %.*s\n", indent, (int)(nl ? nl - p : (long)strlen(p)), p);
+	}
+	roz_buf_free(&b);
+}
+
+void cli_print_trace(FILE *f, const roz_session *s, const char *indent, bool verbose)
 {
 	for (size_t i = 0; i < s->n_trace; i++) {
 		roz_trace_event ev;
@@ -42,15 +64,9 @@ void cli_print_trace(FILE *f, const roz_session *s, const char *indent)
 			fprintf(f, "%s(unreadable event)\n", indent);
 			continue;
 		}
-		if (ev.has_timestamp) {
-			time_t t = (time_t)ev.timestamp.sec;
-			struct tm tm;
-
-			if (localtime_r(&t, &tm))
-				snprintf(when, sizeof(when), "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min,
-					 tm.tm_sec, (int)(ev.timestamp.nsec / 1000000));
-		}
-		fprintf(f, "%s%s  %-18s ", indent, when, ev.event_type);
+		if (ev.has_timestamp)
+			cli_local_clock(ev.timestamp, when, sizeof(when));
+		fprintf(f, "%s%s%s%s  %-18s ", indent, cli_dim(), when, cli_reset(), ev.event_type);
 		if (cJSON_IsObject(ev.payload)) {
 			cJSON_ArrayForEach(item, ev.payload) {
 				fprintf(f, "%s%s=", first ? "" : " ", item->string);
@@ -59,6 +75,8 @@ void cli_print_trace(FILE *f, const roz_session *s, const char *indent)
 			}
 		}
 		fputc('\n', f);
+		if (verbose && ev.payload)
+			print_payload(f, ev.payload, indent);
 		roz_trace_event_clear(&ev);
 	}
 }

@@ -6,7 +6,10 @@
 
 #include "roz/session.h"
 
-/* One line per event: local time, event type, a short form of the payload. */
-void cli_print_trace(FILE *f, const roz_session *s, const char *indent);
+/*
+ * One line per event: local time, event type, a short form of the payload;
+ * verbose adds the whole payload, indented, under each line.
+ */
+void cli_print_trace(FILE *f, const roz_session *s, const char *indent, bool verbose);
 
 #endif

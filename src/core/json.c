@@ -724,3 +724,36 @@ void roz_json_add_canonical(roz_buf *b, const cJSON *v)
 		roz_buf_adds(b, "null");
 	}
 }
+
+static void add_indent(roz_buf *b, int n)
+{
+	roz_buf_addc(b, '\n');
+	for (int i = 0; i < n; i++)
+		roz_buf_adds(b, "  ");
+}
+
+void roz_json_add_pretty(roz_buf *b, const cJSON *v, int indent)
+{
+	const cJSON *c;
+	bool first = true;
+
+	if (!cJSON_IsObject(v) && !cJSON_IsArray(v)) {
+		roz_json_add_canonical(b, v);
+		return;
+	}
+	roz_buf_addc(b, cJSON_IsObject(v) ? '{' : '[');
+	cJSON_ArrayForEach(c, v) {
+		if (!first)
+			roz_buf_addc(b, ',');
+		first = false;
+		add_indent(b, indent + 1);
+		if (cJSON_IsObject(v)) {
+			roz_json_add_string(b, c->string);
+			roz_buf_adds(b, ": ");
+		}
+		roz_json_add_pretty(b, c, indent + 1);
+	}
+	if (!first)
+		add_indent(b, indent);
+	roz_buf_addc(b, cJSON_IsObject(v) ? '}' : ']');
+}

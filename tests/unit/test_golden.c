@@ -186,30 +186,61 @@ static char *listing(const char *dir)
 	return out;
 }
 
-/* Mask RFC 3339 times ("2026-01-05T10:30:00.123Z") in command output. */
-static void mask_times(char *s)
+static bool digits_at(const char *p, const char *shape)
 {
-	char *p = s, *w = s;
+	/* shape: '9' is any digit, 'x' any lowercase hex digit, anything else itself */
+	for (; *shape; shape++, p++) {
+		if (*shape == '9' ? (*p < '0' || *p > '9')
+		    : *shape == 'x' ? !((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f'))
+				    : *p != *shape)
+			return false;
+	}
+	return true;
+}
 
+/*
+ * Mask what changes from run to run in command output: RFC 3339 times
+ * (<time>), local dates and clocks (<date>, <clock>), random ids (<uuid>)
+ * and the throwaway home directory (<home>).
+ */
+static char *mask(const char *s, const char *home)
+{
+	size_t hl = strlen(home), n = 0;
+	char *out = malloc(strlen(s) * 2 + 16), *w = out;
+	const char *p = s;
+
+	(void)n;
 	while (*p) {
-		size_t n = 0;
+		if (hl && strncmp(p, home, hl) == 0) {
+			w += sprintf(w, "<home>");
+			p += hl;
+		} else if (digits_at(p, "9999-99-99T99:99:99")) {
+			size_t k = 19;
 
-		if (strlen(p) >= 20 && p[4] == '-' && p[7] == '-' && p[10] == 'T' && p[13] == ':' &&
-		    p[16] == ':') {
-			n = 19;
-			if (p[n] == '.')
-				for (n++; p[n] >= '0' && p[n] <= '9'; n++)
+			if (p[k] == '.')
+				for (k++; p[k] >= '0' && p[k] <= '9'; k++)
 					;
-			if (p[n] == 'Z') {
-				memcpy(w, "<time>", 6);
-				w += 6;
-				p += n + 1;
-				continue;
+			if (p[k] == 'Z') {
+				w += sprintf(w, "<time>");
+				p += k + 1;
+			} else {
+				*w++ = *p++;
 			}
+		} else if (digits_at(p, "9999-99-99 99:99")) {
+			w += sprintf(w, "<date>");
+			p += 16;
+		} else if (digits_at(p, "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx")) {
+			w += sprintf(w, "<uuid>");
+			p += 36;
+		} else if (digits_at(p, "99:99:99.999")) {
+			w += sprintf(w, "<clock>");
+			p += 12;
+		} else {
+			*w++ = *p++;
 		}
-		*w++ = *p++;
 	}
 	*w = '\0';
+	return out;
 }
 
 typedef struct run_state {
@@ -285,8 +316,14 @@ static size_t run_step(run_state *rs, size_t i)
 		emit(rs, "%s", g->lines[i++]);
 	}
 	t_run_roz(&r, in, (const char *const *)rs->env, (const char *const *)argv);
-	mask_times(r.out);
-	mask_times(r.err);
+	{
+		char *o = mask(r.out, rs->home), *e = mask(r.err, rs->home);
+
+		free(r.out);
+		free(r.err);
+		r.out = o;
+		r.err = e;
+	}
 	for (; i < g->n; i++) {
 		const char *e = g->lines[i];
 

@@ -1,0 +1,286 @@
+/*
+ * cmd_clean.c - `roz clean`: remove sessions that have been quiet for a
+ * while, never one whose review is still under way, and the files roz
+ * moved aside; say exactly what went.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "output.h"
+#include "roz/json.h"
+
+static void help(void)
+{
+	printf("usage: roz clean [--before AGE] [--all] [--dry-run] [--json]\n\n"
+	       "Remove sessions with no activity for AGE (default: [cleanup] retention_days,\n"
+	       "7 days), and files roz moved aside as corrupt that are as old. A session\n"
+	       "whose review is still under way is never removed.\n\n"
+	       "Options:\n"
+	       "      --before AGE  e.g. 7d, 24h, 30m, 90s (a bare number means days)\n"
+	       "      --all         every session, whatever its age\n"
+	       "      --dry-run     say what would be removed, remove nothing\n"
+	       "      --json        one JSON document, for scripts\n"
+	       "  -h, --help        show this help\n");
+}
+
+/* "7d", "24h", "30m", "90s" or "7" (days) to seconds. */
+static bool parse_age(const char *s, uint64_t *secs)
+{
+	char *end;
+	unsigned long long n;
+	uint64_t unit = 86400;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno)
+		return false;
+	if (*end) {
+		if (end[1])
+			return false;
+		switch (*end) {
+		case 'd': unit = 86400; break;
+		case 'h': unit = 3600; break;
+		case 'm': unit = 60; break;
+		case 's': unit = 1; break;
+		default: return false;
+		}
+	}
+	*secs = n > UINT64_MAX / unit ? UINT64_MAX : n * unit;
+	return true;
+}
+
+/* A review is under way: it was asked for and has not ended (approved or let go). */
+static bool review_pending(const roz_session *s)
+{
+	return s->review.enabled && !s->review.circuit_breaker_tripped &&
+	       s->review.decision.kind != ROZ_DECISION_COMPLETE;
+}
+
+typedef struct plan {
+	char **removed, **kept, **unreadable, **files;
+	size_t n_removed, n_kept, n_unreadable, n_files;
+	size_t cap_removed, cap_kept, cap_unreadable, cap_files;
+} plan;
+
+static bool push(char ***list, size_t *n, size_t *cap, const char *s)
+{
+	char *copy = roz_strdup(s);
+
+	if (!copy || roz_array_reserve((void **)list, cap, sizeof(**list), *n + 1) < 0) {
+		roz_free(copy);
+		return false;
+	}
+	(*list)[(*n)++] = copy;
+	return true;
+}
+
+static void free_list(char **l, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		roz_free(l[i]);
+	roz_free(l);
+}
+
+/* Re-check under the session's lock so a hook that just woke it up wins. */
+static int remove_session(roz_store *store, const char *id, roz_time cutoff, bool all)
+{
+	roz_lock *lock = NULL;
+	roz_session *s = NULL;
+	int rc = roz_store_lock(store, id, 500, &lock);
+
+	if (rc < 0)
+		return rc;
+	rc = roz_store_get(store, id, &s);
+	if (rc == ROZ_OK && !review_pending(s) && (all || roz_time_before(s->updated_at, cutoff)))
+		rc = roz_store_delete(store, id);
+	else if (rc == ROZ_OK)
+		rc = ROZ_EINVALID; /* became active meanwhile: keep it */
+	roz_session_free(s);
+	roz_store_unlock(store, lock);
+	return rc;
+}
+
+/* Quarantined and abandoned temp files older than the cutoff. */
+static int stray_files(const char *dir, roz_time cutoff, bool all, bool dry_run, plan *p)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return errno == ENOENT ? ROZ_OK : (roz_error_set_errno(errno, "cannot list '%s'", dir), ROZ_EIO);
+	while ((de = readdir(d)) != NULL) {
+		struct stat st;
+
+		if (!strstr(de->d_name, ".json.corrupt-") && !strstr(de->d_name, ".json.tmp-"))
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (!all && (int64_t)st.st_mtime >= cutoff.sec)
+			continue;
+		/* a temp file this new may belong to a hook writing right now */
+		if (strstr(de->d_name, ".json.tmp-") && (int64_t)st.st_mtime > roz_time_now().sec - 60)
+			continue;
+		if (!dry_run && unlinkat(dirfd(d), de->d_name, 0) < 0)
+			continue;
+		if (!push(&p->files, &p->n_files, &p->cap_files, de->d_name)) {
+			closedir(d);
+			return ROZ_ENOMEM;
+		}
+	}
+	closedir(d);
+	return ROZ_OK;
+}
+
+static void json_list(roz_buf *b, const char *key, char **l, size_t n)
+{
+	roz_buf_addf(b, ",\"%s\":[", key);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			roz_buf_addc(b, ',');
+		roz_json_add_string(b, l[i]);
+	}
+	roz_buf_addc(b, ']');
+}
+
+static void report(const plan *p, bool json, bool dry_run, roz_time cutoff, bool all)
+{
+	char ts[ROZ_TIME_BUFSZ];
+
+	if (json) {
+		roz_buf b = ROZ_BUF_INIT;
+
+		roz_buf_addf(&b, "{\"dry_run\":%s,\"before\":", dry_run ? "true" : "false");
+		if (all)
+			roz_buf_adds(&b, "null");
+		else
+			roz_buf_addf(&b, "\"%s\"", roz_time_format_sec(cutoff, ts));
+		json_list(&b, "removed", p->removed, p->n_removed);
+		json_list(&b, "kept_pending", p->kept, p->n_kept);
+		json_list(&b, "unreadable", p->unreadable, p->n_unreadable);
+		json_list(&b, "removed_files", p->files, p->n_files);
+		roz_buf_adds(&b, "}\n");
+		if (!roz_buf_failed(&b))
+			fwrite(b.ptr, 1, b.len, stdout);
+		roz_buf_free(&b);
+		return;
+	}
+	if (!p->n_removed && !p->n_files)
+		printf("Nothing to remove.\n");
+	if (p->n_removed) {
+		printf("%s %zu session%s:\n", dry_run ? "Would remove" : "Removed", p->n_removed,
+		       p->n_removed == 1 ? "" : "s");
+		for (size_t i = 0; i < p->n_removed; i++)
+			printf("  %s\n", p->removed[i]);
+	}
+	if (p->n_files) {
+		printf("%s %zu file%s moved aside or left behind:\n", dry_run ? "Would remove" : "Removed",
+		       p->n_files, p->n_files == 1 ? "" : "s");
+		for (size_t i = 0; i < p->n_files; i++)
+			printf("  %s\n", p->files[i]);
+	}
+	if (p->n_kept) {
+		printf("Kept %zu session%s whose review is still under way:\n", p->n_kept,
+		       p->n_kept == 1 ? "" : "s");
+		for (size_t i = 0; i < p->n_kept; i++)
+			printf("  %s\n", p->kept[i]);
+	}
+	for (size_t i = 0; i < p->n_unreadable; i++)
+		printf("%sSession %s cannot be read and was left alone (see roz doctor).%s\n", cli_red(),
+		       p->unreadable[i], cli_reset());
+}
+
+int cmd_clean(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"before", required_argument, NULL, 'b'},
+		{"all", no_argument, NULL, 'a'},
+		{"dry-run", no_argument, NULL, 'n'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *before = NULL;
+	bool all = false, dry_run = false, json = false;
+	uint64_t age = 0;
+	roz_config config;
+	roz_store *store = NULL;
+	cli_entry *e = NULL;
+	size_t n = 0;
+	roz_time cutoff;
+	plan p;
+	int c, status = ROZ_EXIT_FAILURE;
+
+	memset(&p, 0, sizeof(p));
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b': before = optarg; break;
+		case 'a': all = true; break;
+		case 'n': dry_run = true; break;
+		case 'j': json = true; break;
+		case 'h': help(); return cli_finish_stdout(ROZ_EXIT_OK);
+		case ':': return cli_usage_error("clean", "option '%s' needs a value", argv[optind - 1]);
+		default: return cli_usage_error("clean", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc)
+		return cli_usage_error("clean", "unexpected argument '%s'", argv[optind]);
+	if (before && all)
+		return cli_usage_error("clean", "--before and --all do not go together");
+	if (before && !parse_age(before, &age))
+		return cli_usage_error("clean", "--before needs an age like 7d, 24h, 30m or 90s, not '%s'", before);
+	if (cli_load_config(&config) != ROZ_EXIT_OK)
+		return ROZ_EXIT_FAILURE;
+	if (!before)
+		age = (uint64_t)config.retention_days * 86400;
+	cutoff = roz_time_sub(roz_time_now(), age);
+	if (cli_open_store(&config, &store) != ROZ_EXIT_OK)
+		goto out;
+	if (cli_load_entries(store, &e, &n) < 0) {
+		cli_error("cannot list sessions: %s", roz_error_last());
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const roz_session *s = e[i].s;
+		bool ok = true;
+
+		if (!s)
+			ok = push(&p.unreadable, &p.n_unreadable, &p.cap_unreadable, e[i].id);
+		else if (!all && !roz_time_before(s->updated_at, cutoff))
+			continue;
+		else if (review_pending(s))
+			ok = push(&p.kept, &p.n_kept, &p.cap_kept, e[i].id);
+		else if (dry_run || remove_session(store, e[i].id, cutoff, all) == ROZ_OK)
+			ok = push(&p.removed, &p.n_removed, &p.cap_removed, e[i].id);
+		if (!ok) {
+			cli_error("out of memory");
+			goto out;
+		}
+	}
+	if (stray_files(roz_store_file_dir(store), cutoff, all, dry_run, &p) < 0) {
+		cli_error("%s", roz_error_last());
+		goto out;
+	}
+	report(&p, json, dry_run, cutoff, all);
+	status = ROZ_EXIT_OK;
+out:
+	free_list(p.removed, p.n_removed);
+	free_list(p.kept, p.n_kept);
+	free_list(p.unreadable, p.n_unreadable);
+	free_list(p.files, p.n_files);
+	cli_free_entries(e, n);
+	roz_store_free(store);
+	roz_config_free(&config);
+	return cli_finish_stdout(status);
+}

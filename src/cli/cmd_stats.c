@@ -1,0 +1,248 @@
+/*
+ * cmd_stats.c - `roz stats`: how each block template fares. For every
+ * template, the review attempts it started and how they ended, with the
+ * success rates drawn as bars so they compare at a glance.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "output.h"
+#include "roz/json.h"
+
+#define BAR_COLUMNS 30
+
+typedef struct tstat {
+	char *id;
+	unsigned success, not_spawned, no_decision, bad_session_id, pending;
+	unsigned long long blocks; /* blocks_needed summed over successes */
+} tstat;
+
+typedef struct stats {
+	tstat *t;
+	size_t n, cap;
+	unsigned sessions, with_attempts, unreadable;
+} stats;
+
+static void help(void)
+{
+	printf("usage: roz stats [--days N] [--json]\n\n"
+	       "Compare block templates: for the sessions started in the last N days\n"
+	       "(default 30), how many review attempts each template led to a verdict\n"
+	       "(success) or not (failure: no reviewer started, no verdict, wrong session\n"
+	       "id), the average blocks a success took, and the success rate.\n\n"
+	       "Options:\n"
+	       "      --days N  look back N days\n"
+	       "      --json    one JSON document, for scripts\n"
+	       "  -h, --help    show this help\n");
+}
+
+static tstat *template_stat(stats *st, const char *id)
+{
+	for (size_t i = 0; i < st->n; i++)
+		if (strcmp(st->t[i].id, id) == 0)
+			return &st->t[i];
+	if (roz_array_reserve((void **)&st->t, &st->cap, sizeof(*st->t), st->n + 1) < 0)
+		return NULL;
+	memset(&st->t[st->n], 0, sizeof(*st->t));
+	if (!(st->t[st->n].id = roz_strdup(id)))
+		return NULL;
+	return &st->t[st->n++];
+}
+
+static unsigned failures(const tstat *t)
+{
+	return t->not_spawned + t->no_decision + t->bad_session_id;
+}
+
+/* Success rate over settled attempts; pending ones are not counted. */
+static double rate(const tstat *t)
+{
+	unsigned settled = t->success + failures(t);
+
+	return settled ? 100.0 * t->success / settled : 0.0;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(((const tstat *)a)->id, ((const tstat *)b)->id);
+}
+
+static int gather(const cli_entry *e, size_t n, roz_time since, stats *st)
+{
+	for (size_t i = 0; i < n; i++) {
+		const roz_session *s = e[i].s;
+
+		if (!s) {
+			st->unreadable++;
+			continue;
+		}
+		if (roz_time_before(s->created_at, since))
+			continue;
+		st->sessions++;
+		if (s->review.n_attempts)
+			st->with_attempts++;
+		for (size_t k = 0; k < s->review.n_attempts; k++) {
+			const roz_attempt *a = &s->review.attempts[k];
+			tstat *t = template_stat(st, a->template_id);
+
+			if (!t)
+				return ROZ_ENOMEM;
+			switch (a->outcome) {
+			case ROZ_OUTCOME_SUCCESS:
+				t->success++;
+				t->blocks += a->blocks_needed;
+				break;
+			case ROZ_OUTCOME_NOT_SPAWNED: t->not_spawned++; break;
+			case ROZ_OUTCOME_NO_DECISION: t->no_decision++; break;
+			case ROZ_OUTCOME_BAD_SESSION_ID: t->bad_session_id++; break;
+			default: t->pending++;
+			}
+		}
+	}
+	qsort(st->t, st->n, sizeof(*st->t), by_id);
+	return ROZ_OK;
+}
+
+static void print_json(const stats *st, long days)
+{
+	roz_buf b = ROZ_BUF_INIT;
+
+	roz_buf_addf(&b, "{\"days\":%ld,\"sessions\":%u,\"sessions_with_attempts\":%u,\"unreadable\":%u,"
+			 "\"templates\":[", days, st->sessions, st->with_attempts, st->unreadable);
+	for (size_t i = 0; i < st->n; i++) {
+		const tstat *t = &st->t[i];
+
+		roz_buf_adds(&b, i ? ",{\"template_id\":" : "{\"template_id\":");
+		roz_json_add_string(&b, t->id);
+		roz_buf_addf(&b, ",\"success\":%u,\"failure\":%u,\"pending\":%u,\"not_spawned\":%u,"
+				 "\"no_decision\":%u,\"bad_session_id\":%u,\"average_blocks\":%.2f,"
+				 "\"success_rate\":%.1f}",
+			     t->success, failures(t), t->pending, t->not_spawned, t->no_decision,
+			     t->bad_session_id, t->success ? (double)t->blocks / t->success : 0.0, rate(t));
+	}
+	roz_buf_adds(&b, "]}\n");
+	if (!roz_buf_failed(&b))
+		fwrite(b.ptr, 1, b.len, stdout);
+	roz_buf_free(&b);
+}
+
+static void bar(double pct)
+{
+	int full = (int)(pct * BAR_COLUMNS / 100.0 + 0.5);
+
+	printf("%s", cli_green());
+	for (int i = 0; i < full; i++)
+		fputs(cli_utf8() ? "\xe2\x96\x88" : "#", stdout);
+	printf("%s%s", cli_reset(), cli_dim());
+	for (int i = full; i < BAR_COLUMNS; i++)
+		fputs(cli_utf8() ? "\xe2\x96\x91" : ".", stdout);
+	printf("%s", cli_reset());
+}
+
+static void print_table(const stats *st, long days)
+{
+	size_t w = strlen("TEMPLATE");
+	unsigned ns = 0, nd = 0, bad = 0, pend = 0;
+
+	if (!st->n) {
+		printf("No review attempts in the last %ld day%s (%u session%s looked at).\n", days,
+		       days == 1 ? "" : "s", st->sessions, st->sessions == 1 ? "" : "s");
+		return;
+	}
+	for (size_t i = 0; i < st->n; i++)
+		if (cli_width(st->t[i].id) > w)
+			w = cli_width(st->t[i].id);
+	printf("Review attempts by block template, last %ld day%s:\n\n", days, days == 1 ? "" : "s");
+	printf("%s", cli_bold());
+	cli_pad(stdout, "TEMPLATE", w + 2);
+	printf("%8s %8s %8s %11s %8s%s\n", "SUCCESS", "FAILURE", "PENDING", "AVG BLOCKS", "RATE", cli_reset());
+	for (size_t i = 0; i < st->n; i++) {
+		const tstat *t = &st->t[i];
+
+		cli_pad(stdout, t->id, w + 2);
+		printf("%8u %8u %8u %11.1f %7.1f%%\n", t->success, failures(t), t->pending,
+		       t->success ? (double)t->blocks / t->success : 0.0, rate(t));
+		ns += t->not_spawned;
+		nd += t->no_decision;
+		bad += t->bad_session_id;
+		pend += t->pending;
+	}
+	printf("\nSuccess rate\n");
+	for (size_t i = 0; i < st->n; i++) {
+		printf("  ");
+		cli_pad(stdout, st->t[i].id, w + 1);
+		bar(rate(&st->t[i]));
+		printf(" %5.1f%%\n", rate(&st->t[i]));
+	}
+	if (ns + nd + bad) {
+		printf("\nFailures: %u no reviewer started, %u no verdict, %u wrong session id\n", ns, nd, bad);
+	}
+	if (pend)
+		printf("Pending: %u (not yet settled, not counted in the rate)\n", pend);
+	printf("\n%u session%s looked at, %u with review attempts", st->sessions,
+	       st->sessions == 1 ? "" : "s", st->with_attempts);
+	if (st->unreadable)
+		printf(", %u unreadable", st->unreadable);
+	printf(".\n");
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"days", required_argument, NULL, 'd'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	long days = 30;
+	bool json = false;
+	roz_config config;
+	roz_store *store = NULL;
+	cli_entry *e = NULL;
+	size_t n = 0;
+	stats st;
+	int c, status = ROZ_EXIT_FAILURE;
+
+	memset(&st, 0, sizeof(st));
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (!cli_parse_count(optarg, 36500, &days))
+				return cli_usage_error("stats", "--days needs a positive number, not '%s'", optarg);
+			break;
+		case 'j': json = true; break;
+		case 'h': help(); return cli_finish_stdout(ROZ_EXIT_OK);
+		case ':': return cli_usage_error("stats", "option '%s' needs a value", argv[optind - 1]);
+		default: return cli_usage_error("stats", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc)
+		return cli_usage_error("stats", "unexpected argument '%s'", argv[optind]);
+	if (cli_load_config(&config) != ROZ_EXIT_OK)
+		return ROZ_EXIT_FAILURE;
+	if (cli_open_store(&config, &store) != ROZ_EXIT_OK)
+		goto out;
+	if (cli_load_entries(store, &e, &n) < 0 ||
+	    gather(e, n, roz_time_sub(roz_time_now(), (uint64_t)days * 86400), &st) < 0) {
+		cli_error("cannot read sessions: %s", roz_error_last());
+		goto out;
+	}
+	if (json)
+		print_json(&st, days);
+	else
+		print_table(&st, days);
+	status = ROZ_EXIT_OK;
+out:
+	for (size_t i = 0; i < st.n; i++)
+		roz_free(st.t[i].id);
+	roz_free(st.t);
+	cli_free_entries(e, n);
+	roz_store_free(store);
+	roz_config_free(&config);
+	return cli_finish_stdout(status);
+}

@@ -1,0 +1,336 @@
+/*
+ * test_cli.c - roz doctor, one test per check that can fail, and the output
+ * conventions every command shares: no colour off a terminal, a failed write
+ * to stdout is an error, usage mistakes exit 2.
+ */
+#include "support.h"
+
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct home {
+	char *dir;
+	char *env[6];
+	char *bin; /* a directory holding a `roz` that is this build */
+} home;
+
+/* A throwaway home whose storage exists and is private, with roz on PATH. */
+static void home_make(home *h)
+{
+	char *sessions, *link, *exe = strdup(ROZ_BINARY);
+
+	h->dir = t_mkdtemp();
+	sessions = t_sprintf("%s/sessions", h->dir);
+	assert_int_equal(mkdir(sessions, 0700), 0);
+	h->bin = t_sprintf("%s/bin", h->dir);
+	assert_int_equal(mkdir(h->bin, 0700), 0);
+	link = t_sprintf("%s/roz", h->bin);
+	assert_int_equal(symlink(ROZ_BINARY, link), 0);
+	h->env[0] = t_sprintf("ROZ_HOME=%s", h->dir);
+	h->env[1] = t_sprintf("PATH=%s:/usr/bin:/bin", h->bin);
+	h->env[2] = t_sprintf("HOME=%s", h->dir);
+	h->env[3] = NULL;
+	free(sessions);
+	free(link);
+	free(exe);
+}
+
+static void home_free(home *h)
+{
+	t_rmtree(h->dir);
+	free(h->dir);
+	free(h->bin);
+	for (int i = 0; h->env[i]; i++)
+		free(h->env[i]);
+}
+
+static t_run doctor(home *h, const char *plugin)
+{
+	char *dir = plugin ? strdup(plugin) : t_sprintf("%s/plugin", ROZ_SOURCE_DIR);
+	const char *argv[] = {"doctor", "--plugin-dir", dir, NULL};
+	t_run r;
+
+	t_run_roz(&r, NULL, (const char *const *)h->env, argv);
+	free(dir);
+	return r;
+}
+
+static void expect_failure(t_run *r, const char *what, const char *fix)
+{
+	if (r->status != 1 || !strstr(r->out, what) || !strstr(r->out, fix))
+		fail_msg("expected a failed check with '%s' and fix '%s'; exit %d, output:\n%s", what, fix,
+			 r->status, r->out);
+	assert_non_null(strstr(r->out, "FAIL"));
+}
+
+static void doctor_passes_on_a_good_install(void **state)
+{
+	home h;
+	t_run r;
+
+	(void)state;
+	home_make(&h);
+	r = doctor(&h, NULL);
+	if (r.status != 0)
+		fail_msg("doctor failed on a good setup:\n%s%s", r.out, r.err);
+	assert_null(strstr(r.out, "FAIL"));
+	assert_non_null(strstr(r.out, "ok roz on PATH"));
+	assert_non_null(strstr(r.out, "ok storage"));
+	assert_non_null(strstr(r.out, "ok plugin hooks"));
+	/* off a terminal there is no colour */
+	assert_null(strchr(r.out, '\033'));
+	t_run_free(&r);
+	home_free(&h);
+}
+
+static void doctor_reports_roz_missing_from_path(void **state)
+{
+	home h;
+	t_run r;
+
+	(void)state;
+	home_make(&h);
+	free(h.env[1]);
+	h.env[1] = strdup("PATH=/usr/bin:/bin");
+	r = doctor(&h, NULL);
+	expect_failure(&r, "roz is not on PATH", "cmake --install");
+	t_run_free(&r);
+	home_free(&h);
+}
+
+static void doctor_reports_another_roz_on_path(void **state)
+{
+	home h;
+	t_run r;
+	char *fake;
+
+	(void)state;
+	home_make(&h);
+	fake = t_sprintf("%s/roz", h.bin);
+	unlink(fake);
+	t_write_file(fake, "#!/bin/sh\necho 'roz 0.0.1'\n");
+	chmod(fake, 0755);
+	r = doctor(&h, NULL);
+	expect_failure(&r, "(roz 0.0.1)", "install this build");
+	t_run_free(&r);
+	free(fake);
+	home_free(&h);
+}
+
+static void doctor_reports_missing_storage(void **state)
+{
+	home h;
+	t_run r;
+	char *sessions;
+
+	(void)state;
+	home_make(&h);
+	sessions = t_sprintf("%s/sessions", h.dir);
+	rmdir(sessions);
+	r = doctor(&h, NULL);
+	expect_failure(&r, "does not exist yet", "mkdir -p -m 700");
+	t_run_free(&r);
+	free(sessions);
+	home_free(&h);
+}
+
+static void doctor_reports_storage_others_can_read(void **state)
+{
+	home h;
+	t_run r;
+	char *sessions;
+
+	(void)state;
+	home_make(&h);
+	sessions = t_sprintf("%s/sessions", h.dir);
+	chmod(sessions, 0755);
+	r = doctor(&h, NULL);
+	expect_failure(&r, "readable by others (mode 755)", "chmod 700");
+	t_run_free(&r);
+	free(sessions);
+	home_free(&h);
+}
+
+static void doctor_reports_a_bad_config_with_position(void **state)
+{
+	home h;
+	t_run r;
+	char *cfg;
+
+	(void)state;
+	home_make(&h);
+	cfg = t_sprintf("%s/config.toml", h.dir);
+	t_write_file(cfg, "[review]\nmode = always\n");
+	r = doctor(&h, NULL);
+	expect_failure(&r, "config.toml:2:8:", "correct the file");
+	t_run_free(&r);
+	/* unknown keys are shown but do not fail the check */
+	t_write_file(cfg, "[review]\nmood = \"always\"\n");
+	r = doctor(&h, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "unknown key 'mood'"));
+	t_run_free(&r);
+	free(cfg);
+	home_free(&h);
+}
+
+static void doctor_reports_templates_it_cannot_use(void **state)
+{
+	home h;
+	t_run r;
+	char *cfg, *tmpl;
+
+	(void)state;
+	home_make(&h);
+	cfg = t_sprintf("%s/config.toml", h.dir);
+	t_write_file(cfg, "[templates]\nactive = \"terse\"\n");
+	r = doctor(&h, NULL);
+	expect_failure(&r, "template 'terse' not found", "block-terse.md");
+	t_run_free(&r);
+	tmpl = t_sprintf("%s/templates/block-terse.md", h.dir);
+	t_write_file(tmpl, "");
+	r = doctor(&h, NULL);
+	expect_failure(&r, "template 'terse' at", "non-empty UTF-8");
+	t_run_free(&r);
+	t_write_file(tmpl, "Review please: {{session_id}}\n");
+	r = doctor(&h, NULL);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	free(tmpl);
+	free(cfg);
+	home_free(&h);
+}
+
+static void doctor_reports_a_miswired_plugin(void **state)
+{
+	home h;
+	t_run r;
+	char *plugin, *hooks, *src, *text, *bad;
+
+	(void)state;
+	home_make(&h);
+	plugin = t_sprintf("%s/plugin", h.dir);
+	hooks = t_sprintf("%s/hooks/hooks.json", plugin);
+	t_write_file(hooks, "{not json");
+	r = doctor(&h, plugin);
+	expect_failure(&r, "not a valid hooks file", "restore hooks.json");
+	t_run_free(&r);
+	/* the real file with PreToolUse limited to Bash and SubagentStop's matcher lost */
+	src = t_sprintf("%s/plugin/hooks/hooks.json", ROZ_SOURCE_DIR);
+	text = t_read_file(src, NULL);
+	assert_non_null(text);
+	bad = strstr(text, "\"PreToolUse\": [\n      {");
+	assert_non_null(bad);
+	{
+		char *edited = t_sprintf("%.*s\"PreToolUse\": [\n      {\"matcher\": \"Bash\", %s", (int)(bad - text),
+					 text, bad + strlen("\"PreToolUse\": [\n      {"));
+		char *m = strstr(edited, "\"^roz:roz$\", \"hooks\": [{\"type\": \"command\", \"command\": \"roz hook subagent-stop\"");
+
+		assert_non_null(m);
+		memcpy(m, "\"^roz:ro.$\"", 10);
+		t_write_file(hooks, edited);
+		free(edited);
+	}
+	r = doctor(&h, plugin);
+	expect_failure(&r, "2 hooks not wired to roz", "restore hooks.json");
+	assert_non_null(strstr(r.out, "PreToolUse: a matcher (\"Bash\")"));
+	assert_non_null(strstr(r.out, "SubagentStop: matcher should be \"^roz:roz$\""));
+	t_run_free(&r);
+	free(text);
+	free(src);
+	free(plugin);
+	free(hooks);
+	home_free(&h);
+}
+
+/* Run roz with stdout on /dev/full: the write fails and roz must say so. */
+static int run_to_full(const char *arg, char *err, size_t errsize)
+{
+	int pipefd[2], st;
+	pid_t pid;
+	ssize_t n;
+
+	assert_int_equal(pipe(pipefd), 0);
+	pid = fork();
+	if (pid == 0) {
+		int full = open("/dev/full", O_WRONLY);
+
+		dup2(full, 1);
+		dup2(pipefd[1], 2);
+		close(pipefd[0]);
+		execl(ROZ_BINARY, "roz", arg, (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	/* stderr is unbuffered: the message may come in several writes */
+	for (size_t got = 0;;) {
+		n = read(pipefd[0], err + got, errsize - 1 - got);
+		if (n <= 0) {
+			err[got] = '\0';
+			break;
+		}
+		got += (size_t)n;
+	}
+	close(pipefd[0]);
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static void a_failed_write_to_stdout_is_an_error(void **state)
+{
+	char err[512];
+
+	(void)state;
+	if (access("/dev/full", W_OK) != 0)
+		skip();
+	assert_int_equal(run_to_full("--version", err, sizeof(err)), 1);
+	if (!strstr(err, "roz: error: cannot write to standard output"))
+		fail_msg("stderr was: '%s'", err);
+	assert_int_equal(run_to_full("--help", err, sizeof(err)), 1);
+}
+
+static void usage_mistakes_exit_2(void **state)
+{
+	static const char *const cases[][3] = {
+		{"list", "--limit", "x"}, {"stats", "--days", "-1"}, {"clean", "--before", "soon"},
+		{"trace", NULL, NULL},    {"debug", "a", "b"},      {"doctor", "--frob", NULL},
+	};
+	home h;
+
+	(void)state;
+	home_make(&h);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *argv[4] = {cases[i][0], cases[i][1], cases[i][1] ? cases[i][2] : NULL, NULL};
+		t_run r;
+
+		t_run_roz(&r, NULL, (const char *const *)h.env, argv);
+		if (r.status != 2 || !strstr(r.err, "roz: error:") || !strstr(r.err, "--help"))
+			fail_msg("roz %s: exit %d, stderr:\n%s", cases[i][0], r.status, r.err);
+		t_run_free(&r);
+	}
+	home_free(&h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(doctor_passes_on_a_good_install),
+		cmocka_unit_test(doctor_reports_roz_missing_from_path),
+		cmocka_unit_test(doctor_reports_another_roz_on_path),
+		cmocka_unit_test(doctor_reports_missing_storage),
+		cmocka_unit_test(doctor_reports_storage_others_can_read),
+		cmocka_unit_test(doctor_reports_a_bad_config_with_position),
+		cmocka_unit_test(doctor_reports_templates_it_cannot_use),
+		cmocka_unit_test(doctor_reports_a_miswired_plugin),
+		cmocka_unit_test(a_failed_write_to_stdout_is_an_error),
+		cmocka_unit_test(usage_mistakes_exit_2),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
