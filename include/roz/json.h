@@ -80,6 +80,9 @@ bool roz_json_is_number(const struct cJSON *v);
  */
 void roz_json_add_canonical(roz_buf *b, const struct cJSON *v);
 
+/* Append the value pretty-printed with two-space indents, keys in their order. */
+void roz_json_add_pretty(roz_buf *b, const struct cJSON *v, int indent);
+
 #ifdef __cplusplus
 }
 #endif
