@@ -102,7 +102,8 @@ static int gather(const cli_entry *e, size_t n, roz_time since, stats *st)
 			}
 		}
 	}
-	qsort(st->t, st->n, sizeof(*st->t), by_id);
+	if (st->n)
+		qsort(st->t, st->n, sizeof(*st->t), by_id);
 	return ROZ_OK;
 }
 
