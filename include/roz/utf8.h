@@ -17,6 +17,9 @@ bool roz_utf8_valid(const char *s, size_t len);
 /* The largest n <= max such that s[0..n) ends on a character boundary. */
 size_t roz_utf8_cut(const char *s, size_t len, size_t max);
 
+/* Append code point cp (at most 0x10FFFF) to b as UTF-8. */
+void roz_utf8_add(roz_buf *b, unsigned long cp);
+
 /* Number of code points in a valid UTF-8 string. */
 size_t roz_utf8_count(const char *s, size_t len);
 

@@ -152,3 +152,17 @@ int cli_session_command(int argc, char **argv, const char *command, void (*help)
 		return cli_usage_error(command, "expected <session-id>");
 	return ROZ_EXIT_OK;
 }
+
+int cli_emit(roz_buf *b)
+{
+	int status = ROZ_EXIT_OK;
+
+	if (roz_buf_failed(b)) {
+		cli_error("out of memory");
+		status = ROZ_EXIT_FAILURE;
+	} else if (b->len) {
+		fwrite(b->ptr, 1, b->len, stdout);
+	}
+	roz_buf_free(b);
+	return status;
+}

@@ -70,6 +70,9 @@ int cli_open_store(const roz_config *config, roz_store **store);
 /* The reviewer's view of a session (roz context), each line prefixed with pad. */
 void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, const char *pad);
 
+/* Print a built document (reporting a failed build) and free it. An exit status. */
+int cli_emit(roz_buf *b);
+
 /* Flush stdout and report a failed write. ROZ_EXIT_OK or ROZ_EXIT_FAILURE. */
 int cli_finish_stdout(int status);
 

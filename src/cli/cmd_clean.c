@@ -152,7 +152,7 @@ static void json_list(roz_buf *b, const char *key, char **l, size_t n)
 	roz_buf_addc(b, ']');
 }
 
-static void report(const plan *p, bool json, bool dry_run, roz_time cutoff, bool all)
+static int report(const plan *p, bool json, bool dry_run, roz_time cutoff, bool all)
 {
 	char ts[ROZ_TIME_BUFSZ];
 
@@ -169,10 +169,7 @@ static void report(const plan *p, bool json, bool dry_run, roz_time cutoff, bool
 		json_list(&b, "unreadable", p->unreadable, p->n_unreadable);
 		json_list(&b, "removed_files", p->files, p->n_files);
 		roz_buf_adds(&b, "}\n");
-		if (!roz_buf_failed(&b))
-			fwrite(b.ptr, 1, b.len, stdout);
-		roz_buf_free(&b);
-		return;
+		return cli_emit(&b);
 	}
 	if (!p->n_removed && !p->n_files)
 		printf("Nothing to remove.\n");
@@ -197,6 +194,7 @@ static void report(const plan *p, bool json, bool dry_run, roz_time cutoff, bool
 	for (size_t i = 0; i < p->n_unreadable; i++)
 		printf("%sSession %s cannot be read and was left alone (see roz doctor).%s\n", cli_red(),
 		       p->unreadable[i], cli_reset());
+	return ROZ_EXIT_OK;
 }
 
 int cmd_clean(int argc, char **argv)
@@ -272,8 +270,7 @@ int cmd_clean(int argc, char **argv)
 		cli_error("%s", roz_error_last());
 		goto out;
 	}
-	report(&p, json, dry_run, cutoff, all);
-	status = ROZ_EXIT_OK;
+	status = report(&p, json, dry_run, cutoff, all);
 out:
 	free_list(p.removed, p.n_removed);
 	free_list(p.kept, p.n_kept);

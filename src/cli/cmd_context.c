@@ -126,14 +126,7 @@ static int print_json(const roz_session *s, const roz_config *config)
 		roz_json_add_string(&b, r->prompts[i]);
 	}
 	roz_buf_adds(&b, "]}\n");
-	if (roz_buf_failed(&b)) {
-		roz_buf_free(&b);
-		cli_error("out of memory");
-		return ROZ_EXIT_FAILURE;
-	}
-	fwrite(b.ptr, 1, b.len, stdout);
-	roz_buf_free(&b);
-	return ROZ_EXIT_OK;
+	return cli_emit(&b);
 }
 
 int cmd_context(int argc, char **argv)

@@ -42,7 +42,7 @@ bool cli_parse_count(const char *s, long max, long *out)
 	return true;
 }
 
-static void print_json(const roz_config *config, cli_entry *e, size_t n, long limit)
+static int print_json(const roz_config *config, cli_entry *e, size_t n, long limit)
 {
 	roz_buf b = ROZ_BUF_INIT;
 	char ts[ROZ_TIME_BUFSZ];
@@ -83,9 +83,7 @@ static void print_json(const roz_config *config, cli_entry *e, size_t n, long li
 		roz_buf_addc(&b, '}');
 	}
 	roz_buf_adds(&b, "]}\n");
-	if (!roz_buf_failed(&b))
-		fwrite(b.ptr, 1, b.len, stdout);
-	roz_buf_free(&b);
+	return cli_emit(&b);
 }
 
 static void print_table(const roz_config *config, cli_entry *e, size_t n, long limit)
@@ -175,11 +173,11 @@ int cmd_list(int argc, char **argv)
 		cli_error("cannot list sessions: %s", roz_error_last());
 		goto out;
 	}
+	status = ROZ_EXIT_OK;
 	if (json)
-		print_json(&config, e, n, limit);
+		status = print_json(&config, e, n, limit);
 	else
 		print_table(&config, e, n, limit);
-	status = ROZ_EXIT_OK;
 out:
 	cli_free_entries(e, n);
 	roz_store_free(store);

@@ -107,7 +107,7 @@ static int gather(const cli_entry *e, size_t n, roz_time since, stats *st)
 	return ROZ_OK;
 }
 
-static void print_json(const stats *st, long days)
+static int print_json(const stats *st, long days)
 {
 	roz_buf b = ROZ_BUF_INIT;
 
@@ -125,9 +125,7 @@ static void print_json(const stats *st, long days)
 			     t->bad_session_id, t->success ? (double)t->blocks / t->success : 0.0, rate(t));
 	}
 	roz_buf_adds(&b, "]}\n");
-	if (!roz_buf_failed(&b))
-		fwrite(b.ptr, 1, b.len, stdout);
-	roz_buf_free(&b);
+	return cli_emit(&b);
 }
 
 static void bar(double pct)
@@ -233,11 +231,11 @@ int cmd_stats(int argc, char **argv)
 		cli_error("cannot read sessions: %s", roz_error_last());
 		goto out;
 	}
+	status = ROZ_EXIT_OK;
 	if (json)
-		print_json(&st, days);
+		status = print_json(&st, days);
 	else
 		print_table(&st, days);
-	status = ROZ_EXIT_OK;
 out:
 	for (size_t i = 0; i < st.n; i++)
 		roz_free(st.t[i].id);

@@ -39,14 +39,7 @@ static int print_json(const roz_session *s)
 		cJSON_Delete(ev);
 	}
 	roz_buf_adds(&b, "]}\n");
-	if (roz_buf_failed(&b)) {
-		roz_buf_free(&b);
-		cli_error("out of memory");
-		return ROZ_EXIT_FAILURE;
-	}
-	fwrite(b.ptr, 1, b.len, stdout);
-	roz_buf_free(&b);
-	return ROZ_EXIT_OK;
+	return cli_emit(&b);
 }
 
 int cmd_trace(int argc, char **argv)

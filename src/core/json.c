@@ -398,31 +398,6 @@ static cJSON *tp_fail(tree_parser *tp, int rc)
 	return NULL;
 }
 
-static void add_cp(roz_buf *b, unsigned long cp)
-{
-	char u[4];
-
-	if (cp < 0x80) {
-		u[0] = (char)cp;
-		roz_buf_add(b, u, 1);
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xC0 | (cp >> 6));
-		u[1] = (char)(0x80 | (cp & 0x3F));
-		roz_buf_add(b, u, 2);
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xE0 | (cp >> 12));
-		u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		u[2] = (char)(0x80 | (cp & 0x3F));
-		roz_buf_add(b, u, 3);
-	} else {
-		u[0] = (char)(0xF0 | (cp >> 18));
-		u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		u[3] = (char)(0x80 | (cp & 0x3F));
-		roz_buf_add(b, u, 4);
-	}
-}
-
 /* Decode the (already validated) string at tp->pos into b. */
 static int tp_string(tree_parser *tp, roz_buf *b)
 {
@@ -461,7 +436,7 @@ static int tp_string(tree_parser *tp, roz_buf *b)
 				cp = 0x10000 + ((unsigned long)(hi - 0xD800) << 10) + (lo - 0xDC00);
 			}
 			/* a NUL would end the C string early: keep the text, lose the byte */
-			add_cp(b, cp ? cp : 0xFFFD);
+			roz_utf8_add(b, cp ? cp : 0xFFFD);
 			break;
 		}
 		default: roz_buf_addc(b, tp->s[p + 1]); p += 2; /* " \ / */

@@ -4,6 +4,7 @@
  * can always name the line and column where the document went wrong.
  */
 #include "roz/toml.h"
+#include "roz/utf8.h"
 
 #include <locale.h>
 #include <math.h>
@@ -165,31 +166,6 @@ static size_t utf8_len(const parser *p, size_t off)
 	    (c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 >= 0x90))
 		return 0;
 	return n;
-}
-
-static void put_utf8(roz_buf *b, uint32_t cp)
-{
-	char u[4];
-
-	if (cp < 0x80) {
-		u[0] = (char)cp;
-		roz_buf_add(b, u, 1);
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xC0 | (cp >> 6));
-		u[1] = (char)(0x80 | (cp & 0x3F));
-		roz_buf_add(b, u, 2);
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xE0 | (cp >> 12));
-		u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		u[2] = (char)(0x80 | (cp & 0x3F));
-		roz_buf_add(b, u, 3);
-	} else {
-		u[0] = (char)(0xF0 | (cp >> 18));
-		u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		u[3] = (char)(0x80 | (cp & 0x3F));
-		roz_buf_add(b, u, 4);
-	}
 }
 
 /* ---- errors ------------------------------------------------------------- */
@@ -529,7 +505,7 @@ static int read_escape(parser *p, roz_buf *out, bool multi, loc open)
 		if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
 			return fail(p, loc_at(p, at), "escape '\\%c%.*s' is not a unicode scalar value", e,
 				    (int)digits, p->s + at + 2);
-		put_utf8(out, cp);
+		roz_utf8_add(out, cp);
 		p->pos = at + 2 + digits;
 		return ROZ_OK;
 	default:
