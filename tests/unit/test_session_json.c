@@ -31,65 +31,6 @@ static const char fixture_compact[] =
 	"{\"effective_max_blocks\":3,\"stop_hook_active\":false}}],\"created_at\":"
 	"\"2026-11-22T02:18:05.397721001Z\",\"updated_at\":\"2026-11-22T02:18:05.402045053Z\"}";
 
-/* The same file as the Rust roz really stores it (serde_json pretty printing). */
-static const char fixture_pretty[] =
-	"{\n"
-	"  \"session_id\": \"s1\",\n"
-	"  \"review\": {\n"
-	"    \"enabled\": true,\n"
-	"    \"decision\": {\n"
-	"      \"type\": \"complete\",\n"
-	"      \"summary\": \"looks fine\"\n"
-	"    },\n"
-	"    \"decision_history\": [\n"
-	"      {\n"
-	"        \"decision\": {\n"
-	"          \"type\": \"pending\"\n"
-	"        },\n"
-	"        \"timestamp\": \"2026-11-22T02:18:05.400390549Z\"\n"
-	"      }\n"
-	"    ],\n"
-	"    \"user_prompts\": [\n"
-	"      \"#roz fix it\"\n"
-	"    ],\n"
-	"    \"gate_approved_at\": \"2026-11-22T02:18:05.400390549Z\",\n"
-	"    \"last_prompt_at\": \"2026-11-22T02:18:05.397721633Z\",\n"
-	"    \"block_count\": 1,\n"
-	"    \"circuit_breaker_tripped\": false,\n"
-	"    \"attempts\": [\n"
-	"      {\n"
-	"        \"template_id\": \"default\",\n"
-	"        \"timestamp\": \"2026-11-22T02:18:05.399176863Z\",\n"
-	"        \"outcome\": {\n"
-	"          \"type\": \"success\",\n"
-	"          \"decision_type\": \"complete\",\n"
-	"          \"blocks_needed\": 1\n"
-	"        }\n"
-	"      }\n"
-	"    ]\n"
-	"  },\n"
-	"  \"trace\": [\n"
-	"    {\n"
-	"      \"id\": \"2058b945-bc99-4484-8101-744637cbe56a\",\n"
-	"      \"timestamp\": \"2026-11-22T02:18:05.397721633Z\",\n"
-	"      \"event_type\": \"prompt_received\",\n"
-	"      \"payload\": {\n"
-	"        \"prompt\": \"#roz fix it\"\n"
-	"      }\n"
-	"    },\n"
-	"    {\n"
-	"      \"id\": \"4ad54292-8ea2-418e-a8fa-b7f4a8f328a8\",\n"
-	"      \"timestamp\": \"2026-11-22T02:18:05.399174358Z\",\n"
-	"      \"event_type\": \"stop_hook_called\",\n"
-	"      \"payload\": {\n"
-	"        \"effective_max_blocks\": 3,\n"
-	"        \"stop_hook_active\": false\n"
-	"      }\n"
-	"    }\n"
-	"  ],\n"
-	"  \"created_at\": \"2026-11-22T02:18:05.397721001Z\",\n"
-	"  \"updated_at\": \"2026-11-22T02:18:05.402045053Z\"\n"
-	"}";
 
 /* Smallest document roz accepts; %s lets a test add members to review. */
 #define MINIMAL_FMT                                                                                   \
@@ -659,7 +600,7 @@ static void test_fixture_compact_loads(void **state)
 
 static void test_fixture_pretty_loads(void **state)
 {
-	roz_session *s = load(fixture_pretty);
+	roz_session *s = load(t_rust_session_file);
 
 	(void)state;
 	check_fixture_values(s);
@@ -681,9 +622,9 @@ static void test_fixture_compact_written_back_identically(void **state)
 
 static void test_fixture_pretty_written_back_equivalent(void **state)
 {
-	roz_session *s = load(fixture_pretty), *again;
+	roz_session *s = load(t_rust_session_file), *again;
 	char *out = dump(s);
-	cJSON *a = cJSON_Parse(fixture_pretty), *b = cJSON_Parse(out);
+	cJSON *a = cJSON_Parse(t_rust_session_file), *b = cJSON_Parse(out);
 
 	(void)state;
 	assert_non_null(a);
@@ -1076,7 +1017,7 @@ static void test_alloc_failure_fixture_compact(void **state)
 static void test_alloc_failure_fixture_pretty(void **state)
 {
 	(void)state;
-	load_under_failures(fixture_pretty, check_fixture_values);
+	load_under_failures(t_rust_session_file, check_fixture_values);
 }
 
 static void test_alloc_failure_full_session(void **state)

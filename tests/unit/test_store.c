@@ -1217,64 +1217,6 @@ static void test_file_list_skips_other_files(void **state)
 	roz_session_free(b);
 }
 
-static const char rust_fixture[] =
-	"{\n"
-	"  \"session_id\": \"s1\",\n"
-	"  \"review\": {\n"
-	"    \"enabled\": true,\n"
-	"    \"decision\": {\n"
-	"      \"type\": \"complete\",\n"
-	"      \"summary\": \"looks fine\"\n"
-	"    },\n"
-	"    \"decision_history\": [\n"
-	"      {\n"
-	"        \"decision\": {\n"
-	"          \"type\": \"pending\"\n"
-	"        },\n"
-	"        \"timestamp\": \"2026-11-22T02:18:05.400390549Z\"\n"
-	"      }\n"
-	"    ],\n"
-	"    \"user_prompts\": [\n"
-	"      \"#roz fix it\"\n"
-	"    ],\n"
-	"    \"gate_approved_at\": \"2026-11-22T02:18:05.400390549Z\",\n"
-	"    \"last_prompt_at\": \"2026-11-22T02:18:05.397721633Z\",\n"
-	"    \"block_count\": 1,\n"
-	"    \"circuit_breaker_tripped\": false,\n"
-	"    \"attempts\": [\n"
-	"      {\n"
-	"        \"template_id\": \"default\",\n"
-	"        \"timestamp\": \"2026-11-22T02:18:05.399176863Z\",\n"
-	"        \"outcome\": {\n"
-	"          \"type\": \"success\",\n"
-	"          \"decision_type\": \"complete\",\n"
-	"          \"blocks_needed\": 1\n"
-	"        }\n"
-	"      }\n"
-	"    ]\n"
-	"  },\n"
-	"  \"trace\": [\n"
-	"    {\n"
-	"      \"id\": \"2058b945-bc99-4484-8101-744637cbe56a\",\n"
-	"      \"timestamp\": \"2026-11-22T02:18:05.397721633Z\",\n"
-	"      \"event_type\": \"prompt_received\",\n"
-	"      \"payload\": {\n"
-	"        \"prompt\": \"#roz fix it\"\n"
-	"      }\n"
-	"    },\n"
-	"    {\n"
-	"      \"id\": \"4ad54292-8ea2-418e-a8fa-b7f4a8f328a8\",\n"
-	"      \"timestamp\": \"2026-11-22T02:18:05.399174358Z\",\n"
-	"      \"event_type\": \"stop_hook_called\",\n"
-	"      \"payload\": {\n"
-	"        \"effective_max_blocks\": 3,\n"
-	"        \"stop_hook_active\": false\n"
-	"      }\n"
-	"    }\n"
-	"  ],\n"
-	"  \"created_at\": \"2026-11-22T02:18:05.397721001Z\",\n"
-	"  \"updated_at\": \"2026-11-22T02:18:05.402045053Z\"\n"
-	"}\n";
 
 static void check_event(const roz_trace_entry *e, const char *id, roz_time t, const char *type)
 {
@@ -1345,10 +1287,10 @@ static void test_file_reads_rust_file(void **state)
 	char *path = session_path(f, "s1", ".json");
 	roz_session *s, *again;
 
-	t_write_file(path, rust_fixture);
+	t_write_file(path, t_rust_session_file);
 	s = get_ok(f->store, "s1");
 	check_rust_fixture(s);
-	expect_file(path, rust_fixture); /* reading rewrites nothing */
+	expect_file(path, t_rust_session_file); /* reading rewrites nothing */
 	expect_listed(f->store, "s1");
 	/* written back in roz's own form, it still says the same */
 	put_ok(f->store, s);
@@ -1783,7 +1725,7 @@ static void test_file_get_alloc_failure(void **state)
 	same_session(s, got);
 	roz_session_free(got);
 	/* the same for the Rust writer's layout */
-	t_write_file(path, rust_fixture);
+	t_write_file(path, t_rust_session_file);
 	rc = ROZ_ENOMEM;
 	for (n = 0; rc != ROZ_OK; n++) {
 		assert_true(n < 100000);
@@ -1797,7 +1739,7 @@ static void test_file_get_alloc_failure(void **state)
 			fail_msg("get (Rust file) with allocation %ld failing: %s (%s)", n, roz_error_name(rc),
 				 roz_error_last());
 		assert_null(got);
-		expect_file(path, rust_fixture);
+		expect_file(path, t_rust_session_file);
 	}
 	check_rust_fixture(got);
 	roz_session_free(got);

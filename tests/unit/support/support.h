@@ -25,6 +25,9 @@ void t_write_file(const char *path, const char *text);
 /* printf into a fresh string; fails the test on error. Caller frees. */
 char *t_sprintf(const char *fmt, ...) ROZ_PRINTF(1, 2);
 
+/* A session file exactly as the Rust roz v0.1.7 wrote it (pretty-printed). */
+extern const char t_rust_session_file[];
+
 typedef struct t_run {
 	int status;   /* exit status, or 128+signal */
 	char *out;    /* stdout, NUL-terminated */
