@@ -26,8 +26,9 @@ typedef struct roz_runner_opts {
 /*
  * Run hook `event` (e.g. "stop") on `len` bytes of input. The answer (one
  * JSON line) is appended to `out`, diagnostics to `err`. Returns ROZ_OK, or
- * ROZ_ENOMEM if even the fallback answer could not be built (the caller then
- * prints "{}" itself).
+ * ROZ_ENOMEM if even the fallback answer could not be built: the caller then
+ * prints "{}" itself, and, when `err` is marked out of memory, a warning of
+ * its own, since the runner's could not be kept.
  */
 int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out, roz_buf *err,
 		 const roz_runner_opts *opts);

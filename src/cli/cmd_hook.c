@@ -69,8 +69,11 @@ int cmd_hook(int argc, char **argv)
 			    ROZ_MAX_INPUT_BYTES);
 	} else {
 		rc = roz_run_hook(event, roz_buf_cstr(&in), in.len, &out, &err, NULL);
-		if (err.len)
+		if (err.len && !err.oom)
 			fwrite(err.ptr, 1, err.len, stderr);
+		/* the warnings themselves may not have fitted in memory: say the least */
+		if (err.oom || (rc == ROZ_ENOMEM && !err.len))
+			cli_warning("%s: out of memory; answering {}", event);
 	}
 	roz_buf_free(&in);
 	if (out.len && !out.oom)

@@ -300,6 +300,9 @@ int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out,
 	}
 	if (res.save && session && recovered[0] && note_recovery(session, &env, moved_to, recovered) < 0)
 		goto fail;
+	/* the answer is built before saving, so state is never kept for an answer never given */
+	if (roz_hook_output_write(&res.output, out) < 0)
+		goto fail;
 	if (res.save && session && (rc = roz_store_put(store, session)) < 0) {
 		if (rc == ROZ_ENOMEM)
 			goto fail;
@@ -307,7 +310,10 @@ int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out,
 		roz_buf_addf(err, "roz: warning: %s: cannot save session: %s; answering {}\n", event,
 			     roz_error_last());
 		roz_hook_output_clear(&res.output);
+		roz_buf_reset(out);
+		rc = roz_hook_output_write(&res.output, out);
 	}
+	goto done;
 answer:
 	rc = roz_hook_output_write(&res.output, out);
 	goto done;

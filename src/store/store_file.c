@@ -234,8 +234,13 @@ static int file_put(roz_store *store, const roz_session *session)
 	}
 	roz_free(tmp);
 	tmp = NULL; /* renamed: nothing left to clean up */
+	/*
+	 * The new state is in place and readable. A failed directory sync only
+	 * weakens its durability across a power cut, so it is not reported as
+	 * a failed write, which would make callers answer as if nothing was kept.
+	 */
 	if (fs->fsync)
-		rc = sync_dir(fs->dir);
+		(void)sync_dir(fs->dir);
 out:
 	if (fd >= 0)
 		close(fd);
@@ -405,6 +410,12 @@ static int file_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_
 			if (errno != EWOULDBLOCK && errno != EINTR) {
 				roz_error_set_errno(errno, "cannot lock '%s'", lk->path);
 				rc = ROZ_EIO;
+				/*
+				 * A file we created and nobody could lock either (the error is
+				 * not contention) would only be left behind: remove it.
+				 */
+				if (created)
+					unlink(lk->path);
 				goto fail;
 			}
 			if (mono_ms() >= deadline) {
