@@ -634,10 +634,15 @@ static int on_subagent_stop(const roz_hook_input *in, const roz_env *env, roz_se
 				     "COMPLETE|ISSUES \"<summary>\"",
 				     roz_time_format_sec(decided.t, a), roz_time_format_sec(env->now, b),
 				     s->session_id));
-	/* a verdict recorded while this reviewer ran: it vouches for it */
-	s->review.decision_trusted = true;
-	if ((rc = attempt_succeeded(s)) < 0)
+	/*
+	 * A verdict recorded while this reviewer ran: it vouches for it. The
+	 * attempt it answers is settled here, unless `roz decide` already did
+	 * (no reviewer required, an override, or an earlier voucher).
+	 */
+	if (!s->review.decision_trusted && env->config->require_reviewer &&
+	    (rc = attempt_succeeded(s)) < 0)
 		return rc;
+	s->review.decision_trusted = true;
 	return reviewer_stopped(s, env, run, in->agent_id, roz_decision_kind_name(s->review.decision.kind));
 }
 

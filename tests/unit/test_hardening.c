@@ -268,6 +268,32 @@ static void require_reviewer_off_trusts_any_verdict(void **state)
 	roz_session_free(s);
 }
 
+static void one_verdict_settles_one_attempt(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+
+	/* with no reviewer required, decide settles the attempt; the voucher adds nothing */
+	h->config.require_reviewer = false;
+	th_prompt(h, SID, "#roz build it");
+	th_stop(h, SID);
+	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "rv-e");
+	th_stop(h, SID); /* a second block while the reviewer works */
+	th_decide(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, SID, "rv-f"), ROZ_OUTPUT_ALLOW);
+	s = th_get(h, SID);
+	assert_int_equal(s->review.n_attempts, 2);
+	assert_int_equal(s->review.attempts[0].outcome, ROZ_OUTCOME_PENDING);
+	assert_int_equal(s->review.attempts[1].outcome, ROZ_OUTCOME_SUCCESS);
+	roz_session_free(s);
+	/* a second reviewer, running since before the verdict, vouches too: nothing more is settled */
+	h->config.require_reviewer = true;
+	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, SID, "rv-e"), ROZ_OUTPUT_ALLOW);
+	s = th_get(h, SID);
+	assert_int_equal(s->review.attempts[0].outcome, ROZ_OUTCOME_PENDING);
+	roz_session_free(s);
+}
+
 static void a_new_verdict_needs_a_new_voucher(void **state)
 {
 	t_hooks *h = *state;
@@ -481,6 +507,7 @@ int main(void)
 		T(an_unvouched_complete_is_ignored),
 		T(an_unvouched_complete_approves_no_gate),
 		T(require_reviewer_off_trusts_any_verdict),
+		T(one_verdict_settles_one_attempt),
 		T(a_new_verdict_needs_a_new_voucher),
 		T(reviewer_runs_are_tracked),
 		T(a_verdict_from_before_the_reviewer_started_is_not_its_own),
