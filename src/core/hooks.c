@@ -151,10 +151,11 @@ int roz_hook_prepare(roz_hook_event ev, const roz_hook_input *in, const roz_conf
 	case ROZ_HOOK_PRE_TOOL_USE: {
 		int rc = roz_gate_check(config, in->tool_name, in->tool_input, &plan->gate);
 
-		/* refusals of roz's own commands need no state; only a gate does */
+		/* refusals need no state; only a gate that may start a review does */
 		plan->needs_session = plan->gate.matched && !plan->gate.touches_store &&
 				      !(plan->gate.roz_runs & ROZ_RUNS_HOOK) &&
-				      !((plan->gate.roz_runs & ROZ_RUNS_DECIDE) && !from_reviewer(in));
+				      !((plan->gate.roz_runs & ROZ_RUNS_DECIDE) && !from_reviewer(in)) &&
+				      !is_reviewer(in);
 		return rc;
 	}
 	case ROZ_HOOK_SUBAGENT_START:
@@ -731,6 +732,17 @@ static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const r
 		return roz_hook_output_set(&res->output, ROZ_OUTPUT_DENY,
 					   "roz: the files under roz's session storage are its record of "
 					   "the review; tools may not write them.");
+	/*
+	 * The reviewer checks gated actions, it does not take them. Refusing one
+	 * must not start a new review either: that would clear the verdict it
+	 * is about to record and reset the breaker's count, trapping the agent.
+	 */
+	if (is_reviewer(in) && g->matched)
+		return roz_hook_output_take(
+			&res->output, ROZ_OUTPUT_DENY,
+			roz_asprintf("roz: the reviewer does not run gated actions (`%s` matched `%s`); it "
+				     "reviews them. Record your verdict with roz decide instead.",
+				     g->tool_key, g->pattern));
 	if (!g->matched) {
 		if (!g->unsure)
 			return ROZ_OK;

@@ -606,19 +606,29 @@ bool roz_json_number(const cJSON *v, double *out)
 	return *end == '\0';
 }
 
+/* A whole, non-negative double as an integer, saturating; the range is checked before any cast. */
+static bool double_to_uint(double d, uint64_t max, uint64_t *out)
+{
+	if (!(d >= 0))
+		return false; /* negative or NaN */
+	if (d >= 18446744073709551616.0) {
+		*out = max; /* 2^64 and beyond saturate, as integer text does */
+		return true;
+	}
+	if ((double)(uint64_t)d != d)
+		return false;
+	*out = (uint64_t)d > max ? max : (uint64_t)d;
+	return true;
+}
+
 bool roz_json_uint(const cJSON *v, uint64_t max, uint64_t *out)
 {
 	const char *p;
 	uint64_t n = 0;
 	double d;
 
-	if (cJSON_IsNumber(v)) {
-		d = v->valuedouble;
-		if (d < 0 || d != (double)(uint64_t)d)
-			return false;
-		*out = d >= (double)max ? max : (uint64_t)d;
-		return true;
-	}
+	if (cJSON_IsNumber(v))
+		return double_to_uint(v->valuedouble, max, out);
 	if (!cJSON_IsRaw(v) || !v->valuestring)
 		return false;
 	p = v->valuestring;
@@ -631,11 +641,8 @@ bool roz_json_uint(const cJSON *v, uint64_t max, uint64_t *out)
 			n = n * 10 + (uint64_t)(*p - '0');
 	}
 	/* "3.0" and "3e0" are integers too, as a float reader would see them */
-	if (*p) {
-		if (!roz_json_number(v, &d) || d < 0 || d != (double)(uint64_t)d)
-			return false;
-		n = d >= 1.8e19 ? UINT64_MAX : (uint64_t)d;
-	}
+	if (*p)
+		return roz_json_number(v, &d) && double_to_uint(d, max, out);
 	*out = n > max ? max : n;
 	return true;
 }

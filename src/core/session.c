@@ -489,6 +489,8 @@ static char *event_json(roz_event_type type, const char *id, roz_time now, const
 
 static void trace_drop(roz_session *s, size_t from, size_t count)
 {
+	if (!count)
+		return; /* the trace may not even be allocated yet */
 	for (size_t i = from; i < from + count; i++)
 		roz_free(s->trace[i].json);
 	memmove(s->trace + from, s->trace + from + count,

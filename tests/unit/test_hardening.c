@@ -494,6 +494,41 @@ static void unreadable_lines_are_asked_about_when_bash_is_gated(void **state)
 	th_out_free(&out);
 }
 
+static void the_reviewer_cannot_restart_the_review(void **state)
+{
+	t_hooks *h = *state;
+	static const char *const everything[] = {"*", NULL};
+	roz_session *s;
+	t_out out;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, everything);
+	h->config.max_blocks = 1;
+	th_prompt(h, SID, "#roz build it");
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "rv-h");
+	/* a gated call from the reviewer is refused, and nothing about the review changes */
+	assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"Read\","
+				"\"tool_input\":{\"file_path\":\"/w/a\"},\"agent_id\":\"rv-h\","
+				"\"agent_type\":\"roz:roz\"}", SID),
+			 ROZ_OUTPUT_DENY);
+	assert_false(out.saved);
+	assert_non_null(strstr(out.text, "does not run gated actions"));
+	th_out_free(&out);
+	/* roz's own commands are never gated, for the reviewer or anyone */
+	assert_int_equal(bash_as(h, "roz:roz", "roz context " SID, &out), ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+	assert_int_equal(bash_as(h, "roz:roz", "roz decide " SID " COMPLETE ok", &out), ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+	assert_int_equal(bash_as(h, NULL, "roz context " SID, &out), ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+	s = th_get(h, SID);
+	assert_int_equal(s->review.block_count, 1);
+	roz_session_free(s);
+	/* so the breaker still bounds the loop: the next stop goes free */
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -517,6 +552,7 @@ int main(void)
 		T(a_finished_background_task_does_not_hold_the_stop),
 		T(gates_see_every_command_in_a_line),
 		T(unreadable_lines_are_asked_about_when_bash_is_gated),
+		T(the_reviewer_cannot_restart_the_review),
 #undef T
 	};
 

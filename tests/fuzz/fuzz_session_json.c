@@ -1,0 +1,64 @@
+/*
+ * fuzz_session_json.c - the session file reader on arbitrary bytes. Every
+ * file roz accepts must save to text that loads again and saves to the very
+ * same bytes: otherwise a session would drift, or be moved aside as corrupt,
+ * a little more at every hook.
+ */
+#include <string.h>
+
+#include "fuzz.h"
+#include "roz/json.h"
+#include "roz/session.h"
+#include "roz/session_json.h"
+
+/* The caps a loaded session keeps, whatever the file held. */
+static void check_caps(const roz_session *s)
+{
+	const roz_review_state *r = &s->review;
+
+	FUZZ_CHECK(s->session_id != NULL);
+	FUZZ_CHECK(r->n_prompts <= ROZ_MAX_PROMPTS);
+	FUZZ_CHECK(r->n_history <= ROZ_MAX_HISTORY);
+	FUZZ_CHECK(r->n_attempts <= ROZ_MAX_ATTEMPTS);
+	FUZZ_CHECK(r->n_reviewers <= ROZ_MAX_REVIEWER_RUNS);
+	for (size_t i = 0; i < s->n_trace; i++) {
+		FUZZ_CHECK(s->trace[i].json != NULL);
+		FUZZ_CHECK(roz_json_valid(s->trace[i].json, s->trace[i].len));
+		FUZZ_CHECK(roz_json_span_is((roz_json_span){s->trace[i].json, s->trace[i].len}, '{'));
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	roz_session *s = NULL, *s2 = NULL;
+	roz_buf first = ROZ_BUF_INIT, second = ROZ_BUF_INIT;
+	int rc;
+
+	fuzz_init();
+	rc = roz_session_from_json((const char *)data, size, &s);
+	if (rc == ROZ_ENOMEM)
+		return 0;
+	FUZZ_CHECK(rc == ROZ_OK || rc == ROZ_ECORRUPT);
+	FUZZ_CHECK((rc == ROZ_OK) == (s != NULL));
+	if (rc != ROZ_OK)
+		return 0;
+	check_caps(s);
+
+	FUZZ_CHECK(roz_session_to_json(s, &first) == ROZ_OK);
+	FUZZ_CHECK(roz_json_valid(first.ptr, first.len));
+	/* what roz writes, roz must read */
+	rc = roz_session_from_json(first.ptr, first.len, &s2);
+	FUZZ_CHECK(rc == ROZ_OK);
+	check_caps(s2);
+	FUZZ_CHECK(roz_session_to_json(s2, &second) == ROZ_OK);
+	if (first.len != second.len || memcmp(first.ptr, second.ptr, first.len) != 0) {
+		fprintf(stderr, "first save:  %s\nsecond save: %s\n", first.ptr, second.ptr);
+		FUZZ_CHECK(!"a saved session does not save to the same text after loading");
+	}
+
+	roz_buf_free(&first);
+	roz_buf_free(&second);
+	roz_session_free(s);
+	roz_session_free(s2);
+	return 0;
+}
