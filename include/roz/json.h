@@ -51,9 +51,26 @@ bool roz_json_valid(const char *s, size_t len);
 typedef int (*roz_json_member_fn)(void *ud, roz_json_span key, roz_json_span value);
 int roz_json_each_member(roz_json_span obj, roz_json_member_fn fn, void *ud);
 
+/*
+ * The same walk, for a caller that reads some values as it goes: fn gets the
+ * text and the position where the member's value starts and must leave *pos
+ * just past that value (roz_json_skip_value, roz_json_walk_elements or
+ * roz_json_parse_at do), so no value is scanned twice.
+ */
+typedef int (*roz_json_member_at_fn)(void *ud, roz_json_span key, const char *s, size_t len,
+				     size_t *pos);
+int roz_json_each_member_at(roz_json_span obj, roz_json_member_at_fn fn, void *ud);
+
 /* Same for the elements of an array. */
 typedef int (*roz_json_element_fn)(void *ud, roz_json_span value);
 int roz_json_each_element(roz_json_span arr, roz_json_element_fn fn, void *ud);
+
+/*
+ * Walk the array starting at s[*pos] (white space allowed before it),
+ * calling fn for each element; on success *pos is just past the ']'.
+ */
+int roz_json_walk_elements(const char *s, size_t len, size_t *pos, roz_json_element_fn fn,
+			   void *ud);
 
 /* True when the span is the literal `null` / starts an object / an array. */
 bool roz_json_span_is(roz_json_span v, char first);
@@ -67,6 +84,9 @@ bool roz_json_span_is(roz_json_span v, char first);
  */
 struct cJSON;
 int roz_json_parse(const char *text, size_t len, struct cJSON **out) ROZ_WARN_UNUSED;
+
+/* The same for the value at text[*pos]; on success *pos is just past it and text may go on. */
+int roz_json_parse_at(const char *text, size_t len, size_t *pos, struct cJSON **out) ROZ_WARN_UNUSED;
 
 /* A number node of such a tree (raw text or cJSON number) as a double / as an unsigned integer. */
 bool roz_json_number(const struct cJSON *v, double *out);

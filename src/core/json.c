@@ -104,13 +104,36 @@ static const unsigned char string_stop[256] = {
 };
 #undef ROZ_X16
 
+/*
+ * Eight bytes at a time: a word with no control byte, quote, backslash or
+ * byte >= 0x80 can be stepped over whole. Each test sets the high bit of the
+ * bytes that may match; a candidate is confirmed by the byte loop after it.
+ */
+static size_t skip_plain_words(const char *s, size_t p, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+
+	while (len - p >= 8) {
+		uint64_t w;
+
+		memcpy(&w, s + p, 8);
+		/* high bits: w >= 0x80, w < 0x20, w == '"', w == '\\' (bytes ^ c == 0) */
+		if ((w | (w - ones * 0x20) | ((w ^ (ones * '"')) - ones) |
+		     ((w ^ (ones * '\\')) - ones)) & highs)
+			break;
+		p += 8;
+	}
+	return p;
+}
+
 static int skip_string(const char *s, size_t len, size_t *pos)
 {
 	size_t p = *pos + 1, start;
 
 	for (;;) {
 		start = p;
-		/* fast path over plain ASCII: one table look-up per byte */
+		p = skip_plain_words(s, p, len);
+		/* then one table look-up per byte */
 		while (p < len && !string_stop[(unsigned char)s[p]])
 			p++;
 		if (p >= len)
@@ -306,7 +329,7 @@ bool roz_json_span_is(roz_json_span v, char first)
 	return v.len > 0 && v.ptr[0] == first;
 }
 
-int roz_json_each_member(roz_json_span obj, roz_json_member_fn fn, void *ud)
+int roz_json_each_member_at(roz_json_span obj, roz_json_member_at_fn fn, void *ud)
 {
 	const char *s = obj.ptr;
 	size_t len = obj.len, p = roz_json_skip_ws(s, len, 0);
@@ -318,7 +341,7 @@ int roz_json_each_member(roz_json_span obj, roz_json_member_fn fn, void *ud)
 	if (p < len && s[p] == '}')
 		return roz_json_skip_ws(s, len, p + 1) == len ? ROZ_OK : fail(p + 1, "unexpected text after the object");
 	for (;;) {
-		roz_json_span key, value;
+		roz_json_span key;
 		size_t kstart = p;
 
 		if (p >= len || s[p] != '"')
@@ -331,11 +354,7 @@ int roz_json_each_member(roz_json_span obj, roz_json_member_fn fn, void *ud)
 		if (p >= len || s[p] != ':')
 			return fail(p, "expected ':'");
 		p = roz_json_skip_ws(s, len, p + 1);
-		value.ptr = s + p;
-		if ((rc = roz_json_skip_value(s, len, &p)) < 0)
-			return rc;
-		value.len = (size_t)(s + p - value.ptr);
-		if ((rc = fn(ud, key, value)) != 0)
+		if ((rc = fn(ud, key, s, len, &p)) != 0)
 			return rc;
 		p = roz_json_skip_ws(s, len, p);
 		if (p < len && s[p] == ',') {
@@ -351,17 +370,42 @@ int roz_json_each_member(roz_json_span obj, roz_json_member_fn fn, void *ud)
 	}
 }
 
-int roz_json_each_element(roz_json_span arr, roz_json_element_fn fn, void *ud)
+typedef struct member_adapter {
+	roz_json_member_fn fn;
+	void *ud;
+} member_adapter;
+
+static int skip_then_call(void *ud, roz_json_span key, const char *s, size_t len, size_t *pos)
 {
-	const char *s = arr.ptr;
-	size_t len = arr.len, p = roz_json_skip_ws(s, len, 0);
+	member_adapter *a = ud;
+	roz_json_span value = {s + *pos, 0};
+	int rc;
+
+	if ((rc = roz_json_skip_value(s, len, pos)) < 0)
+		return rc;
+	value.len = (size_t)(s + *pos - value.ptr);
+	return a->fn(a->ud, key, value);
+}
+
+int roz_json_each_member(roz_json_span obj, roz_json_member_fn fn, void *ud)
+{
+	member_adapter a = {fn, ud};
+
+	return roz_json_each_member_at(obj, skip_then_call, &a);
+}
+
+int roz_json_walk_elements(const char *s, size_t len, size_t *pos, roz_json_element_fn fn, void *ud)
+{
+	size_t p = roz_json_skip_ws(s, len, *pos);
 	int rc;
 
 	if (p >= len || s[p] != '[')
 		return fail(p, "expected an array");
 	p = roz_json_skip_ws(s, len, p + 1);
-	if (p < len && s[p] == ']')
+	if (p < len && s[p] == ']') {
+		*pos = p + 1;
 		return ROZ_OK;
+	}
 	for (;;) {
 		roz_json_span value;
 
@@ -376,10 +420,22 @@ int roz_json_each_element(roz_json_span arr, roz_json_element_fn fn, void *ud)
 			p = roz_json_skip_ws(s, len, p + 1);
 			continue;
 		}
-		if (p < len && s[p] == ']')
+		if (p < len && s[p] == ']') {
+			*pos = p + 1;
 			return ROZ_OK;
+		}
 		return fail(p, "expected ',' or ']'");
 	}
+}
+
+int roz_json_each_element(roz_json_span arr, roz_json_element_fn fn, void *ud)
+{
+	size_t p = 0;
+	int rc = roz_json_walk_elements(arr.ptr, arr.len, &p, fn, ud);
+
+	if (rc == ROZ_OK && roz_json_skip_ws(arr.ptr, arr.len, p) != arr.len)
+		return fail(p, "unexpected text after the array");
+	return rc;
 }
 
 /* ---- building trees that keep numbers as written ---------------------------- */
@@ -409,10 +465,9 @@ static int tp_string(tree_parser *tp, roz_buf *b)
 	roz_buf_reset(b);
 	roz_buf_add(b, "", 0);
 	for (p = tp->pos + 1; p < end - 1;) {
-		size_t run = p;
+		const char *bs = memchr(tp->s + p, '\\', end - 1 - p);
+		size_t run = bs ? (size_t)(bs - tp->s) : end - 1;
 
-		while (run < end - 1 && tp->s[run] != '\\')
-			run++;
 		roz_buf_add(b, tp->s + p, run - p);
 		p = run;
 		if (p >= end - 1)
@@ -567,24 +622,34 @@ static cJSON *tp_value(tree_parser *tp, roz_buf *scratch)
 	}
 }
 
-int roz_json_parse(const char *text, size_t len, cJSON **out)
+int roz_json_parse_at(const char *text, size_t len, size_t *pos, cJSON **out)
 {
 	tree_parser tp = {text, len, 0, 0, ROZ_OK};
 	roz_buf scratch = ROZ_BUF_INIT;
 	cJSON *v;
 
 	*out = NULL;
-	tp.pos = roz_json_skip_ws(text, len, 0);
+	tp.pos = roz_json_skip_ws(text, len, *pos);
 	v = tp_value(&tp, &scratch);
 	roz_buf_free(&scratch);
 	if (!v)
 		return tp.rc == ROZ_OK ? ROZ_EPARSE : tp.rc;
-	if (roz_json_skip_ws(text, len, tp.pos) != len) {
-		cJSON_Delete(v);
-		return fail(tp.pos, "unexpected text after the value");
-	}
+	*pos = tp.pos;
 	*out = v;
 	return ROZ_OK;
+}
+
+int roz_json_parse(const char *text, size_t len, cJSON **out)
+{
+	size_t pos = 0;
+	int rc = roz_json_parse_at(text, len, &pos, out);
+
+	if (rc == ROZ_OK && roz_json_skip_ws(text, len, pos) != len) {
+		cJSON_Delete(*out);
+		*out = NULL;
+		return fail(pos, "unexpected text after the value");
+	}
+	return rc;
 }
 
 bool roz_json_is_number(const cJSON *v)

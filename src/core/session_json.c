@@ -313,15 +313,13 @@ static int read_reviewers(const cJSON *review, roz_review_state *r)
 	return ROZ_OK;
 }
 
-static int read_review(roz_json_span span, roz_review_state *r)
+/* Takes the parsed review object over and frees it. */
+static int read_review(cJSON *review, roz_review_state *r)
 {
-	cJSON *review = NULL;
 	const cJSON *decision;
 	uint64_t blocks = 0, waits = 0;
 	int rc;
 
-	if ((rc = roz_json_parse(span.ptr, span.len, &review)) < 0)
-		return rc == ROZ_ENOMEM ? rc : corrupt("review", "is not valid JSON");
 	if (!cJSON_IsObject(review)) {
 		cJSON_Delete(review);
 		return corrupt("review", "is not an object");
@@ -355,8 +353,7 @@ static int read_review(roz_json_span span, roz_review_state *r)
 
 typedef struct load_ctx {
 	roz_session *s;
-	roz_json_span review, trace;
-	bool have_id, have_created, have_updated;
+	bool have_id, have_created, have_updated, have_review, have_trace;
 } load_ctx;
 
 static bool key_is(roz_json_span key, const char *name)
@@ -393,29 +390,6 @@ static int time_span(roz_json_span v, const char *name, roz_time *out)
 	return rc < 0 ? corrupt(name, "is not an RFC 3339 timestamp") : ROZ_OK;
 }
 
-static int on_member(void *ud, roz_json_span key, roz_json_span value)
-{
-	load_ctx *c = ud;
-	int rc = ROZ_OK;
-
-	if (key_is(key, "session_id")) {
-		roz_free(c->s->session_id);
-		rc = string_span(value, "session_id", &c->s->session_id);
-		c->have_id = true;
-	} else if (key_is(key, "review")) {
-		c->review = value;
-	} else if (key_is(key, "trace")) {
-		c->trace = value;
-	} else if (key_is(key, "created_at")) {
-		rc = time_span(value, "created_at", &c->s->created_at);
-		c->have_created = true;
-	} else if (key_is(key, "updated_at")) {
-		rc = time_span(value, "updated_at", &c->s->updated_at);
-		c->have_updated = true;
-	}
-	return rc;
-}
-
 static int on_event(void *ud, roz_json_span value)
 {
 	load_ctx *c = ud;
@@ -433,6 +407,52 @@ static int on_event(void *ud, roz_json_span value)
 	return ROZ_OK;
 }
 
+/* The review is parsed and the trace split into events as the walk reaches them: one pass. */
+static int on_member(void *ud, roz_json_span key, const char *s, size_t len, size_t *pos)
+{
+	load_ctx *c = ud;
+	roz_json_span value = {s + *pos, 0};
+	int rc;
+
+	if (key_is(key, "review")) {
+		cJSON *review = NULL;
+
+		if (c->have_review)
+			return corrupt("review", "appears twice");
+		c->have_review = true;
+		if ((rc = roz_json_parse_at(s, len, pos, &review)) < 0)
+			return rc;
+		return read_review(review, &c->s->review);
+	}
+	if (key_is(key, "trace")) {
+		if (c->have_trace)
+			return corrupt("trace", "appears twice");
+		c->have_trace = true;
+		if (*pos < len && s[*pos] == '[')
+			return roz_json_walk_elements(s, len, pos, on_event, c);
+		if ((rc = roz_json_skip_value(s, len, pos)) < 0)
+			return rc;
+		return value.ptr[0] == 'n' ? ROZ_OK : corrupt("trace", "is not an array");
+	}
+	if ((rc = roz_json_skip_value(s, len, pos)) < 0)
+		return rc;
+	value.len = (size_t)(s + *pos - value.ptr);
+	if (key_is(key, "session_id")) {
+		roz_free(c->s->session_id);
+		c->have_id = true;
+		return string_span(value, "session_id", &c->s->session_id);
+	}
+	if (key_is(key, "created_at")) {
+		c->have_created = true;
+		return time_span(value, "created_at", &c->s->created_at);
+	}
+	if (key_is(key, "updated_at")) {
+		c->have_updated = true;
+		return time_span(value, "updated_at", &c->s->updated_at);
+	}
+	return ROZ_OK;
+}
+
 int roz_session_from_json(const char *text, size_t len, roz_session **out)
 {
 	load_ctx c;
@@ -445,26 +465,17 @@ int roz_session_from_json(const char *text, size_t len, roz_session **out)
 	if (!c.s)
 		return ROZ_ENOMEM;
 	/* the walk validates the whole document as it goes */
-	rc = roz_json_each_member(doc, on_member, &c);
+	rc = roz_json_each_member_at(doc, on_member, &c);
 	if (rc == ROZ_EPARSE) {
 		roz_error_prefix("not a valid JSON object");
 		goto fail;
 	}
 	if (rc < 0)
 		goto fail;
-	if (!c.have_id || !c.have_created || !c.have_updated || !c.review.ptr) {
-		rc = corrupt(!c.have_id ? "session_id" : !c.review.ptr ? "review"
+	if (!c.have_id || !c.have_created || !c.have_updated || !c.have_review) {
+		rc = corrupt(!c.have_id ? "session_id" : !c.have_review ? "review"
 			     : !c.have_created ? "created_at" : "updated_at", "is missing");
 		goto fail;
-	}
-	if ((rc = read_review(c.review, &c.s->review)) < 0)
-		goto fail;
-	if (c.trace.ptr && !(c.trace.len == 4 && memcmp(c.trace.ptr, "null", 4) == 0)) {
-		rc = roz_json_each_element(c.trace, on_event, &c);
-		if (rc == ROZ_EPARSE)
-			rc = corrupt("trace", "is not an array");
-		if (rc < 0)
-			goto fail;
 	}
 	*out = c.s;
 	return ROZ_OK;

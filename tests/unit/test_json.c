@@ -613,6 +613,138 @@ static void test_each_element_rejects(void **state)
 	}
 }
 
+/* parse_at and walk_elements stop just past their value and leave the rest to the caller. */
+static int on_member_at(void *ud, roz_json_span key, const char *s, size_t len, size_t *pos)
+{
+	collected *c = ud;
+	size_t start = *pos;
+	int rc;
+
+	assert_true(c->n < 8);
+	span_copy(c->keys[c->n], sizeof(c->keys[0]), key);
+	if (s[start] == '[') {
+		collected inner;
+
+		memset(&inner, 0, sizeof(inner));
+		rc = roz_json_walk_elements(s, len, pos, on_element, &inner);
+		if (rc == ROZ_OK)
+			snprintf(c->values[c->n], sizeof(c->values[0]), "%d elements", inner.n);
+	} else {
+		cJSON *v = NULL;
+
+		rc = roz_json_parse_at(s, len, pos, &v);
+		if (rc == ROZ_OK) {
+			span_copy(c->values[c->n], sizeof(c->values[0]),
+				  (roz_json_span){s + start, *pos - start});
+			cJSON_Delete(v);
+		}
+	}
+	c->n++;
+	return rc;
+}
+
+static void test_each_member_at(void **state)
+{
+	static const char obj[] = " {\"a\" : [1, [2], {\"x\":3}] , \"b\":{\"k\":\"v\"}\t,\"c\":[],\"d\":-1e2 }\n";
+	static const char *const bad[] = {"{\"a\":[1,}", "{\"a\":{\"k\"}}", "{\"a\":[1] \"b\":1}",
+					  "{\"a\":[1]", "{\"a\":1}x", "{\"a\":"};
+	collected c;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(roz_json_each_member_at(span_of(obj), on_member_at, &c), ROZ_OK);
+	assert_int_equal(c.n, 4);
+	assert_string_equal(c.keys[0], "a");
+	assert_string_equal(c.values[0], "3 elements");
+	assert_string_equal(c.values[1], "{\"k\":\"v\"}");
+	assert_string_equal(c.values[2], "0 elements");
+	assert_string_equal(c.values[3], "-1e2");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(&c, 0, sizeof(c));
+		if (roz_json_each_member_at(span_of(bad[i]), on_member_at, &c) != ROZ_EPARSE)
+			fail_msg("each_member_at accepted '%s'", bad[i]);
+	}
+}
+
+static void test_parse_at_leaves_the_rest(void **state)
+{
+	static const char text[] = "  {\"a\":[1,2]} , 7";
+	size_t pos = 0;
+	cJSON *v = NULL;
+
+	(void)state;
+	assert_int_equal(roz_json_parse_at(text, strlen(text), &pos, &v), ROZ_OK);
+	assert_int_equal(pos, strlen("  {\"a\":[1,2]}"));
+	assert_true(cJSON_IsObject(v));
+	cJSON_Delete(v);
+	pos = strlen(text) - 1;
+	assert_int_equal(roz_json_parse_at(text, strlen(text), &pos, &v), ROZ_OK);
+	assert_int_equal(pos, strlen(text));
+	cJSON_Delete(v);
+	pos = 0;
+	assert_int_equal(roz_json_parse(text, strlen(text), &v), ROZ_EPARSE);
+	assert_null(v);
+}
+
+/*
+ * The string scanner steps over eight plain bytes at a time: put each kind of
+ * byte that must stop it at every offset of a long string, so no word
+ * alignment can hide one.
+ */
+static void test_string_scan_every_offset(void **state)
+{
+	static const struct {
+		const char *bytes;
+		bool ok;
+	} kinds[] = {
+		{"\x01", false}, {"\x1f", false}, {"\t", false}, {"\\\"", true}, {"\\\\", true},
+		{"\\n", true}, {"\\u00e9", true}, {"\\q", false}, {"\xc3\xa9", true}, {"\xc3", false},
+		{"\xff", false}, {"\xe2\x82\xac", true}, {"\x7f", true}, {" ", true}, {"\x20", true},
+		{"!", true}, {"#", true}, {"[", true}, {"]", true}, {"\\/", true}, {"\xf0\x9f\x98\x80", true},
+	};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		for (size_t at = 0; at < 40; at++) {
+			roz_buf b = ROZ_BUF_INIT;
+			char *text;
+			size_t len;
+
+			roz_buf_addc(&b, '"');
+			for (size_t i = 0; i < at; i++)
+				roz_buf_addc(&b, (char)('a' + i % 26));
+			roz_buf_adds(&b, kinds[k].bytes);
+			for (size_t i = 0; i < 40 - at; i++)
+				roz_buf_addc(&b, (char)('A' + i % 26));
+			roz_buf_addc(&b, '"');
+			text = roz_buf_detach(&b, &len);
+			assert_non_null(text);
+			if (valid_n(text, len) != kinds[k].ok)
+				fail_msg("kind %zu at offset %zu: %s", k, at, kinds[k].ok ? "rejected" : "accepted");
+			free(text);
+		}
+		/* and the same bytes with the string cut right after them: never read past the end */
+		for (size_t at = 0; at < 24; at++) {
+			char buf[64];
+			int n = snprintf(buf, sizeof(buf), "\"%.*s%s", (int)at, "abcdefghijklmnopqrstuvwx",
+					 kinds[k].bytes);
+
+			assert_false(valid_n(buf, (size_t)n));
+		}
+	}
+	/* an unescaped quote at any offset ends the string: what follows is not JSON */
+	for (size_t at = 0; at < 40; at++) {
+		char buf[64];
+		int n = snprintf(buf, sizeof(buf), "\"%.*s\"%s\"", (int)at,
+				 "abcdefghijklmnopqrstuvwxyzabcdefghijklmn", "tail");
+
+		assert_false(valid_n(buf, (size_t)n));
+		/* the same string with that quote turned into a letter is one valid string */
+		buf[at + 1] = 'z';
+		assert_true(valid_n(buf, (size_t)n));
+	}
+}
+
 static void test_span_is(void **state)
 {
 	roz_json_span empty = {"", 0};
@@ -912,6 +1044,9 @@ static void test_tree_out_of_memory(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_each_member_at),
+		cmocka_unit_test(test_parse_at_leaves_the_rest),
+		cmocka_unit_test(test_string_scan_every_offset),
 		cmocka_unit_test(test_tree_keeps_numbers_as_written),
 		cmocka_unit_test(test_tree_decodes_strings),
 		cmocka_unit_test(test_tree_structure_and_literals),

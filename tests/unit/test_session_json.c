@@ -980,6 +980,44 @@ static void test_corrupt_trace(void **state)
 	}
 }
 
+/* A session file names each of its parts once; the loader reads them in one pass and keeps no second copy. */
+static void test_corrupt_duplicate_members(void **state)
+{
+	static const char *const dup[][2] = {
+		{"\"review\":{},\"trace\":[],\"review\":{}", "review"},
+		{"\"review\":{},\"trace\":[{}],\"trace\":[{}]", "trace"},
+		{"\"review\":{},\"trace\":null,\"trace\":[]", "trace"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(dup) / sizeof(dup[0]); i++) {
+		char *text = t_sprintf("{\"session_id\":\"s\",%s,\"created_at\":\"2026-01-05T10:30:00Z\","
+				       "\"updated_at\":\"2026-01-05T10:30:00Z\"}",
+				       dup[i][0]);
+
+		assert_corrupt(text, dup[i][1]);
+		assert_corrupt(text, "appears twice");
+		free(text);
+	}
+}
+
+/* A syntax error after a well-formed review and trace still makes the file corrupt, nothing leaks. */
+static void test_corrupt_after_trace(void **state)
+{
+	static const char *const tails[] = {",", ",\"x\":}", ",\"x\":1 2}", "}x", ",\"x\":\"\\q\"}", ""};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		char *text = t_sprintf("{\"session_id\":\"s\",\"review\":{\"enabled\":true,\"prompts\":"
+				       "[\"a\"]},\"trace\":[{\"e\":1},{\"e\":2}],\"created_at\":"
+				       "\"2026-01-05T10:30:00Z\",\"updated_at\":\"2026-01-05T10:30:00Z\"%s",
+				       tails[i]);
+
+		assert_corrupt(text, "JSON");
+		free(text);
+	}
+}
+
 /* ---- allocation failure ---------------------------------------------------------------- */
 
 /* Fail every allocation in turn: each failure is ROZ_ENOMEM, never a "corrupt" file. */
@@ -1094,6 +1132,8 @@ int main(void)
 		cmocka_unit_test(test_corrupt_lists),
 		cmocka_unit_test(test_corrupt_gate_trigger),
 		cmocka_unit_test(test_corrupt_trace),
+		cmocka_unit_test(test_corrupt_duplicate_members),
+		cmocka_unit_test(test_corrupt_after_trace),
 		cmocka_unit_test(test_alloc_failure_fixture_compact),
 		cmocka_unit_test(test_alloc_failure_fixture_pretty),
 		cmocka_unit_test(test_alloc_failure_full_session),
