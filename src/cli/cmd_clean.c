@@ -110,27 +110,63 @@ static int remove_session(roz_store *store, const char *id, roz_time cutoff, boo
 	return rc;
 }
 
-/* Quarantined and abandoned temp files older than the cutoff. */
-static int stray_files(const char *dir, roz_time cutoff, bool all, bool dry_run, plan *p)
+/*
+ * A lock file whose session was never saved (its first hook failed to
+ * write). Removed under the lock, so a hook creating that session right
+ * now keeps it; true when it went (or would go).
+ */
+static bool orphan_lock_removed(roz_store *store, const char *name, bool dry_run)
 {
+	size_t n = strlen(name) - strlen(".lock");
+	char *id = roz_strndup(name, n);
+	roz_session *s = NULL;
+	roz_lock *lock = NULL;
+	bool gone = false;
+
+	if (!id || !roz_session_id_valid(id) || roz_store_lock(store, id, 500, &lock) < 0) {
+		roz_free(id);
+		return false;
+	}
+	if (roz_store_get(store, id, &s) == ROZ_ENOTFOUND)
+		gone = dry_run || roz_store_delete(store, id) == ROZ_OK;
+	roz_session_free(s);
+	roz_store_unlock(store, lock);
+	roz_free(id);
+	return gone;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Quarantined files, abandoned temp files and orphaned lock files older than the cutoff. */
+static int stray_files(roz_store *store, roz_time cutoff, bool all, bool dry_run, plan *p)
+{
+	const char *dir = roz_store_file_dir(store);
 	struct dirent *de;
 	DIR *d = opendir(dir);
 
 	if (!d)
 		return errno == ENOENT ? ROZ_OK : (roz_error_set_errno(errno, "cannot list '%s'", dir), ROZ_EIO);
 	while ((de = readdir(d)) != NULL) {
+		bool lockf = ends_with(de->d_name, ".lock");
 		struct stat st;
 
-		if (!strstr(de->d_name, ".json.corrupt-") && !strstr(de->d_name, ".json.tmp-"))
+		if (!strstr(de->d_name, ".json.corrupt-") && !strstr(de->d_name, ".json.tmp-") && !lockf)
 			continue;
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
 			continue;
 		if (!all && (int64_t)st.st_mtime >= cutoff.sec)
 			continue;
 		/* a temp file this new may belong to a hook writing right now */
-		if (strstr(de->d_name, ".json.tmp-") && (int64_t)st.st_mtime > roz_time_now().sec - 60)
+		if ((lockf || strstr(de->d_name, ".json.tmp-")) && (int64_t)st.st_mtime > roz_time_now().sec - 60)
 			continue;
-		if (!dry_run && unlinkat(dirfd(d), de->d_name, 0) < 0)
+		if (lockf && !orphan_lock_removed(store, de->d_name, dry_run))
+			continue;
+		if (!lockf && !dry_run && unlinkat(dirfd(d), de->d_name, 0) < 0)
 			continue;
 		if (!push(&p->files, &p->n_files, &p->cap_files, de->d_name)) {
 			closedir(d);
@@ -266,7 +302,7 @@ int cmd_clean(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (stray_files(roz_store_file_dir(store), cutoff, all, dry_run, &p) < 0) {
+	if (stray_files(store, cutoff, all, dry_run, &p) < 0) {
 		cli_error("%s", roz_error_last());
 		goto out;
 	}

@@ -1,6 +1,6 @@
 /*
  * store_file.c - sessions as JSON files under <dir>/sessions/, private to
- * their owner. Writes go to a unique temp file renamed over the target; a
+ * their owner. Writes go to a temp file renamed over the target; a
  * per-session flock()ed lock file serialises read-modify-write cycles.
  */
 #include "roz/sys/store.h"
@@ -27,12 +27,26 @@ typedef struct file_store {
 	char *dir;    /* root/sessions */
 	bool fsync;
 	bool made_dir; /* dir known to exist */
+	struct roz_lock *held; /* session locks this handle holds */
 } file_store;
 
 struct roz_lock {
 	int fd;
 	char *path;
+	char *id;
+	struct roz_lock *next;
 };
+
+static bool holds_lock(const file_store *fs, const char *id)
+{
+	for (const struct roz_lock *l = fs->held; l; l = l->next)
+		if (strcmp(l->id, id) == 0)
+			return true;
+	return false;
+}
+
+/* The one temp file of a session, used only by the holder of its lock. */
+#define HELD_TEMP ".json.tmp-locked"
 
 static char *path_for(const file_store *fs, const char *id, const char *suffix)
 {
@@ -191,23 +205,32 @@ static int file_put(roz_store *store, const roz_session *session)
 	roz_buf json = ROZ_BUF_INIT;
 	char *path = NULL, *tmp = NULL;
 	unsigned char rnd[6];
+	bool locked = holds_lock(fs, session->session_id);
 	int fd = -1, rc;
 
 	if ((rc = roz_session_to_json(session, &json)) < 0)
 		goto out;
 	if ((rc = make_dirs(fs)) < 0)
 		goto out;
-	if ((rc = roz_random_bytes(rnd, sizeof(rnd))) < 0)
+	if (!locked && (rc = roz_random_bytes(rnd, sizeof(rnd))) < 0)
 		goto out;
 	path = path_for(fs, session->session_id, ".json");
-	tmp = roz_asprintf("%s/%s.json.tmp-%ld-%02x%02x%02x%02x%02x%02x", fs->dir,
-			   session->session_id, (long)getpid(), rnd[0], rnd[1], rnd[2], rnd[3],
-			   rnd[4], rnd[5]);
+	/*
+	 * Under the session's lock no one else writes it, so its temp file has a
+	 * fixed name: one a killed writer left is simply written over. Without
+	 * the lock (tests, tools) each writer takes a name of its own.
+	 */
+	if (locked)
+		tmp = path_for(fs, session->session_id, HELD_TEMP);
+	else
+		tmp = roz_asprintf("%s/%s.json.tmp-%ld-%02x%02x%02x%02x%02x%02x", fs->dir,
+				   session->session_id, (long)getpid(), rnd[0], rnd[1], rnd[2],
+				   rnd[3], rnd[4], rnd[5]);
 	if (!path || !tmp) {
 		rc = ROZ_ENOMEM;
 		goto out;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (locked ? O_TRUNC : O_EXCL), 0600);
 	if (fd < 0) {
 		roz_error_set_errno(errno, "cannot create '%s'", tmp);
 		rc = ROZ_EIO;
@@ -323,24 +346,21 @@ static int file_del(roz_store *store, const char *id)
 		rc = ROZ_EIO;
 	}
 	roz_free(path);
-	return rc;
-}
+	/*
+	 * Under its lock the session's other files go too: a waiter that then
+	 * wins the flock on the unlinked lock file sees that and starts over.
+	 */
+	if (rc == ROZ_OK && holds_lock(fs, id)) {
+		static const char *const extra[] = {HELD_TEMP, ".lock"};
 
-/* Remove temp files a killed writer left for this session. Only safe under its lock. */
-static void remove_stale_temps(file_store *fs, const char *id)
-{
-	size_t idlen = strlen(id);
-	struct dirent *de;
-	DIR *d = opendir(fs->dir);
-
-	if (!d)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		if (strncmp(de->d_name, id, idlen) == 0 &&
-		    strncmp(de->d_name + idlen, ".json.tmp-", 10) == 0)
-			unlinkat(dirfd(d), de->d_name, 0);
+		for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
+			if (!(path = path_for(fs, id, extra[i])))
+				return ROZ_ENOMEM;
+			unlink(path);
+			roz_free(path);
+		}
 	}
-	closedir(d);
+	return rc;
 }
 
 static void sleep_ms(unsigned ms)
@@ -360,10 +380,12 @@ static int64_t mono_ms(void)
 }
 
 /*
- * The lock is <id>.lock, held with flock(). The holder unlinks it before
- * releasing, so a waiter that wins the flock on an unlinked file retries;
- * a process that dies releases its flock with its last descriptor, so a
- * lock file left behind is simply taken over by the next hook.
+ * The lock is <id>.lock, held with flock(). The file stays between hooks
+ * (creating and removing a file on every hook costs more than the rest of
+ * the store's work on some file systems) and goes with its session: the
+ * holder that deletes the session unlinks it, so a waiter that wins the
+ * flock on an unlinked file starts over. A process that dies releases its
+ * flock with its last descriptor.
  */
 static int file_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_lock **out)
 {
@@ -386,7 +408,7 @@ static int file_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_
 	}
 	for (;;) {
 		struct stat fst, pst;
-		bool created = true, waited = false;
+		bool created = true;
 
 		lk->fd = open(lk->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (lk->fd < 0 && errno == EEXIST) {
@@ -424,16 +446,20 @@ static int file_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_
 				rc = ROZ_ETIMEOUT;
 				goto fail;
 			}
-			waited = true;
 			sleep_ms(delay);
 			if (delay < 8)
 				delay *= 2;
 		}
 		if (fstat(lk->fd, &fst) == 0 && stat(lk->path, &pst) == 0 && fst.st_ino == pst.st_ino &&
 		    fst.st_dev == pst.st_dev) {
-			/* a lock file we did not create, free at once: its owner died */
-			if (!created && !waited)
-				remove_stale_temps(fs, id);
+			if (!(lk->id = roz_strdup(id))) {
+				if (created)
+					unlink(lk->path); /* ours, empty, and not handed out */
+				rc = ROZ_ENOMEM;
+				goto fail;
+			}
+			lk->next = fs->held;
+			fs->held = lk;
 			*out = lk;
 			return ROZ_OK;
 		}
@@ -457,9 +483,16 @@ fail:
 
 static void file_unlock(roz_store *store, roz_lock *lk)
 {
-	(void)store;
-	unlink(lk->path);
+	file_store *fs = (file_store *)store;
+
+	for (roz_lock **p = &fs->held; *p; p = &(*p)->next) {
+		if (*p == lk) {
+			*p = lk->next;
+			break;
+		}
+	}
 	close(lk->fd);
+	roz_free(lk->id);
 	roz_free(lk->path);
 	roz_free(lk);
 }

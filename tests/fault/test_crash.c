@@ -1,8 +1,8 @@
 /*
  * test_crash.c - SIGKILLs hooks and `roz decide` at random moments, hundreds
  * of times, and checks that the session file is always one whole state, that
- * a dead holder's lock never wedges the next hook, and that its temp files
- * are cleaned up when the next hook takes the lock over.
+ * a dead holder's lock never wedges the next hook, and that its temp file
+ * is written over by the next hook that saves the session.
  *
  * "After" is known by running the same call unkilled on a copy of the file
  * first. The two runs differ only in their clock and random ids, so states
@@ -84,15 +84,15 @@ static void call_cmd(const call *c, fl_cmd *cmd, const char *hook_argv[3])
 }
 
 /* Where a kill landed, judged from what the dead process left. */
-enum landing { L_EXITED, L_BEFORE_LOCK, L_LOCKED, L_MID_WRITE, L_RENAMED, L__COUNT };
-static const char *const landing_names[L__COUNT] = {"exited", "pre-lock", "locked", "mid-write", "renamed"};
+enum landing { L_EXITED, L_BEFORE_WRITE, L_MID_WRITE, L_RENAMED, L__COUNT };
+static const char *const landing_names[L__COUNT] = {"exited", "pre-write", "mid-write", "renamed"};
 static const char *const landing_legend =
-	"exited: finished before the kill; pre-lock: killed before taking the lock; locked: holding the\n"
-	"  lock, nothing written yet; mid-write: a temp file existed; renamed: the new state was in place";
+	"exited: finished before the kill; pre-write: killed before writing (with or without the lock);\n"
+	"  mid-write: a temp file existed; renamed: the new state was in place";
 
 static struct {
 	long landed[N_CALLS][L__COUNT];
-	long stale_locks, stale_temps, cleaned_temps;
+	long stale_temps, cleaned_temps;
 	int64_t max_follow_up_us, total_us;
 	long rounds;
 } stats;
@@ -182,28 +182,27 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 	n_before = fl_normalize(before);
 	n_after = fl_normalize(after);
 	if (now_len == before_len && memcmp(now, before, now_len) == 0) {
-		where = l.tmp ? L_MID_WRITE : l.lock ? L_LOCKED : L_BEFORE_LOCK;
+		where = l.tmp ? L_MID_WRITE : L_BEFORE_WRITE;
 	} else if (strcmp(n_now, n_after) == 0) {
 		where = L_RENAMED;
 	} else {
 		fail_msg("%s: the session file is neither the state before the call nor the state it writes\n"
 			 "now:    %.700s\nbefore: %.700s\nafter:  %.700s",
 			 what, n_now, n_before, n_after);
-		where = L_BEFORE_LOCK;
+		where = L_BEFORE_WRITE;
 	}
 	if (!r.signaled) {
 		/* it finished first: then it must have finished properly */
-		if (!ok_outcome(c, &r) || where != L_RENAMED || l.tmp || l.lock)
+		if (!ok_outcome(c, &r) || where != L_RENAMED || l.tmp)
 			fail_msg("%s: finished unkilled but went wrong: exit %d, stdout '%s', stderr '%s', left:%s",
 				 what, r.status, r.out, r.err, l.names);
 		where = L_EXITED;
 	}
 	stats.landed[ci][where]++;
-	stats.stale_locks += l.lock > 0;
 	stats.stale_temps += l.tmp;
 	fl_result_free(&r);
 
-	/* the next hook takes over at once and sweeps up the dead writer's temp file */
+	/* the next hook takes over at once and writes over the dead writer's temp file */
 	run_call(h, &follow, &r);
 	if (r.status != 0 || strcmp(r.out, "{}\n") != 0 || *r.err)
 		fail_msg("%s: the next hook went wrong: exit %d, stdout '%s', stderr '%s'", what, r.status, r.out,
@@ -220,7 +219,7 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 		char *text;
 
 		fl_leftovers_scan(h, &after_follow);
-		if (after_follow.tmp || after_follow.lock || after_follow.other || after_follow.corrupt)
+		if (after_follow.tmp || after_follow.other || after_follow.corrupt)
 			fail_msg("%s: after the next hook, still in sessions/:%s (before it:%s)", what,
 				 after_follow.names, l.names);
 		stats.cleaned_temps += l.tmp;
@@ -305,9 +304,9 @@ static void test_kill_writers(void **state)
 		printf("  %-22s", "total");
 		for (int w = 0; w < L__COUNT; w++)
 			printf(" %9ld", by_landing[w]);
-		printf("\n  %s\ncrash: %ld kills left a lock file, %ld left a temp file (all %ld swept up by the next "
-		       "hook); slowest next hook %.2f ms\n",
-		       landing_legend, stats.stale_locks, stats.stale_temps, stats.cleaned_temps, stats.max_follow_up_us / 1e3);
+		printf("\n  %s\ncrash: %ld kills left a temp file (all %ld written over by the next hook); slowest "
+		       "next hook %.2f ms\n",
+		       landing_legend, stats.stale_temps, stats.cleaned_temps, stats.max_follow_up_us / 1e3);
 	}
 	for (int i = 0; i < 2; i++)
 		fl_home_free(&homes[i]);

@@ -313,11 +313,10 @@ static bool same_bytes(const char *a, size_t alen, const char *b, size_t blen)
  * The directory after a run: the session file is byte for byte the state
  * before or the state the unfaulted hook writes (for a torn file, also: moved
  * aside with nothing new saved yet), every quarantined copy holds the torn
- * bytes, and no temp or lock file is left. A failed unlink of the lock file
- * itself may leave that file; the next hook takes it over.
+ * bytes, and no temp file is left. The session's lock file may be there:
+ * it stays between hooks by design.
  */
-static enum state check_state(const fl_home *h, const fixture *fx, const char *what, bool lock_may_stay,
-			      bool *pristine)
+static enum state check_state(const fl_home *h, const fixture *fx, const char *what, bool *pristine)
 {
 	fl_leftovers l;
 	size_t len = 0;
@@ -326,7 +325,7 @@ static enum state check_state(const fl_home *h, const fixture *fx, const char *w
 
 	*pristine = false;
 	fl_leftovers_scan(h, &l);
-	if (l.tmp || l.other || (l.lock && !lock_may_stay))
+	if (l.tmp || l.other)
 		violation("%s: left behind in sessions/:%s", what, l.names);
 	if (l.corrupt) {
 		char *names = track(strdup(l.names)), *save = NULL;
@@ -362,7 +361,7 @@ static enum state check_state(const fl_home *h, const fixture *fx, const char *w
 			  "writes (%zu bytes, %s):\n%.600s",
 			  what, len, fl_session_parses(now, len) ? "parses" : "DOES NOT PARSE", now);
 	}
-	*pristine = st == S_BEFORE && !l.lock && !l.corrupt;
+	*pristine = st == S_BEFORE && !l.corrupt;
 	return st;
 }
 
@@ -683,7 +682,7 @@ static void follow_up(const fl_home *h, size_t k, const fixture *fx, bool pristi
 		violation("%s; after the follow-up the session file %s", what,
 			  now ? "does not parse" : "is missing");
 	fl_leftovers_scan(h, &l);
-	if (l.tmp || l.lock || l.other)
+	if (l.tmp || l.other)
 		violation("%s; the follow-up left behind:%s", what, l.names);
 }
 
@@ -695,7 +694,7 @@ static void fault_once(size_t k, size_t si, long n)
 	const fault_spec *f = &specs[si];
 	shim_run o = {WALK_TIME, walk_seed(k), f, n, NULL};
 	char what[900];
-	bool lock_may_stay, pristine, changed;
+	bool pristine, changed;
 	enum state st;
 	fl_result r;
 	report rep;
@@ -716,9 +715,7 @@ static void fault_once(size_t k, size_t si, long n)
 	if (rep.fired < 1)
 		violation("%s: the fault never fired though the unfaulted run made %ld such calls", what,
 			  fx->count[func_index(f->func)]);
-	lock_may_stay = strncmp(rep.call, "unlink ", 7) == 0 && strlen(rep.call) > 5 &&
-			strcmp(rep.call + strlen(rep.call) - 5, ".lock") == 0;
-	st = check_state(h, fx, what, lock_may_stay, &pristine);
+	st = check_state(h, fx, what, &pristine);
 
 	if (is_decide(&fx->k->hook)) {
 		changed = r.status != 0;
@@ -791,7 +788,7 @@ static void stdout_fails_once(size_t k, size_t unused1, long unused2)
 		violation("%s: expected exit 1 and 'roz: error: cannot write to standard output'; exit %d, "
 			  "stderr '%s'",
 			  what, r.status, r.err);
-	check_state(&shim_home, fx, what, false, &pristine);
+	check_state(&shim_home, fx, what, &pristine);
 	follow_up(&shim_home, k, fx, pristine, what);
 }
 
@@ -820,7 +817,7 @@ static void expect_full_disk_answer(const fl_home *h, const fixture *fx, const f
 		violation("%s: expected exit 0, {} and a warning; exit %d, stdout '%s', stderr '%s'", what,
 			  r->status, r->out, r->err);
 	}
-	st = check_state(h, fx, what, false, &pristine);
+	st = check_state(h, fx, what, &pristine);
 	if (st == S_AFTER)
 		violation("%s: a new session file was written on a full disk", what);
 }
@@ -1145,7 +1142,7 @@ static void ip_follow_up(size_t k, const fixture *fx, bool pristine, const char 
 		violation("%s; after the follow-up the session file %s", what,
 			  now ? "does not parse" : "is missing");
 	fl_leftovers_scan(&ip_home, &l);
-	if (l.tmp || l.lock || l.other)
+	if (l.tmp || l.other)
 		violation("%s; the follow-up left behind:%s", what, l.names);
 }
 
@@ -1166,7 +1163,7 @@ static void ip_fault_once(size_t k, size_t unused, long n)
 	track(answer);
 	track(err.ptr);
 	stats.ip_runs[k]++;
-	st = check_state(&ip_home, fx, what, false, &pristine);
+	st = check_state(&ip_home, fx, what, &pristine);
 	if (is_decide(&fx->k->hook)) {
 		if (rc == ROZ_OK && st != S_AFTER)
 			violation("%s: roz decide succeeded but the session is in the state %s", what,

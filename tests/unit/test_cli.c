@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct home {
@@ -250,6 +251,64 @@ static void doctor_reports_a_miswired_plugin(void **state)
 }
 
 /* Run roz with stdout on /dev/full: the write fails and roz must say so. */
+/* Make a file look `secs` old. */
+static void age_file(const char *path, long secs)
+{
+	struct timespec ts[2];
+
+	clock_gettime(CLOCK_REALTIME, &ts[0]);
+	ts[0].tv_sec -= secs;
+	ts[1] = ts[0];
+	assert_int_equal(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+/*
+ * A session's lock file stays while the session does. One whose session was
+ * never saved, and a temp file a killed writer left, go with `roz clean`
+ * once they are old; a live session's lock file and a fresh one stay.
+ */
+static void clean_sweeps_orphaned_lock_and_temp_files(void **state)
+{
+	home h;
+	const char *prompt[] = {"hook", "user-prompt", NULL}, *clean[] = {"clean", "--all", NULL};
+	char *live = NULL, *orphan = NULL, *fresh = NULL, *temp = NULL;
+	t_run r;
+
+	(void)state;
+	home_make(&h);
+	t_run_roz(&r, "{\"session_id\":\"live\",\"cwd\":\"/w\",\"prompt\":\"#roz go\"}",
+		  (const char *const *)h.env, prompt);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	live = t_sprintf("%s/sessions/live.lock", h.dir);
+	orphan = t_sprintf("%s/sessions/gone.lock", h.dir);
+	fresh = t_sprintf("%s/sessions/new.lock", h.dir);
+	temp = t_sprintf("%s/sessions/live.json.tmp-locked", h.dir);
+	assert_int_equal(access(live, F_OK), 0);
+	t_write_file(orphan, "");
+	t_write_file(fresh, "");
+	t_write_file(temp, "{\"half");
+	age_file(live, 3600);
+	age_file(orphan, 3600);
+	age_file(temp, 3600);
+	t_run_roz(&r, NULL, (const char *const *)h.env, clean);
+	assert_int_equal(r.status, 0);
+	/* the live session is still under review: kept, with its lock file */
+	if (!strstr(r.out, "gone.lock") || !strstr(r.out, "live.json.tmp-locked") || strstr(r.out, "new.lock") ||
+	    strstr(r.out, "live.lock"))
+		fail_msg("clean said:\n%s", r.out);
+	t_run_free(&r);
+	assert_int_equal(access(live, F_OK), 0);
+	assert_int_equal(access(fresh, F_OK), 0);
+	assert_int_not_equal(access(orphan, F_OK), 0);
+	assert_int_not_equal(access(temp, F_OK), 0);
+	free(live);
+	free(orphan);
+	free(fresh);
+	free(temp);
+	home_free(&h);
+}
+
 static int run_to_full(const char *arg, char *err, size_t errsize)
 {
 	int pipefd[2], st;
@@ -328,6 +387,7 @@ int main(void)
 		cmocka_unit_test(doctor_reports_a_bad_config_with_position),
 		cmocka_unit_test(doctor_reports_templates_it_cannot_use),
 		cmocka_unit_test(doctor_reports_a_miswired_plugin),
+		cmocka_unit_test(clean_sweeps_orphaned_lock_and_temp_files),
 		cmocka_unit_test(a_failed_write_to_stdout_is_an_error),
 		cmocka_unit_test(usage_mistakes_exit_2),
 	};

@@ -263,10 +263,10 @@ static void expect_unique_ids(const cJSON *trace)
 	}
 }
 
-/* Nothing but the session file: no temp file from a write, no lock file from a hook. */
+/* Nothing but the session and its lock file: no temp file from a write. */
 static void expect_only_session_file(const home *h)
 {
-	char *want = t_sprintf("%s.json", h->id);
+	char *want = t_sprintf("%s.json", h->id), *lockf = t_sprintf("%s.lock", h->id);
 	struct dirent *de;
 	DIR *d = opendir(h->sessions);
 	int found = 0;
@@ -274,6 +274,8 @@ static void expect_only_session_file(const home *h)
 	assert_non_null(d);
 	while ((de = readdir(d)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (strcmp(de->d_name, lockf) == 0)
 			continue;
 		if (strcmp(de->d_name, want) != 0) {
 			closedir(d);
@@ -284,6 +286,7 @@ static void expect_only_session_file(const home *h)
 	closedir(d);
 	assert_int_equal(found, 1);
 	free(want);
+	free(lockf);
 }
 
 static void run_ok(const home *h, const char *stdin_text, const char *const *args, t_run *r)

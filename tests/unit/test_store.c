@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1449,7 +1450,8 @@ static void test_file_lock_other_ids_across_processes(void **state)
 	release_child(&h);
 }
 
-static void test_file_no_lock_file_after_unlock(void **state)
+/* The lock file stays between hooks, and goes with its session. */
+static void test_file_lock_file_lives_with_its_session(void **state)
 {
 	fixture *f = *state;
 	char *lockf = session_path(f, "s1", ".lock");
@@ -1460,9 +1462,8 @@ static void test_file_no_lock_file_after_unlock(void **state)
 	assert_true(exists(lockf));
 	put_ok(f->store, s);
 	roz_store_unlock(f->store, lk);
-	assert_false(exists(lockf));
-	expect_listing(f->sessions, "s1.json");
-	/* and the same after a lock that only waited and timed out */
+	expect_listing(f->sessions, "s1.json s1.lock");
+	/* a lock that only waited and timed out adds nothing */
 	{
 		holder h;
 
@@ -1470,7 +1471,45 @@ static void test_file_no_lock_file_after_unlock(void **state)
 		assert_int_equal(roz_store_lock(f->store, "s1", 50, &lk), ROZ_ETIMEOUT);
 		release_child(&h);
 	}
-	expect_listing(f->sessions, "s1.json");
+	expect_listing(f->sessions, "s1.json s1.lock");
+	/* deleted under its lock, the session leaves nothing behind */
+	assert_int_equal(roz_store_lock(f->store, "s1", 1000, &lk), ROZ_OK);
+	assert_int_equal(roz_store_delete(f->store, "s1"), ROZ_OK);
+	roz_store_unlock(f->store, lk);
+	expect_listing(f->sessions, "");
+	/* and a hook that comes next starts it afresh, lock file and all */
+	assert_int_equal(roz_store_lock(f->store, "s1", 1000, &lk), ROZ_OK);
+	put_ok(f->store, s);
+	roz_store_unlock(f->store, lk);
+	expect_listing(f->sessions, "s1.json s1.lock");
+	roz_session_free(s);
+	free(lockf);
+}
+
+/* A waiter that wins the flock on a lock file its holder unlinked (the session was deleted) starts over. */
+static void test_file_waiter_after_delete_locks_the_new_file(void **state)
+{
+	fixture *f = *state;
+	char *lockf = session_path(f, "s1", ".lock");
+	roz_session *s = minimal_session("s1");
+	roz_lock *lk = NULL, *lk2 = NULL;
+	struct stat a, b;
+	int fd;
+
+	put_ok(f->store, s);
+	assert_int_equal(roz_store_lock(f->store, "s1", 1000, &lk), ROZ_OK);
+	/* a second handle opens the same lock file, as a waiter would have */
+	fd = open(lockf, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &a), 0);
+	assert_int_equal(roz_store_delete(f->store, "s1"), ROZ_OK);
+	roz_store_unlock(f->store, lk);
+	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0); /* the old inode: free, but gone */
+	assert_int_equal(roz_store_lock(f->store, "s1", 1000, &lk2), ROZ_OK);
+	assert_int_equal(stat(lockf, &b), 0);
+	assert_true(a.st_ino != b.st_ino || a.st_dev != b.st_dev);
+	roz_store_unlock(f->store, lk2);
+	close(fd);
 	roz_session_free(s);
 	free(lockf);
 }
@@ -1478,9 +1517,9 @@ static void test_file_no_lock_file_after_unlock(void **state)
 static void test_file_dead_holder_taken_over(void **state)
 {
 	fixture *f = *state;
-	char *lockf = session_path(f, "s1", ".lock"), *stale = session_path(f, "s1", ".json.tmp-999-abcdef");
-	char *other = session_path(f, "s10", ".json.tmp-999-abcdef");
-	roz_session *s = rich_session("s1"), *got;
+	char *lockf = session_path(f, "s1", ".lock"), *stale = session_path(f, "s1", ".json.tmp-locked");
+	char *other = session_path(f, "s10", ".json.tmp-locked");
+	roz_session *s = rich_session("s1"), *m = minimal_session("s1"), *got;
 	roz_lock *lk = NULL;
 	int64_t t0, elapsed;
 	pid_t pid;
@@ -1498,7 +1537,7 @@ static void test_file_dead_holder_taken_over(void **state)
 		if (roz_store_file_open(f->root, NULL, &cs) < 0 || roz_store_lock(cs, "s1", 2000, &clk) < 0)
 			child_exit(2);
 		/* a writer that dies halfway through a put, lock in hand */
-		fd = open(stale, O_WRONLY | O_CREAT | O_EXCL, 0600);
+		fd = open(stale, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		if (fd < 0 || write(fd, "{\"session_id\":\"s1\",\"rev", 23) != 23)
 			child_exit(3);
 		kill(getpid(), SIGKILL);
@@ -1516,16 +1555,22 @@ static void test_file_dead_holder_taken_over(void **state)
 	elapsed = now_ms() - t0;
 	if (elapsed > 1000)
 		fail_msg("taking over a dead holder's lock took %lld ms", (long long)elapsed);
-	/* the dead writer's temp file is gone; another session's is not ours to touch */
-	assert_false(exists(stale));
-	assert_true(exists(other));
+	/* the session is the one before the dead write */
 	got = get_ok(f->store, "s1");
 	same_session(s, got);
 	roz_session_free(got);
+	/* the next write goes over the dead writer's temp file; another session's is not touched */
+	put_ok(f->store, m);
+	assert_false(exists(stale));
+	assert_true(exists(other));
+	got = get_ok(f->store, "s1");
+	same_session(m, got);
+	roz_session_free(got);
 	roz_store_unlock(f->store, lk);
-	assert_false(exists(lockf));
+	expect_listing(f->sessions, "s1.json s1.lock s10.json.tmp-locked");
 	expect_listed(f->store, "s1");
 	roz_session_free(s);
+	roz_session_free(m);
 	free(lockf);
 	free(stale);
 	free(other);
@@ -1776,7 +1821,8 @@ static void test_file_lock_alloc_failure(void **state)
 		expect_only_session(f, "s1", false, n);
 	}
 	assert_true(n > 0);
-	expect_only_session(f, "s1", false, n);
+	/* only the lock that was taken leaves its file, for the session's next hook */
+	expect_listing(f->sessions, "s1.lock");
 }
 
 /* Every contract test once per backend, named after it. */
@@ -1813,7 +1859,8 @@ int main(void)
 		FILE_ONLY(test_file_lock_held_by_other_process),
 		FILE_ONLY(test_file_lock_waiter_gets_it_when_released),
 		FILE_ONLY(test_file_lock_other_ids_across_processes),
-		FILE_ONLY(test_file_no_lock_file_after_unlock),
+		FILE_ONLY(test_file_lock_file_lives_with_its_session),
+		FILE_ONLY(test_file_waiter_after_delete_locks_the_new_file),
 		FILE_ONLY(test_file_dead_holder_taken_over),
 		FILE_ONLY(test_file_reader_never_sees_partial_write),
 		FILE_ONLY(test_file_writer_killed_midway),
