@@ -1,0 +1,1291 @@
+/*
+ * bench.c - times roz's hooks the way Claude Code runs them: a fresh process
+ * per call, JSON on its stdin, stdout read to EOF, then wait. Every case runs
+ * interleaved with a do-nothing floor program, so machine noise hits both.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PATH_CAP 1024
+#define INPUT_CAP 2048
+#define OUT_CAP 8192 /* answer bytes kept for classifying; the rest is read and dropped */
+#define ERR_CAP 2048
+#define RSS_RUNS 3 /* traced runs per program for its peak RSS */
+#define CASE_I 1000000L /* the task number the measured step and its set-up share */
+#define SID "5d1c7e2a-9b3f-4c8e-a0d6-3e7f1b2c4a9d"
+#define GATES_CONFIG "[review.gates]\ntools = [\"Bash:git push*\", \"mcp__tissue__close*\"]\n"
+
+/* ---- small helpers ------------------------------------------------------------ */
+
+static char work[PATH_CAP]; /* the run's scratch directory */
+static bool keep_work;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("bench: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (work[0] && !keep_work)
+		fprintf(stderr, "bench: the scratch directory %s is left for inspection\n", work);
+	exit(1);
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+/* Every path here is built from short fixed parts; one that does not fit is a bug. */
+static void fmt_path(char *dst, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(dst, PATH_CAP, fmt, ap);
+	va_end(ap);
+	if (n < 0 || n >= PATH_CAP)
+		die("path too long: %s", dst);
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static void make_dir(const char *path)
+{
+	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+		die("mkdir %s: %s", path, strerror(errno));
+}
+
+static void write_file(const char *path, const char *text, size_t len, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	size_t off = 0;
+
+	if (fd < 0)
+		die("create %s: %s", path, strerror(errno));
+	while (off < len) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die("write %s: %s", path, strerror(errno));
+		off += (size_t)n;
+	}
+	if (close(fd) < 0)
+		die("close %s: %s", path, strerror(errno));
+}
+
+/*
+ * Copy through a small buffer rather than holding files in memory: a child
+ * started by posix_spawn shares this process's memory until it execs, and
+ * the kernel folds that peak into the child's ru_maxrss.
+ */
+static void copy_file(const char *from, const char *to, mode_t mode)
+{
+	char buf[16384];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out;
+	ssize_t n;
+
+	if (in < 0)
+		die("open %s: %s", from, strerror(errno));
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (out < 0)
+		die("create %s: %s", to, strerror(errno));
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die("read %s: %s", from, strerror(errno));
+		for (ssize_t off = 0; off < n;) {
+			ssize_t w = write(out, buf + off, (size_t)(n - off));
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0)
+				die("write %s: %s", to, strerror(errno));
+			off += w;
+		}
+	}
+	close(in);
+	if (close(out) < 0)
+		die("close %s: %s", to, strerror(errno));
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+static void rmtree(const char *path)
+{
+	if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0 && errno != ENOENT)
+		fprintf(stderr, "bench: warning: cannot remove %s: %s\n", path, strerror(errno));
+}
+
+/* How many trace events a session file holds, without a JSON parser: its event_type keys. */
+static long count_events(const char *path, long *bytes)
+{
+	char buf[16384 + 16];
+	size_t keep = 0;
+	long count = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	*bytes = 0;
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf + keep, sizeof(buf) - 1 - keep)) > 0) {
+		size_t len = keep + (size_t)n;
+
+		*bytes += n;
+		buf[len] = '\0';
+		for (char *p = buf; (p = strstr(p, "\"event_type\"")); p++)
+			count++;
+		/* carry a tail shorter than the key so a key split across reads is seen once */
+		keep = len < 11 ? len : 11;
+		memmove(buf, buf + len - keep, keep);
+	}
+	close(fd);
+	return count;
+}
+
+/* ---- one process, the way Claude Code starts a hook ------------------------------ */
+
+typedef struct run_result {
+	double us;
+	double cpu_us; /* user + system time: unlike wall time, not stretched by waiting for a CPU */
+	long rss_kib;
+	int status; /* exit status, 128 + signal, or -1 if it could not start */
+	char out[OUT_CAP];
+	size_t out_len;
+	char err[ERR_CAP];
+	size_t err_len;
+} run_result;
+
+static void keep_bytes(char *dst, size_t cap, size_t *len, const char *src, size_t n)
+{
+	size_t room = *len + 1 < cap ? cap - 1 - *len : 0;
+
+	if (n > room)
+		n = room;
+	memcpy(dst + *len, src, n);
+	*len += n;
+	dst[*len] = '\0';
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/*
+ * Start argv[0] with input on its stdin, read its stdout and stderr to EOF
+ * and reap it. The clock runs from just before the spawn to just after the
+ * wait, so it covers what Claude Code waits for; the pipes are made first.
+ */
+static void run_proc(char *const argv[], char *const envp[], const char *input, size_t len,
+		     run_result *r)
+{
+	int in[2], out[2], err[2], st, rc;
+	posix_spawn_file_actions_t fa;
+	struct rusage ru;
+	size_t off = 0;
+	double t0;
+	pid_t pid;
+
+	r->out_len = r->err_len = 0;
+	r->out[0] = r->err[0] = '\0';
+	r->status = -1;
+	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
+		die("pipe: %s", strerror(errno));
+	/* never block on a child that stops reading; poll says when it can take more */
+	fcntl(in[1], F_SETFL, O_NONBLOCK);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+
+	t0 = now_us();
+	rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	close(in[0]);
+	close(out[1]);
+	close(err[1]);
+	if (rc != 0) {
+		close(in[1]);
+		close(out[0]);
+		close(err[0]);
+		die("cannot start %s: %s", argv[0], strerror(rc));
+	}
+	if (len == 0)
+		close_fd(&in[1]);
+	while (in[1] >= 0 || out[0] >= 0 || err[0] >= 0) {
+		struct pollfd p[3] = {{in[1], POLLOUT, 0}, {out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+		char chunk[4096];
+		ssize_t n;
+
+		if (poll(p, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			die("poll: %s", strerror(errno));
+		}
+		if (p[0].revents) {
+			n = write(in[1], input + off, len - off);
+			if (n > 0)
+				off += (size_t)n;
+			/* a child that exits without reading all its input is its own business */
+			if ((n < 0 && errno != EAGAIN && errno != EINTR) || off == len)
+				close_fd(&in[1]);
+		}
+		for (int k = 1; k <= 2; k++) {
+			int *fd = k == 1 ? &out[0] : &err[0];
+
+			if (!p[k].revents)
+				continue;
+			n = read(*fd, chunk, sizeof(chunk));
+			if (n > 0 && k == 1)
+				keep_bytes(r->out, OUT_CAP, &r->out_len, chunk, (size_t)n);
+			else if (n > 0)
+				keep_bytes(r->err, ERR_CAP, &r->err_len, chunk, (size_t)n);
+			else if (n == 0 || (errno != EINTR && errno != EAGAIN))
+				close_fd(fd);
+		}
+	}
+	while (wait4(pid, &st, 0, &ru) < 0)
+		if (errno != EINTR)
+			die("wait4: %s", strerror(errno));
+	r->us = now_us() - t0;
+	r->cpu_us = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
+		    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+	r->rss_kib = ru.ru_maxrss;
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The VmHWM line of a live process's status, in KiB; -1 if it cannot be read. */
+static long read_vmhwm(pid_t pid)
+{
+	char path[64], line[256];
+	long kib = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "VmHWM:", 6) == 0)
+			kib = strtol(line + 6, NULL, 10);
+	fclose(f);
+	return kib;
+}
+
+/*
+ * Peak RSS of the program itself. wait4's ru_maxrss cannot give it: at exec
+ * the kernel folds the peak of the memory the child had before (this
+ * process's, shared until exec) into it, so every child would read at least
+ * the benchmark's own peak. Instead the child is traced and stopped on its
+ * way out, before its memory is torn down, and its VmHWM read. Tracing slows
+ * it, so this pass is separate from the timed runs. Inputs and answers are
+ * small enough (< 64 KiB) to sit in the pipes while the child runs.
+ */
+static long traced_peak_rss(char *const argv[], char *const envp[], const char *input, size_t len)
+{
+	int in[2], out[2], err[2], st;
+	long kib = -1;
+	char sink[4096];
+	pid_t pid;
+
+	if (len > 65536)
+		return -1;
+	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
+		die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0 ||
+		    ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0)
+			_exit(126);
+		execve(argv[0], argv, envp);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	close(err[1]);
+	if (len && write(in[1], input, len) != (ssize_t)len)
+		die("write to a traced child: %s", strerror(errno));
+	close(in[1]);
+	for (;;) {
+		if (waitpid(pid, &st, 0) < 0) {
+			if (errno == EINTR)
+				continue;
+			die("waitpid: %s", strerror(errno));
+		}
+		if (WIFEXITED(st) || WIFSIGNALED(st))
+			break;
+		if (!WIFSTOPPED(st))
+			continue;
+		if (st >> 8 == (SIGTRAP | (PTRACE_EVENT_EXIT << 8))) {
+			kib = read_vmhwm(pid);
+			ptrace(PTRACE_CONT, pid, NULL, NULL);
+		} else if (WSTOPSIG(st) == SIGTRAP && kib < 0) {
+			/* the stop after exec: from here on, stop it again at its exit */
+			ptrace(PTRACE_SETOPTIONS, pid, NULL,
+			       (void *)(long)(PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL));
+			ptrace(PTRACE_CONT, pid, NULL, NULL);
+		} else {
+			ptrace(PTRACE_CONT, pid, NULL, (void *)(long)WSTOPSIG(st));
+		}
+	}
+	while (read(out[0], sink, sizeof(sink)) > 0)
+		;
+	while (read(err[0], sink, sizeof(sink)) > 0)
+		;
+	close(out[0]);
+	close(err[0]);
+	return kib;
+}
+
+/* ---- what Claude Code sends ------------------------------------------------------ */
+
+enum step {
+	ST_NONE = 0,
+	ST_START_NEW,
+	ST_START_RESUME,
+	ST_PROMPT_ROZ,
+	ST_PROMPT_PLAIN,
+	ST_BASH_LS,
+	ST_READ,
+	ST_GIT_PUSH,
+	ST_STOP,
+	ST_SUB_START,
+	ST_SUB_STOP,
+	ST_SESSION_END,
+	ST_DECIDE,
+};
+
+static const struct {
+	const char *hook;  /* argument of `roz hook`; NULL for `roz decide` */
+	const char *event; /* hook_event_name */
+} steps[] = {
+	[ST_START_NEW] = {"session-start", "SessionStart"},
+	[ST_START_RESUME] = {"session-start", "SessionStart"},
+	[ST_PROMPT_ROZ] = {"user-prompt", "UserPromptSubmit"},
+	[ST_PROMPT_PLAIN] = {"user-prompt", "UserPromptSubmit"},
+	[ST_BASH_LS] = {"pre-tool-use", "PreToolUse"},
+	[ST_READ] = {"pre-tool-use", "PreToolUse"},
+	[ST_GIT_PUSH] = {"pre-tool-use", "PreToolUse"},
+	[ST_STOP] = {"stop", "Stop"},
+	[ST_SUB_START] = {"subagent-start", "SubagentStart"},
+	[ST_SUB_STOP] = {"subagent-stop", "SubagentStop"},
+	[ST_SESSION_END] = {"session-end", "SessionEnd"},
+	[ST_DECIDE] = {NULL, NULL},
+};
+
+/* A hook's JSON, shaped like Claude Code's; i varies prompts and ids from step to step. */
+static size_t step_input(enum step st, long i, char *buf, size_t cap)
+{
+	char tail[1024];
+	int n;
+
+	switch (st) {
+	case ST_START_NEW:
+	case ST_START_RESUME:
+		snprintf(tail, sizeof(tail), ",\"source\":\"%s\",\"model\":\"claude-sonnet-4-5\"",
+			 st == ST_START_NEW ? "startup" : "resume");
+		break;
+	case ST_PROMPT_ROZ:
+		snprintf(tail, sizeof(tail),
+			 ",\"prompt\":\"#roz task %ld: add input validation to the signup form, cover "
+			 "the error paths with tests, and keep the messages short\"",
+			 i);
+		break;
+	case ST_PROMPT_PLAIN:
+		snprintf(tail, sizeof(tail),
+			 ",\"prompt\":\"step %ld: rename the helper in src/forms/validate.ts and run "
+			 "the test suite again\"",
+			 i);
+		break;
+	case ST_BASH_LS:
+	case ST_GIT_PUSH:
+		snprintf(tail, sizeof(tail),
+			 ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"%s\",\"description\":"
+			 "\"%s\"},\"tool_use_id\":\"toolu_01%016lx\"",
+			 st == ST_BASH_LS ? "ls" : "git push origin main",
+			 st == ST_BASH_LS ? "List files in the project" : "Push the branch", i);
+		break;
+	case ST_READ:
+		snprintf(tail, sizeof(tail),
+			 ",\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":"
+			 "\"/home/dev/project/src/forms/validate.ts\"},\"tool_use_id\":\"toolu_01%016lx\"",
+			 i);
+		break;
+	case ST_STOP:
+		snprintf(tail, sizeof(tail), ",\"stop_hook_active\":false");
+		break;
+	case ST_SUB_START:
+		snprintf(tail, sizeof(tail), ",\"agent_id\":\"a%015lx\",\"agent_type\":\"roz:roz\"", i);
+		break;
+	case ST_SUB_STOP:
+		snprintf(tail, sizeof(tail),
+			 ",\"stop_hook_active\":false,\"agent_id\":\"a%015lx\",\"agent_type\":\"roz:roz\","
+			 "\"agent_transcript_path\":\"/home/dev/.claude/projects/-home-dev-project/"
+			 "%s/subagents/agent-a%015lx.jsonl\",\"last_assistant_message\":\"Recorded "
+			 "COMPLETE for session %s.\"",
+			 i, SID, i, SID);
+		break;
+	case ST_SESSION_END:
+		snprintf(tail, sizeof(tail), ",\"reason\":\"prompt_input_exit\"");
+		break;
+	default:
+		buf[0] = '\0';
+		return 0; /* roz decide reads no stdin */
+	}
+	n = snprintf(buf, cap,
+		     "{\"session_id\":\"%s\",\"transcript_path\":\"/home/dev/.claude/projects/"
+		     "-home-dev-project/%s.jsonl\",\"cwd\":\"/home/dev/project\",\"permission_mode\":"
+		     "\"default\",\"hook_event_name\":\"%s\"%s}",
+		     SID, SID, steps[st].event, tail);
+	if (n < 0 || (size_t)n >= cap)
+		die("hook input too long");
+	return (size_t)n;
+}
+
+/* ---- a command line, its environment and its input -------------------------------- */
+
+typedef struct binary {
+	const char *label;
+	char path[PATH_CAP]; /* a private copy: a rebuild during the run cannot swap it */
+	char version[128];
+} binary;
+
+typedef struct cmd {
+	char env_home[PATH_CAP + 8];
+	char env_roz_home[PATH_CAP + 16];
+	char env_plugin[PATH_CAP + 32];
+	char env_sid[96];
+	char summary[96];
+	char *envp[8];
+	char *argv[8];
+	char input[INPUT_CAP];
+	size_t input_len;
+} cmd;
+
+/*
+ * The environment is built from scratch, so nothing of the caller's (a
+ * ROZ_CONFIG, a real ~/.roz) leaks in; the plugin root is an empty
+ * directory, as for a plugin that ships no templates of its own.
+ */
+static void cmd_make(cmd *c, const binary *b, const char *home, enum step st, long i)
+{
+	int e = 0, a = 0;
+
+	snprintf(c->env_home, sizeof(c->env_home), "HOME=%s", home);
+	snprintf(c->env_roz_home, sizeof(c->env_roz_home), "ROZ_HOME=%s", home);
+	snprintf(c->env_plugin, sizeof(c->env_plugin), "CLAUDE_PLUGIN_ROOT=%s/plugin", work);
+	c->envp[e++] = (char *)"PATH=/usr/local/bin:/usr/bin:/bin";
+	c->envp[e++] = c->env_home;
+	c->envp[e++] = c->env_roz_home;
+	c->envp[e++] = c->env_plugin;
+	c->envp[e++] = (char *)"CLAUDE_PROJECT_DIR=/home/dev/project";
+	c->argv[a++] = (char *)b->path;
+	if (st == ST_DECIDE) {
+		/* the reviewer runs it through Bash inside the session it reviews */
+		snprintf(c->env_sid, sizeof(c->env_sid), "CLAUDE_CODE_SESSION_ID=%s", SID);
+		c->envp[e++] = c->env_sid;
+		snprintf(c->summary, sizeof(c->summary), "%s",
+			 i == CASE_I ? "x" : "reviewed the diff against the request; tests pass");
+		c->argv[a++] = (char *)"decide";
+		c->argv[a++] = (char *)SID;
+		c->argv[a++] = (char *)"COMPLETE";
+		c->argv[a++] = c->summary;
+	} else {
+		c->argv[a++] = (char *)"hook";
+		c->argv[a++] = (char *)steps[st].hook;
+	}
+	c->envp[e] = NULL;
+	c->argv[a] = NULL;
+	c->input_len = step_input(st, i, c->input, sizeof(c->input));
+}
+
+static run_result scratch; /* one result buffer for every untimed step */
+
+static void run_step(const binary *b, const char *home, enum step st, long i, bool must_succeed)
+{
+	static cmd c;
+
+	cmd_make(&c, b, home, st, i);
+	run_proc(c.argv, c.envp, c.input, c.input_len, &scratch);
+	if (scratch.status != 0 && must_succeed)
+		die("%s %s %s exited with %d while building a session:\n%s", b->path, c.argv[1],
+		    c.argv[2], scratch.status, scratch.err);
+}
+
+/* What Claude Code would make of an answer. */
+static const char *classify(enum step st, const run_result *r)
+{
+	char flat[OUT_CAP];
+	size_t n = 0;
+
+	if (st == ST_DECIDE)
+		return r->status == 0 ? "recorded" : "failed";
+	if (r->status != 0)
+		return "exit!=0";
+	/* spacing differs between implementations; the meaning does not */
+	for (size_t k = 0; k < r->out_len; k++)
+		if (r->out[k] != ' ' && r->out[k] != '\n' && r->out[k] != '\t' && r->out[k] != '\r')
+			flat[n++] = r->out[k];
+	flat[n] = '\0';
+	if (strstr(flat, "\"permissionDecision\":\"deny\""))
+		return "deny";
+	if (strstr(flat, "\"permissionDecision\":\"ask\""))
+		return "ask";
+	if (strstr(flat, "\"decision\":\"block\""))
+		return "block";
+	if (strstr(flat, "additionalContext"))
+		return "context";
+	if (strcmp(flat, "{}") == 0 || strstr(flat, "\"permissionDecision\":\"allow\"") ||
+	    strstr(flat, "\"decision\":\"approve\""))
+		return "allow";
+	return "other";
+}
+
+/* ---- cases and session sizes -------------------------------------------------------- */
+
+enum base { BASE_NONE, BASE_REVIEWED, BASE_PLAIN };
+
+typedef struct bcase {
+	const char *name;
+	enum step measured;
+	bool gated;
+	enum base base;
+	enum step setup[6]; /* run once, after the base is copied in, before the snapshot */
+	const char *expect; /* our answer; anything else means the case measures the wrong path */
+	bool fresh_only;    /* a new session has no size */
+} bcase;
+
+#define REVIEW_DONE ST_PROMPT_ROZ, ST_STOP, ST_SUB_START, ST_DECIDE, ST_SUB_STOP
+
+static const bcase cases[] = {
+	{"session-start new", ST_START_NEW, false, BASE_NONE, {ST_NONE}, "allow", true},
+	{"session-start resumed", ST_START_RESUME, false, BASE_REVIEWED, {ST_NONE}, "allow", false},
+	{"user-prompt #roz", ST_PROMPT_ROZ, false, BASE_REVIEWED, {ST_NONE}, "allow", false},
+	{"user-prompt plain", ST_PROMPT_PLAIN, false, BASE_REVIEWED, {ST_NONE}, "allow", false},
+	{"pre-tool-use no gates, Bash ls", ST_BASH_LS, false, BASE_REVIEWED, {ST_NONE}, "allow", false},
+	{"pre-tool-use gates, no match, Bash ls", ST_BASH_LS, true, BASE_REVIEWED, {ST_NONE}, "allow", false},
+	{"pre-tool-use gates, no match, Read", ST_READ, true, BASE_REVIEWED, {ST_NONE}, "allow", false},
+	{"pre-tool-use gate match, denied", ST_GIT_PUSH, true, BASE_REVIEWED, {ST_PROMPT_PLAIN}, "deny",
+	 false},
+	{"pre-tool-use gate match, allowed", ST_GIT_PUSH, true, BASE_REVIEWED, {REVIEW_DONE}, "allow",
+	 false},
+	{"stop, blocks (review pending)", ST_STOP, false, BASE_REVIEWED, {ST_PROMPT_ROZ}, "block", false},
+	{"stop, allows (approved)", ST_STOP, false, BASE_REVIEWED, {REVIEW_DONE}, "allow", false},
+	{"stop, allows (no review)", ST_STOP, false, BASE_PLAIN, {ST_PROMPT_PLAIN}, "allow", false},
+	{"subagent-start roz:roz", ST_SUB_START, false, BASE_REVIEWED, {ST_PROMPT_ROZ, ST_STOP}, "allow",
+	 false},
+	{"subagent-stop roz:roz, fresh verdict", ST_SUB_STOP, false, BASE_REVIEWED,
+	 {ST_PROMPT_ROZ, ST_STOP, ST_SUB_START, ST_DECIDE}, "allow", false},
+	{"session-end", ST_SESSION_END, false, BASE_REVIEWED, {ST_NONE}, "allow", false},
+	{"decide COMPLETE (argv, no stdin)", ST_DECIDE, false, BASE_REVIEWED,
+	 {ST_PROMPT_ROZ, ST_STOP, ST_SUB_START}, "recorded", false},
+};
+#define N_CASES (sizeof(cases) / sizeof(cases[0]))
+
+/*
+ * The states measured on. A reviewed base is a session of finished #roz tasks
+ * (prompt, blocked stop, reviewer start, verdict, reviewer stop, allowed
+ * stop: six events each) or of bare #roz prompts; a plain base is one where
+ * no review was ever asked for (prompt and stop turns, one event each).
+ */
+typedef struct size_def {
+	const char *key;
+	const char *title;
+	long cycles;      /* reviewed tasks */
+	long roz_prompts; /* bare #roz prompts after them */
+	long plain_turns; /* for the plain base */
+} size_def;
+
+static size_def sizes[] = {
+	{"fresh", "fresh session", 0, 0, 0},
+	{"100", "about 100 trace events", 16, 0, 99},
+	{"cap", "at the trace cap (500 events)", 90, 0, 540},
+	{"10k", "after 10000 #roz prompts", 0, 10000, 10000},
+};
+#define N_SIZES (sizeof(sizes) / sizeof(sizes[0]))
+
+/* ---- options ------------------------------------------------------------------------- */
+
+static struct {
+	const char *roz, *vs, *floor, *only, *sizes;
+	long runs, warmup;
+	unsigned long seed;
+	bool csv;
+} opt = {"build/roz", NULL, NULL, NULL, "fresh,100,cap,10k", 300, 5, 1, false};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bench --floor PATH [--roz PATH] [--vs PATH] [--runs N] [--only TEXT]\n"
+		"             [--sizes LIST] [--prompts N] [--warmup N] [--seed N] [--csv] [--keep]\n\n"
+		"Times roz hooks as Claude Code runs them, interleaved with a floor program.\n"
+		"  --roz PATH     roz under test (default build/roz)\n"
+		"  --vs PATH      another hook binary run on the same inputs; prints theirs/ours\n"
+		"  --floor PATH   the floor program (bench/run.sh builds and passes it)\n"
+		"  --runs N       measured runs per case and binary (default 300)\n"
+		"  --only TEXT    only cases whose name contains TEXT\n"
+		"  --sizes LIST   comma-separated, from fresh,100,cap,10k (default all)\n"
+		"  --prompts N    #roz prompts in the largest session (default 10000)\n"
+		"  --warmup N     unmeasured rounds first (default 5)\n"
+		"  --seed N       seed of the run order (default 1)\n"
+		"  --csv          machine-readable rows instead of tables\n"
+		"  --keep         keep the scratch directory\n");
+}
+
+static long num_arg(const char *name, const char *v, long min)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno || *end || end == v || n < min) {
+		fprintf(stderr, "bench: %s needs a whole number of at least %ld, not '%s'\n", name, min, v);
+		exit(2);
+	}
+	return n;
+}
+
+static void parse_args(int argc, char **argv)
+{
+	for (int k = 1; k < argc; k++) {
+		const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
+		bool takes = true;
+
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			usage(stdout);
+			exit(0);
+		} else if (strcmp(a, "--csv") == 0) {
+			opt.csv = true;
+			takes = false;
+		} else if (strcmp(a, "--keep") == 0) {
+			keep_work = true;
+			takes = false;
+		} else if (!v) {
+			fprintf(stderr, "bench: %s needs a value (or is unknown)\n", a);
+			usage(stderr);
+			exit(2);
+		} else if (strcmp(a, "--roz") == 0) {
+			opt.roz = v;
+		} else if (strcmp(a, "--vs") == 0) {
+			opt.vs = v;
+		} else if (strcmp(a, "--floor") == 0) {
+			opt.floor = v;
+		} else if (strcmp(a, "--only") == 0) {
+			opt.only = v;
+		} else if (strcmp(a, "--sizes") == 0) {
+			opt.sizes = v;
+		} else if (strcmp(a, "--runs") == 0) {
+			opt.runs = num_arg(a, v, 1);
+		} else if (strcmp(a, "--warmup") == 0) {
+			opt.warmup = num_arg(a, v, 0);
+		} else if (strcmp(a, "--seed") == 0) {
+			opt.seed = (unsigned long)num_arg(a, v, 0);
+		} else if (strcmp(a, "--prompts") == 0) {
+			sizes[3].roz_prompts = sizes[3].plain_turns = num_arg(a, v, 1);
+		} else {
+			fprintf(stderr, "bench: unknown option '%s'\n", a);
+			usage(stderr);
+			exit(2);
+		}
+		if (takes)
+			k++;
+	}
+	if (!opt.floor) {
+		fprintf(stderr, "bench: --floor is required (bench/run.sh passes it)\n");
+		exit(2);
+	}
+}
+
+static bool size_selected(const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *p = opt.sizes; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (strncmp(p, key, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+static bool case_selected(const bcase *c)
+{
+	return !opt.only || strstr(c->name, opt.only);
+}
+
+/* A typo in --sizes or --only would otherwise measure nothing, silently. */
+static void check_selection(void)
+{
+	size_t any = 0;
+
+	for (const char *p = opt.sizes; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		size_t n = strcspn(p, ","), k;
+
+		for (k = 0; k < N_SIZES; k++)
+			if (strlen(sizes[k].key) == n && strncmp(p, sizes[k].key, n) == 0)
+				break;
+		if (k == N_SIZES) {
+			fprintf(stderr, "bench: unknown size '%.*s' (sizes: fresh,100,cap,10k)\n", (int)n, p);
+			exit(2);
+		}
+	}
+	for (size_t k = 0; k < N_CASES; k++)
+		any += case_selected(&cases[k]);
+	if (!any) {
+		fprintf(stderr, "bench: no case name contains '%s'\n", opt.only);
+		exit(2);
+	}
+}
+
+/* ---- statistics ------------------------------------------------------------------------ */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+typedef struct stats {
+	double p50, p90, p99;
+} stats;
+
+/* Nearest-rank percentiles; sorts the samples in place. */
+static stats summarize(double *v, size_t n)
+{
+	stats s = {0, 0, 0};
+
+	if (!n)
+		return s;
+	qsort(v, n, sizeof(*v), cmp_double);
+	s.p50 = v[(size_t)ceil(0.50 * (double)n) - 1];
+	s.p90 = v[(size_t)ceil(0.90 * (double)n) - 1];
+	s.p99 = v[(size_t)ceil(0.99 * (double)n) - 1];
+	return s;
+}
+
+static uint64_t rng_state;
+
+static uint64_t rng_next(void)
+{
+	/* xorshift64*: plenty for shuffling a run order, and reproducible from --seed */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545F4914F6CDD1DULL;
+}
+
+/* ---- one table: a session size ------------------------------------------------------------ */
+
+typedef struct job {
+	const bcase *c;
+	int who; /* index into bins */
+	char home[PATH_CAP];
+	char session[PATH_CAP];
+	char snapshot[PATH_CAP];
+	bool has_snapshot;
+	cmd cmd;
+	const char *answer;
+	bool na;
+	double *samples, *cpu;
+	size_t n;
+	long rss_max;
+	long mismatches; /* runs that failed or answered otherwise than the first */
+	stats st;
+	double cpu_p50;
+} job;
+
+static binary bins[2];
+static int n_bins;
+static binary floor_bin;
+
+/* Put the session back as the set-up left it; never inside the timed interval. */
+static void restore(const job *j)
+{
+	if (j->has_snapshot)
+		copy_file(j->snapshot, j->session, 0600);
+	else if (unlink(j->session) < 0 && errno != ENOENT)
+		die("unlink %s: %s", j->session, strerror(errno));
+}
+
+static void build_base(const binary *b, const size_def *sz, enum base kind, const char *home)
+{
+	bool must = b == &bins[0]; /* another binary may not know every hook; that is its answer */
+	double t0 = now_us();
+	long steps_run = 0;
+
+	make_dir(home);
+	run_step(b, home, ST_START_NEW, 0, must);
+	if (kind == BASE_REVIEWED) {
+		for (long k = 1; k <= sz->cycles; k++) {
+			static const enum step cycle[] = {ST_PROMPT_ROZ, ST_STOP,     ST_SUB_START,
+							  ST_DECIDE,     ST_SUB_STOP, ST_STOP};
+
+			for (size_t s = 0; s < sizeof(cycle) / sizeof(cycle[0]); s++)
+				run_step(b, home, cycle[s], k, must);
+			steps_run += 6;
+		}
+		for (long k = 1; k <= sz->roz_prompts; k++, steps_run++)
+			run_step(b, home, ST_PROMPT_ROZ, k, must);
+	} else {
+		for (long k = 1; k <= sz->plain_turns; k++, steps_run += 2) {
+			run_step(b, home, ST_PROMPT_PLAIN, k, must);
+			run_step(b, home, ST_STOP, k, must);
+		}
+	}
+	if (steps_run >= 1000)
+		fprintf(stderr, "bench: built the %s %s session for %s: %ld hook runs, %.1f s\n",
+			sz->key, kind == BASE_REVIEWED ? "reviewed" : "plain", b->label, steps_run + 1,
+			(now_us() - t0) / 1e6);
+}
+
+static void prepare_job(job *j, const bcase *c, int who, const char *dir, int idx, const char *base)
+{
+	const binary *b = &bins[who];
+
+	memset(j, 0, sizeof(*j));
+	j->c = c;
+	j->who = who;
+	fmt_path(j->home, "%s/case%02d-%s", dir, idx, b->label);
+	fmt_path(j->session, "%s/sessions/%s.json", j->home, SID);
+	fmt_path(j->snapshot, "%s/case%02d-%s.snapshot", dir, idx, b->label);
+	make_dir(j->home);
+	{
+		char p[PATH_CAP];
+
+		fmt_path(p, "%s/sessions", j->home);
+		make_dir(p);
+		if (c->gated) {
+			fmt_path(p, "%s/config.toml", j->home);
+			write_file(p, GATES_CONFIG, strlen(GATES_CONFIG), 0600);
+		}
+	}
+	if (base && exists(base))
+		copy_file(base, j->session, 0600);
+	for (size_t s = 0; s < sizeof(c->setup) / sizeof(c->setup[0]) && c->setup[s]; s++)
+		run_step(b, j->home, c->setup[s], CASE_I, who == 0);
+	j->has_snapshot = exists(j->session);
+	if (j->has_snapshot)
+		copy_file(j->session, j->snapshot, 0600);
+	cmd_make(&j->cmd, b, j->home, c->measured, CASE_I);
+
+	/* one probe run: what it answers is what every measured run must answer */
+	restore(j);
+	run_proc(j->cmd.argv, j->cmd.envp, j->cmd.input, j->cmd.input_len, &scratch);
+	j->answer = classify(c->measured, &scratch);
+	if (who != 0) {
+		j->na = strstr(scratch.err, "unknown hook") || strstr(scratch.err, "unrecognized") ||
+			strstr(scratch.err, "unknown command");
+	} else if (strcmp(j->answer, c->expect) != 0) {
+		die("case '%s': roz answered %s where %s was expected, so it would not measure what "
+		    "it says.\nstdout: %s\nstderr: %s",
+		    c->name, j->answer, c->expect, scratch.out, scratch.err);
+	}
+}
+
+static void print_stats_cols(const job *j, double floor_p50)
+{
+	if (j->na) {
+		printf("  %-8s %8s %8s %8s %7s %8s %8s", "n/a", "", "", "", "", "", "");
+		return;
+	}
+	printf("  %-8s %8.0f %8.0f %8.0f %7.2f %8ld %8.0f", j->answer, j->st.p50, j->st.p90,
+	       j->st.p99, j->st.p50 / floor_p50, j->rss_max, j->cpu_p50);
+}
+
+/* The one-minute load average: how busy the machine was while the table ran. */
+static const char *load_average(char *buf, size_t cap)
+{
+	FILE *f = fopen("/proc/loadavg", "re");
+
+	snprintf(buf, cap, "?");
+	if (f) {
+		if (fgets(buf, (int)cap, f))
+			buf[strcspn(buf, " \n")] = '\0';
+		fclose(f);
+	}
+	return buf;
+}
+
+static void note_wait_rss(long kib, long *lo, long *hi)
+{
+	if (*lo < 0 || kib < *lo)
+		*lo = kib;
+	if (kib > *hi)
+		*hi = kib;
+}
+
+static void run_size(const size_def *sz)
+{
+	char dir[PATH_CAP], base_r[2][PATH_CAP], base_p[2][PATH_CAP];
+	bool need_r = false, need_p = false, differ = false;
+	size_t n_jobs = 0, n_floor = 0, *order;
+	long ev_r = -1, ev_p = -1, bytes_r = 0, bytes_p = 0, floor_rss = 0;
+	long wait_rss_lo = -1, wait_rss_hi = -1;
+	double *floor_samples, *floor_cpu, t_start = now_us();
+	char load[32];
+	stats fs, fcpu;
+	job *jobs;
+
+	fmt_path(dir, "%s/%s", work, sz->key);
+	make_dir(dir);
+	for (size_t k = 0; k < N_CASES; k++) {
+		if (!case_selected(&cases[k]) || (cases[k].fresh_only && strcmp(sz->key, "fresh") != 0))
+			continue;
+		need_r |= cases[k].base == BASE_REVIEWED;
+		need_p |= cases[k].base == BASE_PLAIN;
+		n_jobs += (size_t)n_bins;
+	}
+	if (!n_jobs)
+		return;
+	for (int w = 0; w < n_bins; w++) {
+		fmt_path(base_r[w], "%s/base-reviewed-%s/sessions/%s.json", dir, bins[w].label, SID);
+		fmt_path(base_p[w], "%s/base-plain-%s/sessions/%s.json", dir, bins[w].label, SID);
+		if (need_r) {
+			char home[PATH_CAP];
+
+			fmt_path(home, "%s/base-reviewed-%s", dir, bins[w].label);
+			build_base(&bins[w], sz, BASE_REVIEWED, home);
+		}
+		if (need_p) {
+			char home[PATH_CAP];
+
+			fmt_path(home, "%s/base-plain-%s", dir, bins[w].label);
+			build_base(&bins[w], sz, BASE_PLAIN, home);
+		}
+	}
+	if (need_r)
+		ev_r = count_events(base_r[0], &bytes_r);
+	if (need_p)
+		ev_p = count_events(base_p[0], &bytes_p);
+
+	jobs = xcalloc(n_jobs, sizeof(*jobs));
+	order = xcalloc(n_jobs, sizeof(*order));
+	n_jobs = 0;
+	for (size_t k = 0; k < N_CASES; k++) {
+		const bcase *c = &cases[k];
+
+		if (!case_selected(c) || (c->fresh_only && strcmp(sz->key, "fresh") != 0))
+			continue;
+		for (int w = 0; w < n_bins; w++) {
+			const char *base = c->base == BASE_REVIEWED ? base_r[w]
+					   : c->base == BASE_PLAIN  ? base_p[w]
+								    : NULL;
+
+			prepare_job(&jobs[n_jobs], c, w, dir, (int)k, base);
+			jobs[n_jobs].samples = xcalloc((size_t)opt.runs, sizeof(double));
+			jobs[n_jobs].cpu = xcalloc((size_t)opt.runs, sizeof(double));
+			order[n_jobs] = n_jobs;
+			n_jobs++;
+		}
+	}
+	floor_samples = xcalloc((size_t)opt.runs * n_jobs, sizeof(double));
+	floor_cpu = xcalloc((size_t)opt.runs * n_jobs, sizeof(double));
+
+	/*
+	 * Each round visits every job once, in a fresh random order; each visit
+	 * runs the floor and the job back to back, in a random order of the two,
+	 * so drift and bursts of load land on both alike.
+	 */
+	for (long round = 0; round < opt.warmup + opt.runs; round++) {
+		bool measured = round >= opt.warmup;
+
+		for (size_t k = n_jobs; k > 1; k--) {
+			size_t m = (size_t)(rng_next() % k), t = order[k - 1];
+
+			order[k - 1] = order[m];
+			order[m] = t;
+		}
+		for (size_t k = 0; k < n_jobs; k++) {
+			job *j = &jobs[order[k]];
+			bool floor_first = rng_next() & 1;
+			char *fargv[2] = {floor_bin.path, NULL};
+
+			if (j->na)
+				continue;
+			restore(j);
+			for (int half = 0; half < 2; half++) {
+				bool is_floor = (half == 0) == floor_first;
+
+				if (is_floor) {
+					run_proc(fargv, j->cmd.envp, j->cmd.input, j->cmd.input_len, &scratch);
+					if (!measured)
+						continue;
+					floor_cpu[n_floor] = scratch.cpu_us;
+					floor_samples[n_floor++] = scratch.us;
+					note_wait_rss(scratch.rss_kib, &wait_rss_lo, &wait_rss_hi);
+					continue;
+				}
+				run_proc(j->cmd.argv, j->cmd.envp, j->cmd.input, j->cmd.input_len, &scratch);
+				if (!measured)
+					continue;
+				j->cpu[j->n] = scratch.cpu_us;
+				j->samples[j->n++] = scratch.us;
+				note_wait_rss(scratch.rss_kib, &wait_rss_lo, &wait_rss_hi);
+				if (strcmp(classify(j->c->measured, &scratch), j->answer) != 0)
+					j->mismatches++;
+			}
+		}
+	}
+	/* untimed: peak RSS of each program on its own (see traced_peak_rss) */
+	for (size_t k = 0; k < n_jobs; k++) {
+		job *j = &jobs[k];
+		char *fargv[2] = {floor_bin.path, NULL};
+
+		for (int r = 0; r < RSS_RUNS && !j->na; r++) {
+			long kib;
+
+			restore(j);
+			kib = traced_peak_rss(j->cmd.argv, j->cmd.envp, j->cmd.input, j->cmd.input_len);
+			if (kib > j->rss_max)
+				j->rss_max = kib;
+			kib = traced_peak_rss(fargv, j->cmd.envp, j->cmd.input, j->cmd.input_len);
+			if (kib > floor_rss)
+				floor_rss = kib;
+		}
+	}
+	fs = summarize(floor_samples, n_floor);
+	fcpu = summarize(floor_cpu, n_floor);
+	for (size_t k = 0; k < n_jobs; k++) {
+		jobs[k].st = summarize(jobs[k].samples, jobs[k].n);
+		jobs[k].cpu_p50 = summarize(jobs[k].cpu, jobs[k].n).p50;
+	}
+
+	if (opt.csv) {
+		printf("%s,floor,floor,allow,%zu,%.1f,%.1f,%.1f,%.1f,1.000,%ld,0\n", sz->key, n_floor,
+		       fs.p50, fs.p90, fs.p99, fcpu.p50, floor_rss);
+		for (size_t k = 0; k < n_jobs; k++) {
+			const job *j = &jobs[k];
+
+			if (j->na)
+				printf("%s,\"%s\",%s,n/a,0,,,,,,,\n", sz->key, j->c->name, bins[j->who].label);
+			else
+				printf("%s,\"%s\",%s,%s,%zu,%.1f,%.1f,%.1f,%.1f,%.3f,%ld,%ld\n", sz->key,
+				       j->c->name, bins[j->who].label, j->answer, j->n, j->st.p50, j->st.p90,
+				       j->st.p99, j->cpu_p50, j->st.p50 / fs.p50, j->rss_max, j->mismatches);
+		}
+	} else {
+		if (sz->roz_prompts)
+			printf("\n== after %ld #roz prompts ==\n", sz->roz_prompts);
+		else
+			printf("\n== %s ==\n", sz->title);
+		if (ev_r >= 0)
+			printf("reviewed base: %ld trace events, %ld bytes", ev_r, bytes_r);
+		if (ev_p >= 0)
+			printf("%splain base: %ld trace events, %ld bytes", ev_r >= 0 ? "; " : "", ev_p,
+			       bytes_p);
+		if (ev_r >= 0 || ev_p >= 0)
+			printf(" (files written by %s, before each case's set-up)\n", bins[0].label);
+		printf("floor: p50 %.0f µs, p90 %.0f, p99 %.0f, peak RSS %ld KiB, CPU %.0f µs (%zu runs)\n",
+		       fs.p50, fs.p90, fs.p99, floor_rss, fcpu.p50, n_floor);
+		/* "µ" and "×" take two bytes and one column: each width is one more than it shows */
+		printf("%-40s  %-8s %9s %9s %9s %8s %8s %9s", "case", "answer", "p50 µs", "p90 µs",
+		       "p99 µs", "×floor", "RSS KiB", "CPU µs");
+		if (n_bins > 1)
+			printf("  | %-8s %9s %9s %9s %8s %8s %9s  %s", "theirs", "p50 µs", "p90 µs",
+			       "p99 µs", "×floor", "RSS KiB", "CPU µs", "theirs/ours");
+		printf("\n");
+		for (size_t k = 0; k < n_jobs; k += (size_t)n_bins) {
+			printf("%-40s", jobs[k].c->name);
+			print_stats_cols(&jobs[k], fs.p50);
+			if (n_bins > 1) {
+				printf("  |");
+				print_stats_cols(&jobs[k + 1], fs.p50);
+				if (jobs[k + 1].na) {
+					printf("  n/a");
+				} else {
+					/* a ratio of two different answers compares different work */
+					differ |= strcmp(jobs[k].answer, jobs[k + 1].answer) != 0;
+					printf("  %.2f%s", jobs[k + 1].st.p50 / jobs[k].st.p50,
+					       strcmp(jobs[k].answer, jobs[k + 1].answer) ? " *" : "");
+				}
+			}
+			printf("\n");
+		}
+		if (differ)
+			printf("* the two answered differently, so the pair did different work\n");
+		for (size_t k = 0; k < n_jobs; k++)
+			if (jobs[k].mismatches)
+				printf("warning: %s, %s: %ld runs failed or answered other than %s\n",
+				       jobs[k].c->name, bins[jobs[k].who].label, jobs[k].mismatches,
+				       jobs[k].answer);
+		printf("RSS: peak VmHWM of %d traced runs each; wait4's ru_maxrss read %ld-%ld KiB "
+		       "over the timed runs (never below this process's own peak)\n",
+		       RSS_RUNS, wait_rss_lo, wait_rss_hi);
+		printf("CPU µs: p50 of the child's user + system time. (%.1f s for this table; load "
+		       "average %s at its end)\n",
+		       (now_us() - t_start) / 1e6, load_average(load, sizeof(load)));
+	}
+	fflush(stdout);
+	for (size_t k = 0; k < n_jobs; k++) {
+		free(jobs[k].samples);
+		free(jobs[k].cpu);
+	}
+	free(jobs);
+	free(order);
+	free(floor_samples);
+	free(floor_cpu);
+	if (!keep_work)
+		rmtree(dir);
+}
+
+/* ---- the machine and the binaries ------------------------------------------------------------ */
+
+static void cpu_model(char *out, size_t cap)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[512];
+
+	snprintf(out, cap, "unknown CPU");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) == 0 && colon) {
+			snprintf(out, cap, "%s", colon + 2);
+			out[strcspn(out, "\n")] = '\0';
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+static void install_binary(binary *b, const char *label, const char *from)
+{
+	char *argv[3];
+	char *envp[2] = {(char *)"PATH=/usr/bin:/bin", NULL};
+
+	if (access(from, X_OK) < 0)
+		die("%s is not an executable: %s (build roz first, or pass --roz)", from, strerror(errno));
+	b->label = label;
+	fmt_path(b->path, "%s/bin/%s", work, label);
+	copy_file(from, b->path, 0700);
+	argv[0] = b->path;
+	argv[1] = (char *)"--version";
+	argv[2] = NULL;
+	run_proc(argv, envp, "", 0, &scratch);
+	if (scratch.status != 0)
+		scratch.out[0] = '\0';
+	scratch.out[strcspn(scratch.out, "\n")] = '\0';
+	snprintf(b->version, sizeof(b->version), "%.100s", scratch.out[0] ? scratch.out : "?");
+}
+
+int main(int argc, char **argv)
+{
+	char cpu[256], date[64], plugin[PATH_CAP], bindir[PATH_CAP], load[32];
+	const char *tmp = getenv("TMPDIR");
+	struct utsname un;
+	struct rusage self;
+	double t0 = now_us();
+	time_t t = time(NULL);
+
+	parse_args(argc, argv);
+	check_selection();
+	signal(SIGPIPE, SIG_IGN);
+	/* fds 0-2 must exist, or a pipe could land on one and be shut by the dup2 in a child */
+	for (int fd = open("/dev/null", O_RDWR); fd >= 0 && fd <= 2; fd = open("/dev/null", O_RDWR))
+		;
+	rng_state = 0x9E3779B97F4A7C15ULL ^ (opt.seed * 0xBF58476D1CE4E5B9ULL);
+	if (!rng_state)
+		rng_state = 1;
+
+	fmt_path(work, "%s/roz-bench.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(work))
+		die("mkdtemp %s: %s", work, strerror(errno));
+	fmt_path(plugin, "%s/plugin", work);
+	fmt_path(bindir, "%s/bin", work);
+	make_dir(plugin);
+	make_dir(bindir);
+	install_binary(&bins[0], "ours", opt.roz);
+	n_bins = 1;
+	if (opt.vs) {
+		install_binary(&bins[1], "theirs", opt.vs);
+		n_bins = 2;
+	}
+	install_binary(&floor_bin, "floor", opt.floor);
+
+	cpu_model(cpu, sizeof(cpu));
+	uname(&un);
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC", gmtime(&t));
+	printf("%sroz hook benchmark, %s\n", opt.csv ? "# " : "", date);
+	printf("%smachine: %s, %ld cores, %s %s, load average %s at start\n", opt.csv ? "# " : "", cpu,
+	       sysconf(_SC_NPROCESSORS_ONLN), un.sysname, un.release, load_average(load, sizeof(load)));
+	printf("%sours: %s (%s)\n", opt.csv ? "# " : "", bins[0].version, opt.roz);
+	if (n_bins > 1)
+		printf("%stheirs: %s (%s)\n", opt.csv ? "# " : "", bins[1].version, opt.vs);
+	printf("%s%ld measured runs per case and binary after %ld warm-up rounds, interleaved with the "
+	       "floor; seed %lu\n",
+	       opt.csv ? "# " : "", opt.runs, opt.warmup, opt.seed);
+	if (opt.csv)
+		printf("size,case,binary,answer,runs,p50_us,p90_us,p99_us,cpu_p50_us,x_floor,"
+		       "peak_rss_kib,mismatches\n");
+	fflush(stdout);
+
+	for (size_t k = 0; k < N_SIZES; k++)
+		if (size_selected(sizes[k].key))
+			run_size(&sizes[k]);
+
+	getrusage(RUSAGE_SELF, &self);
+	printf("%sbench's own peak RSS: %ld KiB (a child's ru_maxrss cannot read lower: it shares this "
+	       "process's memory until exec)\n",
+	       opt.csv ? "# " : "", self.ru_maxrss);
+	printf("%stotal: %.1f s\n", opt.csv ? "# " : "", (now_us() - t0) / 1e6);
+	if (keep_work)
+		fprintf(stderr, "bench: kept %s\n", work);
+	else
+		rmtree(work);
+	return 0;
+}
