@@ -948,34 +948,34 @@ done:
 
 /* ---- tokens ------------------------------------------------------------- */
 
+/* An operator token: its kind, the text named in messages, and the `len` bytes it takes. */
+static void op_token(struct lexer *l, struct token *t, enum tok_kind kind, const char *op, size_t len)
+{
+	t->kind = kind;
+	t->op = op;
+	l->pos += len;
+}
+
+static void redir_token(struct lexer *l, struct token *t, enum redir_kind redir, const char *op, size_t len)
+{
+	op_token(l, t, TK_REDIR, op, len);
+	t->redir = redir;
+}
+
 static void lex_redir(struct lexer *l, struct token *t)
 {
 	int n1 = ch(l, l->pos + 1), n2 = ch(l, l->pos + 2);
 
-	t->kind = TK_REDIR;
-	if (l->s[l->pos] == '<') {
-		if (n1 == '<' && n2 == '<') {
-			t->redir = R_HERESTR;
-			t->op = "<<<";
-			l->pos += 3;
-		} else if (n1 == '<' && n2 == '-') {
-			t->redir = R_HEREDOC_TABS;
-			t->op = "<<-";
-			l->pos += 3;
-		} else if (n1 == '<') {
-			t->redir = R_HEREDOC;
-			t->op = "<<";
-			l->pos += 2;
-		} else {
-			t->redir = R_IN;
-			t->op = "<";
-			l->pos += n1 == '>' || n1 == '&' ? 2 : 1;
-		}
-	} else {
-		t->redir = R_OUT;
-		t->op = ">";
-		l->pos += n1 == '>' || n1 == '|' || n1 == '&' ? 2 : 1;
-	}
+	if (l->s[l->pos] == '>')
+		redir_token(l, t, R_OUT, ">", n1 == '>' || n1 == '|' || n1 == '&' ? 2 : 1);
+	else if (n1 == '<' && n2 == '<')
+		redir_token(l, t, R_HERESTR, "<<<", 3);
+	else if (n1 == '<' && n2 == '-')
+		redir_token(l, t, R_HEREDOC_TABS, "<<-", 3);
+	else if (n1 == '<')
+		redir_token(l, t, R_HEREDOC, "<<", 2);
+	else
+		redir_token(l, t, R_IN, "<", n1 == '>' || n1 == '&' ? 2 : 1);
 }
 
 static void lex_token(struct parser *p, struct lexer *l, struct token *t)
@@ -1018,61 +1018,37 @@ static void lex_token(struct parser *p, struct lexer *l, struct token *t)
 	}
 	switch (c) {
 	case '\n':
-		t->kind = TK_NEWLINE;
-		t->op = "newline";
-		l->pos++;
+		op_token(l, t, TK_NEWLINE, "newline", 1);
 		return;
 	case ';':
-		if (n == ';') {
-			t->kind = TK_DSEMI;
-			t->op = ";;";
-			l->pos += ch(l, l->pos + 2) == '&' ? 3 : 2;
-		} else if (n == '&') {
-			t->kind = TK_DSEMI;
-			t->op = ";&";
-			l->pos += 2;
-		} else {
-			t->kind = TK_SEMI;
-			t->op = ";";
-			l->pos++;
-		}
+		if (n == ';')
+			op_token(l, t, TK_DSEMI, ";;", ch(l, l->pos + 2) == '&' ? 3 : 2);
+		else if (n == '&')
+			op_token(l, t, TK_DSEMI, ";&", 2);
+		else
+			op_token(l, t, TK_SEMI, ";", 1);
 		return;
 	case '&':
-		if (n == '&') {
-			t->kind = TK_AND;
-			t->op = "&&";
-			l->pos += 2;
-		} else if (n == '>') {
-			t->kind = TK_REDIR;
-			t->redir = R_OUT;
-			t->op = "&>";
-			l->pos += ch(l, l->pos + 2) == '>' ? 3 : 2;
-		} else {
-			t->kind = TK_AMP;
-			t->op = "&";
-			l->pos++;
-		}
+		if (n == '&')
+			op_token(l, t, TK_AND, "&&", 2);
+		else if (n == '>')
+			redir_token(l, t, R_OUT, "&>", ch(l, l->pos + 2) == '>' ? 3 : 2);
+		else
+			op_token(l, t, TK_AMP, "&", 1);
 		return;
 	case '|':
-		if (n == '|') {
-			t->kind = TK_OR;
-			t->op = "||";
-			l->pos += 2;
-		} else {
-			t->kind = TK_PIPE;
-			t->op = n == '&' ? "|&" : "|";
-			l->pos += n == '&' ? 2 : 1;
-		}
+		if (n == '|')
+			op_token(l, t, TK_OR, "||", 2);
+		else if (n == '&')
+			op_token(l, t, TK_PIPE, "|&", 2);
+		else
+			op_token(l, t, TK_PIPE, "|", 1);
 		return;
 	case '(':
-		t->kind = TK_LPAREN;
-		t->op = "(";
-		l->pos++;
+		op_token(l, t, TK_LPAREN, "(", 1);
 		return;
 	case ')':
-		t->kind = TK_RPAREN;
-		t->op = ")";
-		l->pos++;
+		op_token(l, t, TK_RPAREN, ")", 1);
 		return;
 	case '<': case '>':
 		if (n != '(') {
