@@ -3,8 +3,13 @@
 # the fake model server, both inside a fresh network namespace with only
 # loopback up (and a fresh PID namespace, so nothing outlives the run).
 #
-# usage: run-scenario.sh [-r RESULTS_DIR] [-p PLUGIN_DIR] SCENARIO
+# usage: run-scenario.sh [-V VERSION] [-m MODE] [-r RESULTS_DIR] [-p PLUGIN_DIR] SCENARIO
 #   SCENARIO      a name under scenarios/ (without .js) or a path to a .js file
+#   -V VERSION    the Claude Code release to run (default: $ROZ_E2E_CLAUDE_VERSION,
+#                 else the newest in versions/matrix); installed if missing
+#   -m MODE       print (default: `claude -p PROMPT`, later prompts with
+#                 --resume) or stream-json (one process, prompts written to
+#                 its stdin as stream-json user messages); $ROZ_E2E_MODE
 #   -r DIR        where artefacts go (default: $ROZ_E2E_RESULTS or
 #                 tests/e2e/results, plus /SCENARIO); emptied first
 #   -p DIR        plugin directory for --plugin-dir; the first of: -p,
@@ -24,19 +29,30 @@ repo="$(cd "$here/../.." && pwd)"
 
 results_root="${ROZ_E2E_RESULTS:-$here/results}"
 plugin_dir="${ROZ_E2E_PLUGIN_DIR:-}"
+version="${ROZ_E2E_CLAUDE_VERSION:-}"
+mode="${ROZ_E2E_MODE:-print}"
 results=""
-while getopts "r:p:h" opt; do
+while getopts "V:m:r:p:h" opt; do
   case "$opt" in
+    V) version="$OPTARG" ;;
+    m) mode="$OPTARG" ;;
     r) results="$OPTARG" ;;
     p) plugin_dir="$OPTARG" ;;
-    h) sed -n "2,18p" "$0"; exit 0 ;;
+    h) sed -n "2,24p" "$0"; exit 0 ;;
     *) exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 if [[ $# -ne 1 ]]; then
-  echo "usage: $0 [-r RESULTS_DIR] [-p PLUGIN_DIR] SCENARIO" >&2
+  echo "usage: $0 [-V VERSION] [-m MODE] [-r RESULTS_DIR] [-p PLUGIN_DIR] SCENARIO" >&2
   exit 2
+fi
+case "$mode" in
+  print | stream-json | interactive) ;;
+  *) echo "run-scenario: unknown mode $mode (print or stream-json)" >&2; exit 2 ;;
+esac
+if [[ -z "$version" ]]; then
+  version="$(sed -e 's/#.*//' "$here/versions/matrix" | awk 'NF { v = $1 } END { print v }')"
 fi
 
 scenario="$1"
@@ -63,9 +79,9 @@ command -v git >/dev/null 2>&1 || skip "git not found"
 command -v timeout >/dev/null 2>&1 || skip "timeout not found (coreutils)"
 unshare --net --pid --fork --mount-proc true 2>/dev/null || skip "unshare --net --pid --fork --mount-proc is not permitted here"
 
-claude="$here/node_modules/@anthropic-ai/claude-code-linux-x64/claude"
+claude="$("$here/install.sh" --path "$version")"
 if [[ ! -x "$claude" ]]; then
-  "$here/install.sh"
+  "$here/install.sh" "$version"
   rc=$?
   [[ $rc -eq 77 ]] && exit 77
   [[ $rc -ne 0 ]] && { echo "run-scenario: install.sh failed ($rc)" >&2; exit "$rc"; }
@@ -105,6 +121,8 @@ fi
   echo "scenario_file=$scenario_file"
   echo "plugin_dir=$plugin_dir"
   echo "claude=$claude"
+  echo "claude_version=$version"
+  echo "mode=$mode"
   echo "caller_path=$PATH"
 } > "$results/run.info"
 
@@ -113,7 +131,9 @@ start_ns=$(date +%s%N)
 # New network namespace (only loopback) and new PID namespace: when
 # netns-run.sh (its PID 1) exits, the kernel kills whatever Claude Code left
 # behind (Bash tool children, background agents, hooks).
-unshare --net --pid --fork --mount-proc -- bash "$here/lib/netns-run.sh" "$here" "$results" "$scenario_file" "$plugin_dir" "$claude"
+# the scenario's model script and check() can read which release and mode ran
+export ROZ_E2E_CLAUDE_VERSION="$version" ROZ_E2E_MODE="$mode"
+unshare --net --pid --fork --mount-proc -- bash "$here/lib/netns-run.sh" "$here" "$results" "$scenario_file" "$plugin_dir" "$claude" "$mode"
 rc=$?
 end_ns=$(date +%s%N)
 elapsed_ms=$(( (end_ns - start_ns) / 1000000 ))

@@ -5,9 +5,9 @@
 # Brings loopback up, starts the fake model, runs the scenario's setup (if
 # any), runs Claude Code once per prompt (the second and later prompts with
 # --resume <session of the first run>), stops the model.
-# usage: netns-run.sh E2E_DIR RESULTS SCENARIO_FILE PLUGIN_DIR CLAUDE
+# usage: netns-run.sh E2E_DIR RESULTS SCENARIO_FILE PLUGIN_DIR CLAUDE MODE
 set -uo pipefail
-here="$1" results="$2" scenario_file="$3" plugin_dir="$4" claude="$5"
+here="$1" results="$2" scenario_file="$3" plugin_dir="$4" claude="$5" mode="${6:-print}"
 
 ip link set lo up || { echo "netns-run: cannot bring lo up" >&2; exit 1; }
 # Only loopback may exist in this namespace.
@@ -100,6 +100,28 @@ fi
 : > "$results/stream.jsonl"
 : > "$results/claude.stderr"
 rc=0
+if [[ "$mode" == stream-json ]]; then
+  # one process; lib/stream-driver.js writes the prompts to its stdin
+  timeout -k 5 "$(( timeout_s * ${#prompts[@]} ))" env -i "${env_list[@]}" \
+    node "$here/lib/stream-driver.js" "$results" "$claude" "${plugin_args[@]}" "${extra_args[@]}"
+  rc=$?
+  for ((n = 1; n <= ${#prompts[@]}; n++)); do
+    [[ -f "$results/stream.$n.jsonl" ]] || continue
+    cat "$results/stream.$n.jsonl" >> "$results/stream.jsonl"
+    cat "$results/claude.$n.stderr" >> "$results/claude.stderr"
+  done
+  [[ $rc -eq 124 ]] && echo "netns-run: Claude Code (stream-json, ${#prompts[@]} prompt(s)) timed out" >&2
+  exit "$rc"
+fi
+if [[ "$mode" == interactive ]]; then
+  # the interactive CLI in a terminal that tmux gives it (lib/tmux-driver.sh)
+  timeout -k 5 "$(( timeout_s * ${#prompts[@]} ))" \
+    "$here/lib/tmux-driver.sh" "$results" "$claude" "${#prompts[@]}" "${env_list[@]}" -- "${plugin_args[@]}" "${extra_args[@]}"
+  rc=$?
+  cp "$results/screen.txt" "$results/stream.jsonl" 2>/dev/null
+  [[ $rc -eq 124 ]] && echo "netns-run: Claude Code (interactive) timed out" >&2
+  exit "$rc"
+fi
 session=""
 for i in "${!prompts[@]}"; do
   resume_args=()

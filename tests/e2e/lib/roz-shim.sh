@@ -8,7 +8,7 @@
 #   stdout, stderr, rc, start, end (ns since the epoch), session_env
 #   ($CLAUDE_CODE_SESSION_ID), context ("hook" when $CLAUDE_PLUGIN_ROOT is
 #   set, i.e. Claude Code ran it as a hook; empty from the Bash tool), run
-#   (which `claude -p` run of the scenario, 1, 2, ...).
+#   (which prompt of the scenario was running, 1, 2, ...).
 # lib/check.js reads these as run.rozCalls.
 set -u
 self_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
@@ -33,7 +33,11 @@ printf '%s' "$start" > "$rec/start"
 printf '%s' "$real" > "$rec/real"
 printf '%s' "${CLAUDE_CODE_SESSION_ID:-}" > "$rec/session_env"
 printf '%s' "${CLAUDE_PLUGIN_ROOT:+hook}" > "$rec/context"
-printf '%s' "${ROZ_E2E_RUN:-}" > "$rec/run"
+# which prompt's run: the print mode sets ROZ_E2E_RUN per process; the
+# stream-json driver keeps one process and says so in current-run
+run="${ROZ_E2E_RUN:-}"
+[[ -z "$run" && -f "$ROZ_E2E_RESULTS/current-run" ]] && run="$(cat "$ROZ_E2E_RESULTS/current-run")"
+printf '%s' "$run" > "$rec/run"
 if [[ -z "$real" ]]; then
   echo "roz-shim: no roz on PATH besides this shim" | tee "$rec/stderr" >&2
   : > "$rec/stdout"
