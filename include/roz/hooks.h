@@ -69,6 +69,7 @@ typedef struct roz_env {
 typedef struct roz_hook_plan {
 	bool needs_session;     /* load (and lock) the stored session */
 	bool is_notification;   /* a <task-notification>, not a user prompt */
+	bool starts_reviewer;   /* an Agent call that starts roz:roz */
 	roz_gate_match gate;    /* pre-tool-use: what the call matched */
 } roz_hook_plan;
 

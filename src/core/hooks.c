@@ -139,6 +139,29 @@ static bool reviewer_running_in_background(const roz_hook_input *in)
 	return false;
 }
 
+/* Is this running task, as a Stop input lists it, the reviewer run `agent_id`? */
+static bool listed_as_running(const roz_hook_input *in, const char *agent_id)
+{
+	const cJSON *task;
+
+	cJSON_ArrayForEach(task, in->background_tasks) {
+		if (str_field_is(task, "id", agent_id) && str_field_is(task, "status", "running"))
+			return true;
+	}
+	return false;
+}
+
+/* An Agent tool call that starts the reviewer (the tool was called Task before). */
+static bool starts_reviewer(const roz_hook_input *in)
+{
+	const cJSON *type = cJSON_IsObject(in->tool_input)
+				    ? cJSON_GetObjectItemCaseSensitive(in->tool_input, "subagent_type")
+				    : NULL;
+
+	return in->tool_name && (strcmp(in->tool_name, "Agent") == 0 || strcmp(in->tool_name, "Task") == 0) &&
+	       cJSON_IsString(type) && strcmp(type->valuestring, ROZ_REVIEWER_AGENT) == 0;
+}
+
 int roz_hook_prepare(roz_hook_event ev, const roz_hook_input *in, const roz_config *config,
 		     roz_hook_plan *plan)
 {
@@ -156,6 +179,9 @@ int roz_hook_prepare(roz_hook_event ev, const roz_hook_input *in, const roz_conf
 				      !(plan->gate.roz_runs & ROZ_RUNS_HOOK) &&
 				      !((plan->gate.roz_runs & ROZ_RUNS_DECIDE) && !from_reviewer(in)) &&
 				      !is_reviewer(in);
+		/* starting the reviewer: one run at a time, so the session is consulted */
+		plan->starts_reviewer = !plan->gate.matched && !is_reviewer(in) && starts_reviewer(in);
+		plan->needs_session |= plan->starts_reviewer;
 		return rc;
 	}
 	case ROZ_HOOK_SUBAGENT_START:
@@ -405,16 +431,10 @@ static char *issues_message(const roz_session *s)
 	return roz_asprintf("roz: the reviewer found problems to fix before you finish:\n\n%s\n\n"
 			    "Fix them, then start the reviewer again (the Agent tool with "
 			    "subagent_type \"roz:roz\") with a prompt that begins with this line:\n\n"
-			    "SESSION_ID=%s\n",
+			    "SESSION_ID=%s\n\n"
+			    "If it runs in the background, end your turn once it has started: you "
+			    "will be notified when it finishes.\n",
 			    msg, s->session_id);
-}
-
-static char *wait_message(const roz_session *s)
-{
-	return roz_asprintf("roz: the roz:roz reviewer is still working in the background. Do not start "
-			    "another one: wait for its result, which arrives as a task notification, "
-			    "then finish. (Session SESSION_ID=%s)\n",
-			    s->session_id);
 }
 
 /*
@@ -430,6 +450,115 @@ static void settle_previous_attempt(roz_session *s)
 		a->outcome = ROZ_OUTCOME_NOT_SPAWNED;
 }
 
+/*
+ * Reviewer runs: a launch is recorded when the main agent calls the Agent
+ * tool for roz:roz (agent id still unknown, ""), bound to the agent's id at
+ * its SubagentStart and removed at its SubagentStop. A launch that never
+ * started, or a run whose stop never came, must not hold the session
+ * forever, so each is live only for a while; a Stop's background_tasks,
+ * when present, is the last word on which runs still work.
+ */
+#define REVIEWER_LAUNCH_SECONDS 60
+#define REVIEWER_STALE_SECONDS 3600
+
+static bool run_live(const roz_reviewer_run *run, roz_time now)
+{
+	int64_t limit = *run->agent_id ? REVIEWER_STALE_SECONDS : REVIEWER_LAUNCH_SECONDS;
+
+	return !roz_time_after(now, roz_time_add(run->started_at, limit));
+}
+
+static const roz_reviewer_run *live_run(const roz_session *s, roz_time now)
+{
+	for (size_t i = s->review.n_reviewers; i-- > 0;)
+		if (run_live(&s->review.reviewers[i], now))
+			return &s->review.reviewers[i];
+	return NULL;
+}
+
+/* Forget runs that can no longer be working. */
+static void prune_runs(roz_session *s, const roz_hook_input *in, roz_time now)
+{
+	roz_review_state *r = &s->review;
+
+	for (size_t i = r->n_reviewers; i-- > 0;) {
+		const roz_reviewer_run *run = &r->reviewers[i];
+		bool gone = !run_live(run, now) ||
+			    (*run->agent_id && in->background_tasks && !listed_as_running(in, run->agent_id));
+
+		if (gone)
+			roz_session_reviewer_remove(s, &r->reviewers[i]);
+	}
+}
+
+/* The run a reviewer's SubagentStart/Stop belongs to: its own, or the launch waiting for an id. */
+static int bind_run(roz_session *s, const char *agent_id, roz_time now, roz_reviewer_run **out)
+{
+	roz_reviewer_run *run = roz_session_reviewer_find(s, agent_id);
+	char *id;
+
+	*out = run;
+	if (run || !agent_id || !*agent_id)
+		return ROZ_OK;
+	run = roz_session_reviewer_find(s, "");
+	if (!run || !run_live(run, now))
+		return ROZ_OK;
+	if (!(id = roz_strdup(agent_id)))
+		return ROZ_ENOMEM;
+	roz_free(run->agent_id);
+	run->agent_id = id;
+	*out = run;
+	return ROZ_OK;
+}
+
+/*
+ * Is a reviewer working on this session while the agent stops? A
+ * foreground reviewer never is (the agent waits inside the Agent call), so
+ * only the Stop input's list of background tasks can say so. Without that
+ * list roz assumes nothing is working: a missing list never lets a stop go.
+ */
+static bool reviewer_working(const roz_hook_input *in)
+{
+	return in->background_tasks && reviewer_running_in_background(in);
+}
+
+typedef enum stop_outcome {
+	STOP_IDLE,     /* no review asked for */
+	STOP_COOLING,  /* the breaker tripped and is cooling down */
+	STOP_APPROVED, /* a vouched-for COMPLETE */
+	STOP_WAIT,     /* a reviewer is at work: its verdict is checked at the next stop */
+	STOP_TRIP,     /* max_blocks blocks asked for reviews that never came */
+	STOP_BLOCK     /* ask for a review, or for the fixes it found */
+} stop_outcome;
+
+/* What this stop will get, decided before anything is recorded. */
+static stop_outcome stop_plan(const roz_session *s, const roz_config *cfg, bool working, roz_time now,
+			      bool *reset)
+{
+	const roz_review_state *r = &s->review;
+
+	*reset = false;
+	if (!r->enabled)
+		return STOP_IDLE;
+	if (r->circuit_breaker_tripped) {
+		if (roz_breaker_cooling(s, cfg, now))
+			return STOP_COOLING;
+		/* the cooldown has passed: review resumes from a clean slate */
+		*reset = true;
+		return working ? STOP_WAIT : cfg->max_blocks ? STOP_BLOCK : STOP_TRIP;
+	}
+	if (approved(s, cfg))
+		return STOP_APPROVED;
+	/*
+	 * Waiting is not a failed attempt and costs the agent nothing: the turn
+	 * ends, and Claude Code wakes the agent when the reviewer finishes.
+	 */
+	if (working)
+		return STOP_WAIT;
+	/* exactly max_blocks blocks per review cycle; the next stop trips the breaker */
+	return r->block_count >= cfg->max_blocks ? STOP_TRIP : STOP_BLOCK;
+}
+
 static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **session,
 		   roz_hook_result *res)
 {
@@ -438,15 +567,23 @@ static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **s
 	roz_review_state *r;
 	roz_buf payload = ROZ_BUF_INIT;
 	char num[32], *template_id = NULL, *msg = NULL;
-	bool background = reviewer_running_in_background(in);
+	bool working, reset;
+	stop_outcome outcome;
 	int rc;
 
 	if (!s)
 		return ROZ_OK; /* nothing was ever asked of this session */
 	r = &s->review;
+	prune_runs(s, in, env->now);
+	working = reviewer_working(in);
+	outcome = stop_plan(s, cfg, working, env->now, &reset);
 	snprintf(num, sizeof(num), "%u", (unsigned)cfg->max_blocks);
-	if (background)
+	if (working)
 		kv_raw(&payload, "background_reviewer", "true");
+	if (outcome == STOP_WAIT)
+		kv_str(&payload, "let_through", "reviewer_working");
+	else if (outcome == STOP_TRIP || outcome == STOP_COOLING)
+		kv_str(&payload, "let_through", "circuit_breaker");
 	kv_raw(&payload, "max_blocks", num);
 	kv_raw(&payload, "stop_hook_active", in->stop_hook_active == 1 ? "true" : "false");
 	kv_end(&payload);
@@ -456,36 +593,28 @@ static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **s
 		return rc;
 	s->updated_at = env->now;
 	res->save = true;
-	if (!r->enabled)
-		return ROZ_OK;
-
-	if (r->circuit_breaker_tripped) {
-		if (roz_breaker_cooling(s, cfg, env->now)) {
-			breaker_trip(s, env->now, res);
-			return ROZ_OK;
-		}
-		/* the cooldown has passed: review resumes from a clean slate */
+	if (reset) {
 		start_cycle(s);
 		roz_decision_clear(&r->decision);
 		note(res, "info", "circuit breaker reset after cooldown in session %s", s->session_id);
 	}
-	if (approved(s, cfg))
+	switch (outcome) {
+	case STOP_IDLE:
+	case STOP_APPROVED:
 		return ROZ_OK;
-	/*
-	 * A reviewer working in the background will deliver its verdict; stopping
-	 * now is not a failed attempt. The agent is asked to wait, a bounded
-	 * number of times, without touching the breaker's count.
-	 */
-	if (background) {
-		if (r->wait_blocks >= cfg->max_blocks)
-			return ROZ_OK;
-		r->wait_blocks++;
-		return roz_hook_output_take(&res->output, ROZ_OUTPUT_BLOCK, wait_message(s));
-	}
-	/* exactly max_blocks blocks per review cycle; the next stop trips the breaker */
-	if (r->block_count >= cfg->max_blocks) {
+	case STOP_COOLING:
+	case STOP_TRIP:
 		breaker_trip(s, env->now, res);
 		return ROZ_OK;
+	case STOP_WAIT:
+		r->wait_blocks++;
+		note(res, "info",
+		     "the roz:roz reviewer is still working on session %s; this turn may end, and its "
+		     "verdict is checked when the agent next stops",
+		     s->session_id);
+		return ROZ_OK;
+	case STOP_BLOCK:
+		break;
 	}
 	if (r->decision.kind == ROZ_DECISION_COMPLETE) {
 		/* a verdict no reviewer vouched for: recorded, then set aside */
@@ -523,14 +652,23 @@ static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **s
 static int on_subagent_start(const roz_hook_input *in, const roz_env *env, roz_session **session,
 			     roz_hook_result *res)
 {
+	roz_reviewer_run *run;
 	roz_buf p = ROZ_BUF_INIT;
 	int rc;
 
 	if (!is_reviewer(in))
 		return ROZ_OK;
 	if ((rc = get_or_create(session, in, env)) < 0 ||
-	    (rc = roz_session_reviewer_start(*session, in->agent_id, env->now)) < 0)
+	    (rc = bind_run(*session, in->agent_id, env->now, &run)) < 0)
 		return rc;
+	if (run) {
+		/* the launch recorded at the Agent call: the review starts now */
+		run->started_at = env->now;
+		(*session)->review.reviewer_started_at.set = true;
+		(*session)->review.reviewer_started_at.t = env->now;
+	} else if ((rc = roz_session_reviewer_start(*session, in->agent_id, env->now)) < 0) {
+		return rc;
+	}
 	kv_str(&p, "agent_id", in->agent_id ? in->agent_id : "");
 	kv_end(&p);
 	rc = add_event(*session, env, ROZ_EVENT_REVIEWER_STARTED, &p);
@@ -595,7 +733,8 @@ static int on_subagent_stop(const roz_hook_input *in, const roz_env *env, roz_se
 		return ROZ_OK;
 	}
 	res->save = true;
-	run = roz_session_reviewer_find(s, in->agent_id);
+	if ((rc = bind_run(s, in->agent_id, env->now, &run)) < 0)
+		return rc;
 	if (run) {
 		lower.set = true;
 		lower.t = run->started_at;
@@ -712,6 +851,41 @@ static char *self_approval_message(const roz_hook_input *in)
 			    in->session_id);
 }
 
+/*
+ * The main agent starts roz:roz. One reviewer per attempt: while one works
+ * (in the background, on Claude Code 2.1.3xx by default) another would
+ * review the same work and race it to a verdict, so it is refused and the
+ * agent told to wait. Otherwise the launch is recorded, which also tells a
+ * stop that comes before the reviewer's SubagentStart that one is coming.
+ */
+static int reviewer_launch(const roz_hook_input *in, const roz_env *env, roz_session **session,
+			   roz_hook_result *res)
+{
+	const roz_reviewer_run *run;
+	char when[ROZ_TIME_BUFSZ];
+	int rc;
+
+	if ((rc = get_or_create(session, in, env)) < 0)
+		return rc;
+	run = live_run(*session, env->now);
+	if (run) {
+		note(res, "info", "refused a second roz:roz reviewer in session %s while one works",
+		     (*session)->session_id);
+		return roz_hook_output_take(
+			&res->output, ROZ_OUTPUT_DENY,
+			roz_asprintf("roz: a roz:roz reviewer started at %s is already reviewing this "
+				     "session. Do not start another one: end your turn, and you will be "
+				     "notified when it finishes; roz checks its verdict when you next "
+				     "stop. (SESSION_ID=%s)",
+				     roz_time_format_sec(run->started_at, when), (*session)->session_id));
+	}
+	if ((rc = roz_session_reviewer_start(*session, "", env->now)) < 0)
+		return rc;
+	(*session)->updated_at = env->now;
+	res->save = true;
+	return ROZ_OK;
+}
+
 static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const roz_hook_plan *plan,
 			   roz_session **session, roz_hook_result *res)
 {
@@ -743,6 +917,8 @@ static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const r
 			roz_asprintf("roz: the reviewer does not run gated actions (`%s` matched `%s`); it "
 				     "reviews them. Record your verdict with roz decide instead.",
 				     g->tool_key, g->pattern));
+	if (plan->starts_reviewer)
+		return reviewer_launch(in, env, session, res);
 	if (!g->matched) {
 		if (!g->unsure)
 			return ROZ_OK;

@@ -228,7 +228,6 @@ static void check_session(run *r, const roz_session *s)
 	FUZZ_CHECK(rv->n_attempts <= ROZ_MAX_ATTEMPTS);
 	FUZZ_CHECK(rv->n_reviewers <= ROZ_MAX_REVIEWER_RUNS);
 	FUZZ_CHECK(rv->block_count <= c->max_blocks);
-	FUZZ_CHECK(rv->wait_blocks <= c->max_blocks);
 }
 
 static saved *saved_find(run *r, const char *sid)
@@ -393,10 +392,10 @@ static void check_tool_refusals(const roz_hook_plan *plan, const roz_hook_input 
 /*
  * roz never traps the agent: between two things the user or the agent does
  * that can start a new review cycle (a prompt, a tool call of the agent's
- * own), a session's stops are blocked at most max_blocks times, plus
- * max_blocks waits for a background reviewer. The reviewer's tool calls do
- * not count: the agent cannot stop them, so if they restarted the cycle the
- * blocks would have no bound.
+ * own), a session's stops are blocked at most max_blocks times; a stop
+ * while a reviewer works in the background is never blocked. The
+ * reviewer's tool calls do not count: the agent cannot stop them, so if
+ * they restarted the cycle the blocks would have no bound.
  */
 static void count_stop(run *r, const char *sid, roz_output_kind kind)
 {
@@ -405,7 +404,7 @@ static void count_stop(run *r, const char *sid, roz_output_kind kind)
 	if (!st || kind != ROZ_OUTPUT_BLOCK)
 		return;
 	st->n++;
-	FUZZ_CHECK(st->n <= 2 * (uint64_t)r->config->max_blocks);
+	FUZZ_CHECK(st->n <= (uint64_t)r->config->max_blocks);
 }
 
 /* Nor the reviewer: its stop is held at most twice in a row. */

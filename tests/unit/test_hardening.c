@@ -415,22 +415,16 @@ static void stops_while_a_background_reviewer_runs_are_not_counted(void **state)
 	th_prompt(h, SID, "#roz build it");
 	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
 	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "a7");
-	for (int i = 0; i < 3; i++) {
-		assert_int_equal(stop_with_background(h, "running", &out), ROZ_OUTPUT_BLOCK);
-		assert_non_null(strstr(out.text, "still working in the background"));
-		assert_non_null(strstr(out.text, "Do not start another"));
+	/* the turn may end while the reviewer works, as often as it likes */
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(stop_with_background(h, "running", &out), ROZ_OUTPUT_ALLOW);
+		assert_non_null(strstr(out.notes, "still working on session"));
 		th_out_free(&out);
 	}
 	s = th_get(h, SID);
 	assert_int_equal(s->review.block_count, 1);
 	assert_int_equal(s->review.n_attempts, 1);
-	assert_int_equal(s->review.wait_blocks, 3);
-	assert_false(s->review.circuit_breaker_tripped);
-	roz_session_free(s);
-	/* waiting is bounded too: then the agent may stop and the notification brings it back */
-	assert_int_equal(stop_with_background(h, "running", &out), ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
-	s = th_get(h, SID);
+	assert_int_equal(s->review.wait_blocks, 5);
 	assert_false(s->review.circuit_breaker_tripped);
 	roz_session_free(s);
 	/* the reviewer finishes and its verdict stands */
@@ -447,9 +441,9 @@ static void a_finished_background_task_does_not_hold_the_stop(void **state)
 
 	th_prompt(h, SID, "#roz build it");
 	assert_int_equal(stop_with_background(h, "completed", &out), ROZ_OUTPUT_BLOCK);
-	/* a completed task is no reason to wait: this is the normal review block */
+	/* a completed task is no reason to let the turn end: this is the normal review block */
 	assert_non_null(strstr(out.text, "Agent"));
-	assert_null(strstr(out.text, "background"));
+	assert_null(strstr(out.notes ? out.notes : "", "still working"));
 	th_out_free(&out);
 }
 
