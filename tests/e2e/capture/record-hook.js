@@ -13,6 +13,8 @@
 //                                  denied by exit status 2 + stderr
 //   CAPTURE_DELAY=Event:ms[,...]   sleep that long before answering (to see
 //                                  whether Claude Code waits for the hook)
+// Counters: $ROZ_E2E_RESULTS/hook-count-<Event> holds how many times that
+// event fired so far (hook-count-Agent-<status> per Agent PostToolUse status).
 // Only the first hook registered for an event (label == event name) acts;
 // the extra matcher probes only record.
 'use strict';
@@ -29,13 +31,23 @@ let input;
 try { input = JSON.parse(raw); } catch (e) { input = { unparsable_stdin: raw }; }
 const event = input.hook_event_name || label;
 
-// Count events of one kind across the run (hooks run as separate processes).
+// Count events of one kind across the run. Hooks run as separate processes,
+// some at the same time (two subagents stopping together), so the
+// read-increment-write happens under a mkdir lock; the value is written to a
+// temporary file and renamed, so a reader never sees it half written.
 function bump(name) {
   const f = path.join(results, `hook-count-${name}`);
+  const lock = `${f}.lock`;
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  for (let i = 0; i < 200; i++) {
+    try { fs.mkdirSync(lock); break; } catch (e) { Atomics.wait(sleeper, 0, 0, 10); }
+  }
   let n = 0;
   try { n = Number(fs.readFileSync(f, 'utf8')) || 0; } catch (e) { n = 0; }
   n += 1;
-  fs.writeFileSync(f, String(n));
+  fs.writeFileSync(`${f}.tmp`, String(n));
+  fs.renameSync(`${f}.tmp`, f);
+  try { fs.rmdirSync(lock); } catch (e) { /* taken over after a timeout */ }
   return n;
 }
 
@@ -43,13 +55,22 @@ let out = {};
 let exitCode = 0;
 let stderr = '';
 const acts = label === event;
+// Every event is counted once (by the hook that acts), so a scenario's
+// subagent can wait in Bash for "the main agent has stopped twice"; an Agent
+// call that came back at once is also counted by its status
+// (hook-count-Agent-async_launched), so a waiting subagent can tell that it
+// runs in the background and will not deadlock its own foreground caller.
+const count = acts ? bump(event) : 0;
+if (acts && event === 'PostToolUse' && input.tool_name === 'Agent' && input.tool_response && input.tool_response.status) {
+  bump(`Agent-${String(input.tool_response.status).replace(/[^A-Za-z0-9_-]/g, '_')}`);
+}
 if (acts && event === 'Stop') {
-  const n = bump('Stop');
+  const n = count;
   if (n <= Number(process.env.CAPTURE_STOP_BLOCKS || 0)) {
     out = { decision: 'block', reason: `test stop block ${n}` };
   }
 } else if (acts && event === 'SubagentStop') {
-  const n = bump('SubagentStop');
+  const n = count;
   if (n <= Number(process.env.CAPTURE_SUBAGENT_STOP_BLOCKS || 0)) {
     out = { decision: 'block', reason: `test subagent stop block ${n}` };
   }
