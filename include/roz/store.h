@@ -59,6 +59,16 @@ void roz_store_unlock(roz_store *store, roz_lock *lock);
 /* *moved_to (caller frees, may be NULL on return) names where the data went. */
 int roz_store_quarantine(roz_store *store, const char *id, roz_time now, char **moved_to) ROZ_WARN_UNUSED;
 
+/* A note for the user about something the store put right by itself (borrowed message). */
+typedef void (*roz_store_warn_fn)(void *ud, const char *message);
+
+/*
+ * Where a file store reports what it fixes on its own, such as a sessions
+ * directory others could write to that it made private again (storage.md).
+ * Without one it fixes the same things quietly. Other backends ignore it.
+ */
+void roz_store_file_on_warning(roz_store *store, roz_store_warn_fn warn, void *ud);
+
 /* The file backend's directory of session files, or NULL for other backends. Borrowed. */
 const char *roz_store_file_dir(const roz_store *store);
 

@@ -261,8 +261,9 @@ int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out,
 				     event, in.session_id);
 			goto answer;
 		}
-		if ((rc = roz_store_file_open(config.storage_path, &so, &store)) < 0 ||
-		    (rc = roz_store_lock(store, in.session_id, config.lock_timeout_ms, &lock)) < 0) {
+		if ((rc = roz_store_file_open(config.storage_path, &so, &store)) == ROZ_OK)
+			roz_store_file_on_warning(store, warn_cb, err);
+		if (rc < 0 || (rc = roz_store_lock(store, in.session_id, config.lock_timeout_ms, &lock)) < 0) {
 			if (rc == ROZ_ENOMEM)
 				goto fail;
 			roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, roz_error_last());

@@ -2,6 +2,8 @@
  * store_file.c - sessions as JSON files under <dir>/sessions/, private to
  * their owner. Writes go to a temp file renamed over the target; a
  * per-session flock()ed lock file serialises read-modify-write cycles.
+ * Nothing but a regular file in a directory only its owner can write is
+ * ever read, locked or written (storage.md, "Who may write there").
  */
 #include "roz/sys/store.h"
 
@@ -26,7 +28,11 @@ typedef struct file_store {
 	char *root;   /* the storage directory */
 	char *dir;    /* root/sessions */
 	bool fsync;
-	bool made_dir; /* dir known to exist */
+	bool dir_ok;  /* dir exists and passed its check */
+	uid_t euid;   /* who roz runs as, and dir's owner: the owners a file may have */
+	uid_t dir_uid;
+	roz_store_warn_fn warn;
+	void *warn_ud;
 	struct roz_lock *held; /* session locks this handle holds */
 } file_store;
 
@@ -53,19 +59,123 @@ static char *path_for(const file_store *fs, const char *id, const char *suffix)
 	return roz_asprintf("%s/%s%s", fs->dir, id, suffix);
 }
 
-/* mkdir -p with private permissions for the directories roz creates. */
-static int make_dirs(file_store *fs)
+/* What a file type is called in a message: "'x' is a FIFO, not a session file". */
+static const char *kind_of(mode_t mode)
 {
-	char *p;
+	if (S_ISREG(mode))
+		return "a file";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISLNK(mode))
+		return "a symbolic link";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return "a device";
+	return "something other than a file";
+}
+
+/*
+ * Only a regular file belonging to roz's user (or to the owner of the
+ * sessions directory, when that is someone else) is read or locked: a FIFO
+ * would hang the hook, and a stranger's file could carry a forged verdict.
+ */
+static int check_file(const file_store *fs, const char *path, const struct stat *st, const char *what)
+{
+	if (!S_ISREG(st->st_mode)) {
+		roz_error_set("'%s' is %s, not a %s", path, kind_of(st->st_mode), what);
+		return ROZ_EIO;
+	}
+	if (st->st_uid != fs->euid && st->st_uid != fs->dir_uid) {
+		roz_error_set("'%s' belongs to another user (uid %lu), not a %s roz wrote", path,
+			      (unsigned long)st->st_uid, what);
+		return ROZ_EIO;
+	}
+	return ROZ_OK;
+}
+
+/* A failed open, said as plainly as possible: what is at the path if it is not a file. */
+static void set_open_error(int err, const char *path, const char *what)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		roz_error_set("'%s' is %s, not a %s", path, kind_of(st.st_mode), what);
+	else
+		roz_error_set_errno(err, "cannot open '%s'", path);
+}
+
+/*
+ * Make a directory roz's user owns private again (0700), and say so. The
+ * directory is opened without following links and checked to be the one
+ * that was judged, so the change lands on nothing else.
+ */
+static int tighten(file_store *fs, const char *path, const struct stat *st, bool follow)
+{
+	struct stat now;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW)), err = 0;
+
+	if (fd < 0 || fstat(fd, &now) < 0)
+		err = errno;
+	else if (now.st_dev != st->st_dev || now.st_ino != st->st_ino)
+		err = EAGAIN; /* replaced between the two looks: judge nothing unseen */
+	else if (fchmod(fd, 0700) < 0)
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	if (err) {
+		roz_error_set_errno(err, "cannot make '%s' private", path);
+		return ROZ_EIO;
+	}
+	if (fs->warn) {
+		char *msg = roz_asprintf("'%s' was writable by group or others (mode %o); made it private "
+					 "(mode 700)", path, (unsigned)(st->st_mode & 07777));
+
+		if (msg)
+			fs->warn(fs->warn_ud, msg);
+		roz_free(msg);
+	}
+	return ROZ_OK;
+}
+
+/*
+ * The rules for the storage and sessions directories (storage.md): a
+ * directory, not a link (the storage directory may be one; its target is
+ * judged), and nobody but its owner may write to it. roz tightens one its
+ * user owns and refuses one that belongs to someone else.
+ */
+static int judge_dir(file_store *fs, const char *path, const struct stat *st, bool follow)
+{
+	if (S_ISLNK(st->st_mode)) {
+		roz_error_set("'%s' is a symbolic link; roz keeps sessions only in a real directory "
+			      "(remove the link, or set ROZ_STORAGE_PATH to a directory of your own)", path);
+		return ROZ_EIO;
+	}
+	if (!S_ISDIR(st->st_mode)) {
+		roz_error_set("'%s' is %s, not a directory (move it away and roz will create the "
+			      "directory)", path, kind_of(st->st_mode));
+		return ROZ_EIO;
+	}
+	if (!(st->st_mode & (S_IWGRP | S_IWOTH)))
+		return ROZ_OK;
+	if (st->st_uid != fs->euid) {
+		roz_error_set("'%s' belongs to another user (uid %lu) and others can write to it (mode "
+			      "%o); roz will not keep sessions there (set ROZ_HOME or ROZ_STORAGE_PATH "
+			      "to a directory of your own)", path, (unsigned long)st->st_uid,
+			      (unsigned)(st->st_mode & 07777));
+		return ROZ_EIO;
+	}
+	return tighten(fs, path, st, follow);
+}
+
+/* mkdir -p with private permissions for the directories roz creates. */
+static int make_parents(const char *dir)
+{
+	char *p = roz_strdup(dir);
 	int rc = ROZ_OK;
 
-	if (fs->made_dir)
-		return ROZ_OK;
-	if (mkdir(fs->dir, 0700) == 0 || errno == EEXIST) {
-		fs->made_dir = true;
-		return ROZ_OK;
-	}
-	p = roz_strdup(fs->dir);
 	if (!p)
 		return ROZ_ENOMEM;
 	for (char *s = p + 1; *s; s++) {
@@ -84,16 +194,79 @@ static int make_dirs(file_store *fs)
 		rc = ROZ_EIO;
 	}
 	roz_free(p);
-	fs->made_dir = rc == ROZ_OK;
 	return rc;
 }
 
-static int read_fd(int fd, const char *path, char **text, size_t *len)
+/*
+ * The sessions directory is about to be made: the storage directory it goes
+ * in is created, or judged (following a link to it), first.
+ */
+static int make_dir(file_store *fs)
+{
+	struct stat st;
+	int rc;
+
+	if (stat(fs->root, &st) < 0) {
+		if (errno != ENOENT) {
+			roz_error_set_errno(errno, "cannot use storage directory '%s'", fs->root);
+			return ROZ_EIO;
+		}
+		if ((rc = make_parents(fs->root)) < 0)
+			return rc;
+		if (stat(fs->root, &st) < 0) {
+			roz_error_set_errno(errno, "cannot use storage directory '%s'", fs->root);
+			return ROZ_EIO;
+		}
+	}
+	if ((rc = judge_dir(fs, fs->root, &st, true)) < 0)
+		return rc;
+	if (mkdir(fs->dir, 0700) < 0 && errno != EEXIST) {
+		roz_error_set_errno(errno, "cannot create directory '%s'", fs->dir);
+		return ROZ_EIO;
+	}
+	return ROZ_OK;
+}
+
+/*
+ * Check the sessions directory before the first file in it is touched: one
+ * lstat per store handle when all is well, which is every hook but the
+ * first. With create, a missing directory is made; without, ROZ_ENOTFOUND
+ * says there is nothing stored yet.
+ */
+static int use_dir(file_store *fs, bool create)
+{
+	struct stat st;
+	int rc;
+
+	if (fs->dir_ok)
+		return ROZ_OK;
+	fs->euid = geteuid();
+	if (lstat(fs->dir, &st) < 0) {
+		if (errno != ENOENT) {
+			roz_error_set_errno(errno, "cannot use '%s'", fs->dir);
+			return ROZ_EIO;
+		}
+		if (!create)
+			return ROZ_ENOTFOUND;
+		if ((rc = make_dir(fs)) < 0)
+			return rc;
+		if (lstat(fs->dir, &st) < 0) {
+			roz_error_set_errno(errno, "cannot use '%s'", fs->dir);
+			return ROZ_EIO;
+		}
+	}
+	if ((rc = judge_dir(fs, fs->dir, &st, false)) < 0)
+		return rc;
+	fs->dir_uid = st.st_uid;
+	fs->dir_ok = true;
+	return ROZ_OK;
+}
+
+static int read_fd(int fd, const char *path, off_t size, char **text, size_t *len)
 {
 	roz_buf b = ROZ_BUF_INIT;
-	struct stat st;
 
-	if (fstat(fd, &st) == 0 && st.st_size > 0 && !roz_buf_grow(&b, (size_t)st.st_size + 1))
+	if (size > 0 && !roz_buf_grow(&b, (size_t)size + 1))
 		return ROZ_ENOMEM;
 	for (;;) {
 		ssize_t n;
@@ -124,26 +297,61 @@ static int read_fd(int fd, const char *path, char **text, size_t *len)
 	return *text ? ROZ_OK : ROZ_ENOMEM;
 }
 
+/*
+ * Open a session file for reading. O_NONBLOCK makes the open of a FIFO
+ * return at once instead of waiting for a writer; the type check then
+ * refuses it, and the flag is cleared so reads of the file block as usual.
+ */
+static int open_session(file_store *fs, const char *id, const char *path, int *fd_out, off_t *size)
+{
+	struct stat st;
+	int fd, rc;
+
+	if ((rc = use_dir(fs, false)) < 0) {
+		if (rc == ROZ_ENOTFOUND)
+			roz_error_set("session '%s' not found", id);
+		return rc;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno == ENOENT) {
+			roz_error_set("session '%s' not found", id);
+			return ROZ_ENOTFOUND;
+		}
+		set_open_error(errno, path, "session file");
+		return ROZ_EIO;
+	}
+	if (fstat(fd, &st) < 0) {
+		roz_error_set_errno(errno, "cannot read '%s'", path);
+		rc = ROZ_EIO;
+	} else if ((rc = check_file(fs, path, &st, "session file")) == ROZ_OK && fcntl(fd, F_SETFL, 0) < 0) {
+		roz_error_set_errno(errno, "cannot read '%s'", path);
+		rc = ROZ_EIO;
+	}
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	*fd_out = fd;
+	*size = st.st_size;
+	return ROZ_OK;
+}
+
 static int file_get(roz_store *store, const char *id, roz_session **out)
 {
 	file_store *fs = (file_store *)store;
 	char *path = path_for(fs, id, ".json"), *text = NULL;
 	size_t len = 0;
-	int fd, rc;
+	off_t size = 0;
+	int fd = -1, rc;
 
 	if (!path)
 		return ROZ_ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = errno == ENOENT ? ROZ_ENOTFOUND : ROZ_EIO;
-		if (rc == ROZ_ENOTFOUND)
-			roz_error_set("session '%s' not found", id);
-		else
-			roz_error_set_errno(errno, "cannot open '%s'", path);
+	if ((rc = open_session(fs, id, path, &fd, &size)) < 0) {
 		roz_free(path);
 		return rc;
 	}
-	rc = read_fd(fd, path, &text, &len);
+	rc = read_fd(fd, path, size, &text, &len);
 	close(fd);
 	if (rc == ROZ_OK) {
 		rc = roz_session_from_json(text, len, out);
@@ -199,26 +407,49 @@ static int sync_dir(const char *dir)
 	return rc;
 }
 
+/*
+ * A temp file a writer killed under the lock left behind is the lock
+ * holder's to replace, but only if it is a file: anything else at that name
+ * was not made by roz, so it is reported and left where it is.
+ */
+static int remove_leftover(const char *tmp)
+{
+	struct stat st;
+
+	if (lstat(tmp, &st) < 0)
+		return errno == ENOENT ? ROZ_OK : (roz_error_set_errno(errno, "cannot create '%s'", tmp), ROZ_EIO);
+	if (!S_ISREG(st.st_mode)) {
+		roz_error_set("'%s' is %s, not a temp file roz wrote", tmp, kind_of(st.st_mode));
+		return ROZ_EIO;
+	}
+	if (unlink(tmp) < 0 && errno != ENOENT) {
+		roz_error_set_errno(errno, "cannot replace '%s'", tmp);
+		return ROZ_EIO;
+	}
+	return ROZ_OK;
+}
+
 static int file_put(roz_store *store, const roz_session *session)
 {
 	file_store *fs = (file_store *)store;
 	roz_buf json = ROZ_BUF_INIT;
 	char *path = NULL, *tmp = NULL;
 	unsigned char rnd[6];
-	bool locked = holds_lock(fs, session->session_id);
+	bool locked = holds_lock(fs, session->session_id), made = false;
 	int fd = -1, rc;
 
 	if ((rc = roz_session_to_json(session, &json)) < 0)
 		goto out;
-	if ((rc = make_dirs(fs)) < 0)
+	if ((rc = use_dir(fs, true)) < 0)
 		goto out;
 	if (!locked && (rc = roz_random_bytes(rnd, sizeof(rnd))) < 0)
 		goto out;
 	path = path_for(fs, session->session_id, ".json");
 	/*
 	 * Under the session's lock no one else writes it, so its temp file has a
-	 * fixed name: one a killed writer left is simply written over. Without
-	 * the lock (tests, tools) each writer takes a name of its own.
+	 * fixed name: one a killed writer left is replaced. Without the lock
+	 * (tests, tools) each writer takes a name of its own. Either way the
+	 * file is created here (O_EXCL), so what is written to is a new file.
 	 */
 	if (locked)
 		tmp = path_for(fs, session->session_id, HELD_TEMP);
@@ -230,12 +461,18 @@ static int file_put(roz_store *store, const roz_session *session)
 		rc = ROZ_ENOMEM;
 		goto out;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (locked ? O_TRUNC : O_EXCL), 0600);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0 && errno == EEXIST && locked) {
+		if ((rc = remove_leftover(tmp)) < 0)
+			goto out;
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	}
 	if (fd < 0) {
 		roz_error_set_errno(errno, "cannot create '%s'", tmp);
 		rc = ROZ_EIO;
 		goto out;
 	}
+	made = true;
 	if ((rc = write_all(fd, json.ptr, json.len, tmp)) < 0)
 		goto out;
 	if (fs->fsync && fdatasync(fd) < 0) {
@@ -255,8 +492,7 @@ static int file_put(roz_store *store, const roz_session *session)
 		rc = ROZ_EIO;
 		goto out;
 	}
-	roz_free(tmp);
-	tmp = NULL; /* renamed: nothing left to clean up */
+	made = false; /* renamed: nothing left to clean up */
 	/*
 	 * The new state is in place and readable. A failed directory sync only
 	 * weakens its durability across a power cut, so it is not reported as
@@ -267,8 +503,8 @@ static int file_put(roz_store *store, const roz_session *session)
 out:
 	if (fd >= 0)
 		close(fd);
-	if (tmp)
-		unlink(tmp);
+	if (made)
+		unlink(tmp); /* only a file this call created */
 	roz_free(tmp);
 	roz_free(path);
 	roz_buf_free(&json);
@@ -291,10 +527,14 @@ static int file_list(roz_store *store, char ***ids, size_t *n)
 	char **out = NULL;
 	size_t cap = 0, count = 0, id_len;
 	struct dirent *de;
-	DIR *d = opendir(fs->dir);
+	DIR *d;
+	int rc = use_dir(fs, false);
 
+	if (rc < 0 && rc != ROZ_ENOTFOUND)
+		return rc;
+	d = rc == ROZ_OK ? opendir(fs->dir) : NULL;
 	if (!d) {
-		if (errno == ENOENT) {
+		if (rc == ROZ_ENOTFOUND || errno == ENOENT) {
 			*ids = roz_calloc(1, sizeof(char *));
 			return *ids ? ROZ_OK : ROZ_ENOMEM;
 		}
@@ -333,18 +573,37 @@ nomem:
 	return ROZ_ENOMEM;
 }
 
+/* Remove a session's file if it is a regular file: what roz did not make, it does not delete. */
+static int unlink_file(const char *path, const char *what)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? ROZ_OK : (roz_error_set_errno(errno, "cannot remove '%s'", path), ROZ_EIO);
+	if (!S_ISREG(st.st_mode)) {
+		roz_error_set("'%s' is %s, not a %s; left it alone", path, kind_of(st.st_mode), what);
+		return ROZ_EIO;
+	}
+	if (unlink(path) < 0 && errno != ENOENT) {
+		roz_error_set_errno(errno, "cannot remove '%s'", path);
+		return ROZ_EIO;
+	}
+	return ROZ_OK;
+}
+
 static int file_del(roz_store *store, const char *id)
 {
 	file_store *fs = (file_store *)store;
-	char *path = path_for(fs, id, ".json");
-	int rc = ROZ_OK;
+	char *path;
+	int rc = use_dir(fs, false);
 
-	if (!path)
+	if (rc == ROZ_ENOTFOUND)
+		return ROZ_OK;
+	if (rc < 0)
+		return rc;
+	if (!(path = path_for(fs, id, ".json")))
 		return ROZ_ENOMEM;
-	if (unlink(path) < 0 && errno != ENOENT) {
-		roz_error_set_errno(errno, "cannot remove '%s'", path);
-		rc = ROZ_EIO;
-	}
+	rc = unlink_file(path, "session file");
 	roz_free(path);
 	/*
 	 * Under its lock the session's other files go too: a waiter that then
@@ -356,7 +615,7 @@ static int file_del(roz_store *store, const char *id)
 		for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
 			if (!(path = path_for(fs, id, extra[i])))
 				return ROZ_ENOMEM;
-			unlink(path);
+			(void)unlink_file(path, "file roz wrote");
 			roz_free(path);
 		}
 	}
@@ -395,7 +654,7 @@ static int file_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_
 	roz_lock *lk;
 	int rc;
 
-	if ((rc = make_dirs(fs)) < 0)
+	if ((rc = use_dir(fs, true)) < 0)
 		return rc;
 	lk = roz_calloc(1, sizeof(*lk));
 	if (!lk)
@@ -413,7 +672,8 @@ static int file_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_
 		lk->fd = open(lk->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (lk->fd < 0 && errno == EEXIST) {
 			created = false;
-			lk->fd = open(lk->path, O_RDWR | O_CLOEXEC);
+			/* O_NONBLOCK: a FIFO planted at this name must not hang the hook */
+			lk->fd = open(lk->path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 			if (lk->fd < 0 && errno == ENOENT) {
 				if (mono_ms() < deadline)
 					continue; /* released between our two opens */
@@ -424,10 +684,18 @@ static int file_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_
 			}
 		}
 		if (lk->fd < 0) {
-			roz_error_set_errno(errno, "cannot open lock '%s'", lk->path);
+			set_open_error(errno, lk->path, "lock file");
 			rc = ROZ_EIO;
 			break;
 		}
+		/* the descriptor's file never changes: it is checked before it is locked */
+		if (fstat(lk->fd, &fst) < 0) {
+			roz_error_set_errno(errno, "cannot lock '%s'", lk->path);
+			rc = ROZ_EIO;
+			goto fail;
+		}
+		if ((rc = check_file(fs, lk->path, &fst, "lock file")) < 0)
+			goto fail;
 		while (flock(lk->fd, LOCK_EX | LOCK_NB) < 0) {
 			if (errno != EWOULDBLOCK && errno != EINTR) {
 				roz_error_set_errno(errno, "cannot lock '%s'", lk->path);
@@ -450,8 +718,7 @@ static int file_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_
 			if (delay < 8)
 				delay *= 2;
 		}
-		if (fstat(lk->fd, &fst) == 0 && stat(lk->path, &pst) == 0 && fst.st_ino == pst.st_ino &&
-		    fst.st_dev == pst.st_dev) {
+		if (lstat(lk->path, &pst) == 0 && fst.st_ino == pst.st_ino && fst.st_dev == pst.st_dev) {
 			if (!(lk->id = roz_strdup(id))) {
 				if (created)
 					unlink(lk->path); /* ours, empty, and not handed out */
@@ -506,6 +773,24 @@ static int file_quarantine(roz_store *store, const char *id, roz_time now, char 
 
 	if (!from)
 		return ROZ_ENOMEM;
+	if ((rc = use_dir(fs, false)) == ROZ_OK) {
+		struct stat st;
+
+		/* only a file roz could read and found corrupt is moved */
+		if (lstat(from, &st) < 0) {
+			if (errno == ENOENT)
+				rc = ROZ_ENOTFOUND; /* other errors: link() below says them */
+		} else if (!S_ISREG(st.st_mode)) {
+			roz_error_set("'%s' is %s, not a session file; left it alone", from, kind_of(st.st_mode));
+			rc = ROZ_EIO;
+		}
+	}
+	if (rc < 0) {
+		if (rc == ROZ_ENOTFOUND)
+			roz_error_set("session '%s' not found", id);
+		roz_free(from);
+		return rc;
+	}
 	roz_time_format_sec(now, stamp);
 	/* 2026-11-22T02:18:05Z -> 20261122T021805Z: no colons in file names */
 	for (const char *p = stamp; *p && k + 1 < sizeof(compact); p++)
@@ -587,6 +872,14 @@ int roz_store_file_open(const char *dir, const roz_store_file_opts *opts, roz_st
 	fs->parent.free = file_free;
 	*out = &fs->parent;
 	return ROZ_OK;
+}
+
+void roz_store_file_on_warning(roz_store *store, roz_store_warn_fn warn, void *ud)
+{
+	if (store && store->get == file_get) {
+		((file_store *)store)->warn = warn;
+		((file_store *)store)->warn_ud = ud;
+	}
 }
 
 const char *roz_store_file_dir(const roz_store *store)

@@ -2,7 +2,9 @@
  * test_store.c - the session store contract, run against both backends
  * (file and memory), then what only the file backend promises: private
  * permissions, atomic replacement, corrupt files and quarantine, files
- * written by the Rust roz, locking across processes and allocation failure.
+ * written by the Rust roz, locking across processes, allocation failure, and
+ * what it refuses: FIFOs and links at a session's paths, directories others
+ * can write to, other users' files.
  */
 #include "support.h"
 
@@ -1825,6 +1827,317 @@ static void test_file_lock_alloc_failure(void **state)
 	expect_listing(f->sessions, "s1.lock");
 }
 
+/* ---- what is at a session's paths, and who may write the directory ----------- */
+
+/*
+ * Run one store call in a child, so a call that blocks fails the test in
+ * two seconds instead of hanging it: the call's return code, or the
+ * message why it did not return.
+ */
+typedef int (*store_call)(roz_store *store, const char *id);
+
+static int call_get(roz_store *store, const char *id)
+{
+	roz_session *s = NULL;
+	int rc = roz_store_get(store, id, &s);
+
+	roz_session_free(s);
+	return rc;
+}
+
+static int call_lock(roz_store *store, const char *id)
+{
+	roz_lock *lk = NULL;
+	int rc = roz_store_lock(store, id, 200, &lk);
+
+	roz_store_unlock(store, lk);
+	return rc;
+}
+
+/* A put under the session's lock: the temp file has its fixed name. */
+static int call_locked_put(roz_store *store, const char *id)
+{
+	roz_lock *lk = NULL;
+	roz_session *s = minimal_session(id);
+	int rc = roz_store_lock(store, id, 200, &lk);
+
+	if (rc == ROZ_OK)
+		rc = roz_store_put(store, s);
+	roz_store_unlock(store, lk);
+	roz_session_free(s);
+	return rc;
+}
+
+static int bounded(const char *what, store_call call, roz_store *store, const char *id, char *msg,
+		   size_t size)
+{
+	int pipefd[2], status = 0;
+	int64_t start = now_ms();
+	ssize_t n;
+	pid_t pid;
+
+	assert_int_equal(pipe(pipefd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int rc;
+
+		close(pipefd[0]);
+		rc = call(store, id);
+		if (write(pipefd[1], roz_error_last(), strlen(roz_error_last())) < 0)
+			_exit(100);
+		_exit(rc < 0 ? -rc : 0);
+	}
+	close(pipefd[1]);
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (now_ms() - start > 2000) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			close(pipefd[0]);
+			fail_msg("%s did not return within 2 s", what);
+		}
+		sleep_ms(5);
+	}
+	n = read(pipefd[0], msg, size - 1);
+	msg[n > 0 ? n : 0] = '\0';
+	close(pipefd[0]);
+	assert_true(WIFEXITED(status));
+	return -WEXITSTATUS(status);
+}
+
+static void expect_refused(const char *what, int rc, const char *msg, const char *want)
+{
+	if (rc == ROZ_OK || rc == ROZ_ECORRUPT || rc == ROZ_ENOTFOUND)
+		fail_msg("%s: %s, expected an error (%s)", what, roz_error_name(rc), msg);
+	if (!strstr(msg, want))
+		fail_msg("%s: message '%s' lacks '%s'", what, msg, want);
+}
+
+static bool is_fifo(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+/*
+ * A FIFO at a session's path would block an open() for reading until a
+ * writer came: every hook of that session would hang. get, lock and a put
+ * under the lock answer an error at once, name what is there, and leave it.
+ * It is not "corrupt" either: that would have it moved aside as a session.
+ */
+static void test_file_fifo_at_session_paths(void **state)
+{
+	fixture *f = *state;
+	char *json = session_path(f, "ff", ".json"), *lockf = session_path(f, "fl", ".lock");
+	char *tmp = session_path(f, "ft", ".json.tmp-locked"), msg[512];
+	roz_session *s = minimal_session("other");
+	char *moved = NULL;
+	int rc;
+
+	put_ok(f->store, s); /* the sessions directory exists */
+	assert_int_equal(mkfifo(json, 0600), 0);
+	assert_int_equal(mkfifo(lockf, 0600), 0);
+	assert_int_equal(mkfifo(tmp, 0600), 0);
+
+	rc = bounded("get on a FIFO", call_get, f->store, "ff", msg, sizeof(msg));
+	expect_refused("get on a FIFO", rc, msg, "is a FIFO, not a session file");
+	rc = bounded("lock on a FIFO", call_lock, f->store, "fl", msg, sizeof(msg));
+	expect_refused("lock on a FIFO", rc, msg, "is a FIFO, not a lock file");
+	rc = bounded("put over a FIFO temp file", call_locked_put, f->store, "ft", msg, sizeof(msg));
+	expect_refused("put over a FIFO temp file", rc, msg, "is a FIFO, not a temp file");
+	assert_int_not_equal(roz_store_quarantine(f->store, "ff", at(BASE, 0), &moved), ROZ_OK);
+	assert_null(moved);
+	assert_int_not_equal(roz_store_delete(f->store, "ff"), ROZ_OK);
+
+	/* what roz did not make, it leaves where it was */
+	assert_true(is_fifo(json));
+	assert_true(is_fifo(lockf));
+	assert_true(is_fifo(tmp));
+	expect_listed(f->store, "ff other");
+	roz_session_free(s);
+	free(json);
+	free(lockf);
+	free(tmp);
+}
+
+/*
+ * A symbolic link at a session's path is refused, never followed: through
+ * one, a file elsewhere could be read as a session (a forged verdict) or
+ * written over.
+ */
+static void test_file_symlink_at_session_paths(void **state)
+{
+	fixture *f = *state;
+	roz_session *s = rich_session("real");
+	char *real = session_path(f, "real", ".json"), *outside = t_sprintf("%s/outside.json", f->root);
+	char *json = session_path(f, "ln", ".json"), *lockf = session_path(f, "ll", ".lock");
+	char *tmp = session_path(f, "lt", ".json.tmp-locked"), *text, msg[512];
+	int rc;
+
+	put_ok(f->store, s);
+	text = t_read_file(real, NULL);
+	assert_non_null(text);
+	t_write_file(outside, text);
+	assert_int_equal(symlink(outside, json), 0);
+	assert_int_equal(symlink(outside, lockf), 0);
+	assert_int_equal(symlink(outside, tmp), 0);
+
+	rc = bounded("get through a link", call_get, f->store, "ln", msg, sizeof(msg));
+	expect_refused("get through a link", rc, msg, "is a symbolic link, not a session file");
+	rc = bounded("lock through a link", call_lock, f->store, "ll", msg, sizeof(msg));
+	expect_refused("lock through a link", rc, msg, "is a symbolic link, not a lock file");
+	rc = bounded("put over a linked temp file", call_locked_put, f->store, "lt", msg, sizeof(msg));
+	expect_refused("put over a linked temp file", rc, msg, "is a symbolic link, not a temp file");
+
+	/* the target is untouched and every link is still there */
+	expect_file(outside, text);
+	assert_true(exists(json) && exists(lockf) && exists(tmp));
+	roz_session_free(s);
+	free(text);
+	free(real);
+	free(outside);
+	free(json);
+	free(lockf);
+	free(tmp);
+}
+
+typedef struct warnings {
+	int n;
+	char last[512];
+} warnings;
+
+static void count_warning(void *ud, const char *msg)
+{
+	warnings *w = ud;
+
+	w->n++;
+	snprintf(w->last, sizeof(w->last), "%s", msg);
+}
+
+/* A file store at root that reports what it fixes into w. */
+static roz_store *watched_store(const char *root, warnings *w)
+{
+	roz_store *st = NULL;
+
+	assert_int_equal(roz_store_file_open(root, NULL, &st), ROZ_OK);
+	roz_store_file_on_warning(st, count_warning, w);
+	return st;
+}
+
+/*
+ * A sessions directory others can write to lets them plant or swap session
+ * files. roz's own is made private again, and it says so once; a link or a
+ * file where the directory should be is refused with the fix in the message.
+ */
+static void test_file_sessions_dir_checked(void **state)
+{
+	fixture *f = *state;
+	roz_session *s = minimal_session("s1"), *got = NULL;
+	char *elsewhere = t_sprintf("%s/elsewhere", f->root), *home = t_sprintf("%s/home", f->root);
+	char *home_sessions = t_sprintf("%s/sessions", home);
+	warnings w = {0, ""};
+	roz_store *st;
+	roz_lock *lk = NULL;
+	char **ids = NULL;
+	size_t n = 0;
+
+	/* an existing sessions directory anyone can write to */
+	put_ok(f->store, s);
+	assert_int_equal(chmod(f->sessions, 0777), 0);
+	st = watched_store(f->root, &w);
+	got = get_ok(st, "s1");
+	roz_session_free(got);
+	assert_int_equal(mode_of(f->sessions), 0700);
+	assert_int_equal(w.n, 1);
+	if (!strstr(w.last, f->sessions) || !strstr(w.last, "mode 777") || !strstr(w.last, "made it private"))
+		fail_msg("warning was '%s'", w.last);
+	put_ok(st, s);
+	roz_store_free(st);
+	/* fixed: the next store says nothing */
+	st = watched_store(f->root, &w);
+	put_ok(st, s);
+	assert_int_equal(w.n, 1);
+	roz_store_free(st);
+
+	/* a group-writable storage directory gets private before its sessions directory is made */
+	assert_int_equal(mkdir(home, 0775), 0);
+	assert_int_equal(chmod(home, 0775), 0);
+	st = watched_store(home, &w);
+	put_ok(st, s);
+	assert_int_equal(mode_of(home), 0700);
+	assert_int_equal(mode_of(home_sessions), 0700);
+	assert_int_equal(w.n, 2);
+	assert_non_null(strstr(w.last, home));
+	roz_store_free(st);
+
+	/* the sessions directory as a link, even to a private directory, is refused */
+	t_rmtree(home_sessions);
+	assert_int_equal(mkdir(elsewhere, 0700), 0);
+	assert_int_equal(symlink(elsewhere, home_sessions), 0);
+	st = watched_store(home, &w);
+	assert_int_not_equal(roz_store_put(st, s), ROZ_OK);
+	assert_non_null(strstr(roz_error_last(), "is a symbolic link"));
+	assert_int_not_equal(roz_store_lock(st, "s1", 200, &lk), ROZ_OK);
+	assert_int_not_equal(roz_store_get(st, "s1", &got), ROZ_OK);
+	assert_null(got);
+	assert_int_not_equal(roz_store_list(st, &ids, &n), ROZ_OK);
+	expect_listing(elsewhere, "");
+	roz_store_free(st);
+
+	/* and so is a file */
+	assert_int_equal(unlink(home_sessions), 0);
+	t_write_file(home_sessions, "");
+	st = watched_store(home, &w);
+	assert_int_not_equal(roz_store_put(st, s), ROZ_OK);
+	assert_non_null(strstr(roz_error_last(), "not a directory"));
+	roz_store_free(st);
+	assert_int_equal(w.n, 2);
+	roz_session_free(s);
+	free(elsewhere);
+	free(home);
+	free(home_sessions);
+}
+
+/*
+ * Directories and files of another user. Only root can make them, so this
+ * runs only as root: a sessions directory someone else owns and others can
+ * write to is refused (not "fixed": it is not roz's to change), and a
+ * stranger's file in roz's own directory is not read as a session.
+ */
+static void test_file_other_users_refused(void **state)
+{
+	fixture *f = *state;
+	const uid_t nobody = 65534;
+	roz_session *s = rich_session("s1"), *got = NULL;
+	char *json = session_path(f, "s1", ".json");
+	warnings w = {0, ""};
+	roz_store *st;
+
+	if (geteuid() != 0)
+		skip();
+	put_ok(f->store, s);
+	assert_int_equal(chown(json, nobody, nobody), 0);
+	st = watched_store(f->root, &w);
+	assert_int_not_equal(roz_store_get(st, "s1", &got), ROZ_OK);
+	assert_null(got);
+	assert_non_null(strstr(roz_error_last(), "belongs to another user"));
+	roz_store_free(st);
+	assert_int_equal(chown(json, 0, 0), 0);
+
+	assert_int_equal(chown(f->sessions, nobody, nobody), 0);
+	assert_int_equal(chmod(f->sessions, 0777), 0);
+	st = watched_store(f->root, &w);
+	assert_int_not_equal(roz_store_put(st, s), ROZ_OK);
+	if (!strstr(roz_error_last(), "belongs to another user") || !strstr(roz_error_last(), "ROZ_HOME"))
+		fail_msg("message was '%s'", roz_error_last());
+	assert_int_equal(mode_of(f->sessions), 0777);
+	assert_int_equal(w.n, 0);
+	roz_store_free(st);
+	roz_session_free(s);
+	free(json);
+}
+
 /* Every contract test once per backend, named after it. */
 #define CONTRACT(fn)                                                                   \
 	{"file: " #fn, fn, setup_store, teardown_store, &file_backend},                \
@@ -1867,6 +2180,10 @@ int main(void)
 		FILE_ONLY(test_file_put_alloc_failure),
 		FILE_ONLY(test_file_get_alloc_failure),
 		FILE_ONLY(test_file_lock_alloc_failure),
+		FILE_ONLY(test_file_fifo_at_session_paths),
+		FILE_ONLY(test_file_symlink_at_session_paths),
+		FILE_ONLY(test_file_sessions_dir_checked),
+		FILE_ONLY(test_file_other_users_refused),
 	};
 
 	/* cJSON allocates through roz too, so injected failures reach it */
