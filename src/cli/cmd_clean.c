@@ -21,7 +21,7 @@ static void help(void)
 {
 	printf("usage: roz clean [--before AGE] [--all] [--dry-run] [--json]\n\n"
 	       "Remove sessions with no activity for AGE (default: [cleanup] retention_days,\n"
-	       "7 days), and files roz moved aside as corrupt that are as old. A session\n"
+	       "7 days), and files roz moved aside as corrupt at least AGE ago. A session\n"
 	       "whose review is still under way is never removed.\n\n"
 	       "Options:\n"
 	       "      --before AGE  e.g. 7d, 24h, 30m, 90s (a bare number means days)\n"
@@ -142,6 +142,31 @@ static bool ends_with(const char *s, const char *suffix)
 	return n > k && strcmp(s + n - k, suffix) == 0;
 }
 
+/*
+ * When roz moved a corrupt file aside, from the time in its name
+ * (<id>.json.corrupt-20261122T021805Z, maybe with -N after it), or -1. The
+ * move keeps the file's own mtime, the time of its last write, which may
+ * be long ago: judged by that alone, evidence moved aside a moment ago
+ * would go with the next clean.
+ */
+static int64_t moved_aside_at(const char *name)
+{
+	const char *p = strstr(name, ".json.corrupt-");
+	char text[32];
+	roz_time t;
+
+	if (!p)
+		return -1;
+	p += strlen(".json.corrupt-");
+	if (strlen(p) < 16 || p[8] != 'T' || p[15] != 'Z' || (p[16] && p[16] != '-'))
+		return -1;
+	for (int i = 0; i < 15; i++)
+		if (i != 8 && (p[i] < '0' || p[i] > '9'))
+			return -1;
+	snprintf(text, sizeof(text), "%.4s-%.2s-%.2sT%.2s:%.2s:%.2sZ", p, p + 4, p + 6, p + 9, p + 11, p + 13);
+	return roz_time_parse(text, &t) == ROZ_OK ? t.sec : -1;
+}
+
 /* Quarantined files, abandoned temp files and orphaned lock files older than the cutoff. */
 static int stray_files(roz_store *store, roz_time cutoff, bool all, bool dry_run, plan *p)
 {
@@ -154,12 +179,17 @@ static int stray_files(roz_store *store, roz_time cutoff, bool all, bool dry_run
 	while ((de = readdir(d)) != NULL) {
 		bool lockf = ends_with(de->d_name, ".lock");
 		struct stat st;
+		int64_t age_from, moved_at;
 
 		if (!strstr(de->d_name, ".json.corrupt-") && !strstr(de->d_name, ".json.tmp-") && !lockf)
 			continue;
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
 			continue;
-		if (!all && (int64_t)st.st_mtime >= cutoff.sec)
+		/* a moved-aside file is as old as the later of its last write and its move */
+		age_from = (int64_t)st.st_mtime;
+		if ((moved_at = moved_aside_at(de->d_name)) > age_from)
+			age_from = moved_at;
+		if (!all && age_from >= cutoff.sec)
 			continue;
 		/* a temp file this new may belong to a hook writing right now */
 		if ((lockf || strstr(de->d_name, ".json.tmp-")) && (int64_t)st.st_mtime > roz_time_now().sec - 60)

@@ -5,6 +5,7 @@
  */
 #include "support.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -309,6 +310,64 @@ static void clean_sweeps_orphaned_lock_and_temp_files(void **state)
 	home_free(&h);
 }
 
+/*
+ * A corrupt file moved aside keeps the time of its last write. `roz clean
+ * --before` must not take that for the time of the move: evidence moved
+ * aside a moment ago stays for the whole age, and goes after it.
+ */
+static void clean_keeps_evidence_it_just_moved_aside(void **state)
+{
+	home h;
+	const char *prompt[] = {"hook", "user-prompt", NULL};
+	const char *clean_week[] = {"clean", "--before", "7d", NULL}, *clean_all[] = {"clean", "--all", NULL};
+	char *json, *sessions, *moved = NULL, *old;
+	t_run r;
+
+	(void)state;
+	home_make(&h);
+	sessions = t_sprintf("%s/sessions", h.dir);
+	json = t_sprintf("%s/q1.json", sessions);
+	t_write_file(json, "{\"session_id\": \"q1\", \"review\": ");
+	age_file(json, 30 * 86400);
+	/* moved aside by roz long ago, by its name, and untouched since */
+	old = t_sprintf("%s/q0.json.corrupt-20200101T000000Z", sessions);
+	t_write_file(old, "garbage");
+	age_file(old, 30 * 86400);
+	t_run_roz(&r, "{\"session_id\":\"q1\",\"cwd\":\"/w\",\"prompt\":\"#roz again\"}",
+		  (const char *const *)h.env, prompt);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "moved it to"));
+	t_run_free(&r);
+	{
+		DIR *d = opendir(sessions);
+		struct dirent *de;
+
+		assert_non_null(d);
+		while ((de = readdir(d)) != NULL)
+			if (strncmp(de->d_name, "q1.json.corrupt-", 16) == 0)
+				moved = t_sprintf("%s/%s", sessions, de->d_name);
+		closedir(d);
+	}
+	assert_non_null(moved);
+
+	t_run_roz(&r, NULL, (const char *const *)h.env, clean_week);
+	assert_int_equal(r.status, 0);
+	if (access(moved, F_OK) != 0 || strstr(r.out, "q1.json.corrupt-"))
+		fail_msg("clean --before 7d removed what was moved aside just now:\n%s", r.out);
+	if (access(old, F_OK) == 0 || !strstr(r.out, "q0.json.corrupt-20200101T000000Z"))
+		fail_msg("clean --before 7d kept what was moved aside years ago:\n%s", r.out);
+	t_run_free(&r);
+	t_run_roz(&r, NULL, (const char *const *)h.env, clean_all);
+	assert_int_equal(r.status, 0);
+	assert_int_not_equal(access(moved, F_OK), 0);
+	t_run_free(&r);
+	free(old);
+	free(moved);
+	free(json);
+	free(sessions);
+	home_free(&h);
+}
+
 static int run_to_full(const char *arg, char *err, size_t errsize)
 {
 	int pipefd[2], st;
@@ -388,6 +447,7 @@ int main(void)
 		cmocka_unit_test(doctor_reports_templates_it_cannot_use),
 		cmocka_unit_test(doctor_reports_a_miswired_plugin),
 		cmocka_unit_test(clean_sweeps_orphaned_lock_and_temp_files),
+		cmocka_unit_test(clean_keeps_evidence_it_just_moved_aside),
 		cmocka_unit_test(a_failed_write_to_stdout_is_an_error),
 		cmocka_unit_test(usage_mistakes_exit_2),
 	};
