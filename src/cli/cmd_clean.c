@@ -248,8 +248,12 @@ static int report(const plan *p, bool json, bool dry_run, roz_time cutoff, bool 
 	if (p->n_files) {
 		printf("%s %zu file%s moved aside or left behind:\n", dry_run ? "Would remove" : "Removed",
 		       p->n_files, p->n_files == 1 ? "" : "s");
-		for (size_t i = 0; i < p->n_files; i++)
-			printf("  %s\n", p->files[i]);
+		for (size_t i = 0; i < p->n_files; i++) {
+			/* names come from the directory: whoever made a file chose its name */
+			printf("  ");
+			cli_put_safe(stdout, p->files[i], false);
+			printf("\n");
+		}
 	}
 	if (p->n_kept) {
 		printf("Kept %zu session%s whose review is still under way:\n", p->n_kept,

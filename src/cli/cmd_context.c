@@ -22,10 +22,11 @@ static void help(void)
 	       "  -h, --help  show this help\n");
 }
 
-/* Print text with every line indented. */
+/* Print text, made safe for a terminal, with every line indented. */
 static void indented(FILE *f, const char *pad, const char *text, const char *more)
 {
-	const char *p = text, *nl;
+	char *safe = cli_safe(text, true);
+	const char *p = safe ? safe : "(out of memory)", *nl;
 
 	while (*p) {
 		nl = strchr(p, '\n');
@@ -34,6 +35,7 @@ static void indented(FILE *f, const char *pad, const char *text, const char *mor
 			break;
 		p = nl + 1;
 	}
+	roz_free(safe);
 }
 
 void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, const char *pad)
@@ -45,16 +47,21 @@ void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, 
 	fprintf(f, "%sCreated:  %s\n", pad, roz_time_format_sec(s->created_at, a));
 	fprintf(f, "%sUpdated:  %s\n", pad, roz_time_format_sec(s->updated_at, a));
 	fprintf(f, "%sReview:   %s\n", pad, r->enabled ? "enabled" : "not enabled");
-	fprintf(f, "%sDecision: %s%s%s\n", pad, roz_decision_kind_name(r->decision.kind),
-		r->decision.summary ? " - " : "", r->decision.summary ? r->decision.summary : "");
+	fprintf(f, "%sDecision: %s%s", pad, roz_decision_kind_name(r->decision.kind),
+		r->decision.summary ? " - " : "");
+	cli_put_safe(f, r->decision.summary ? r->decision.summary : "", true);
+	fputc('\n', f);
 	fprintf(f, "%sBlocks:   %u of %u\n", pad, (unsigned)r->block_count, (unsigned)config->max_blocks);
 	if (r->gate_trigger) {
 		const roz_gate_trigger *g = r->gate_trigger;
 		char *input = g->tool_input.value ? cJSON_Print(g->tool_input.value) : NULL;
 
 		fprintf(f, "%s\n%sGate trigger:\n", pad, pad);
-		fprintf(f, "%s  Tool:     %s\n", pad, g->tool_name);
-		fprintf(f, "%s  Pattern:  %s\n", pad, g->pattern_matched);
+		fprintf(f, "%s  Tool:     ", pad);
+		cli_put_safe(f, g->tool_name, false);
+		fprintf(f, "\n%s  Pattern:  ", pad);
+		cli_put_safe(f, g->pattern_matched, false);
+		fputc('\n', f);
 		fprintf(f, "%s  At:       %s\n", pad, roz_time_format_sec(g->triggered_at, a));
 		fprintf(f, "%s  Input:\n", pad);
 		indented(f, pad, input ? input : "null", "    ");

@@ -1,19 +1,25 @@
 /*
  * cmd_debug.c - `roz debug`: a session's whole stored state, pretty-printed
- * exactly as the file holds it.
+ * as the file holds it: byte for byte with --json, and with what could work
+ * a terminal shown as escapes without.
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "output.h"
 #include "roz/json.h"
 #include "roz/session_json.h"
 
 static void help(void)
 {
-	printf("usage: roz debug <session-id>\n\n"
-	       "Print everything roz stores for a session, as indented JSON.\n");
+	printf("usage: roz debug <session-id> [--json]\n\n"
+	       "Print everything roz stores for a session, as indented JSON. Characters\n"
+	       "that could make a terminal misbehave are shown as escapes (\\x1b, \\u202e).\n\n"
+	       "Options:\n"
+	       "      --json  the same JSON byte for byte, for scripts\n"
+	       "  -h, --help  show this help\n");
 }
 
 int cmd_debug(int argc, char **argv)
@@ -39,8 +45,14 @@ int cmd_debug(int argc, char **argv)
 		} else {
 			roz_json_add_pretty(&out, tree, 0);
 			roz_buf_addc(&out, '\n');
-			if (!roz_buf_failed(&out))
+			if (roz_buf_failed(&out)) {
+				cli_error("out of memory");
+				rc = ROZ_EXIT_FAILURE;
+			} else if (json) {
 				fwrite(out.ptr, 1, out.len, stdout);
+			} else {
+				cli_put_safe(stdout, out.ptr, true);
+			}
 		}
 	}
 	cJSON_Delete(tree);

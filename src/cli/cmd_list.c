@@ -98,7 +98,9 @@ static void print_table(const roz_config *config, cli_entry *e, size_t n, long l
 				idw = strlen(e[i].id);
 		}
 	if (!n) {
-		printf("No sessions in %s.\n", config->storage_path);
+		printf("No sessions in ");
+		cli_put_safe(stdout, config->storage_path, false);
+		printf(".\n");
 		return;
 	}
 	shown = 0;
@@ -125,9 +127,11 @@ static void print_table(const roz_config *config, cli_entry *e, size_t n, long l
 		shown++;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (!e[i].s)
-			printf("%s%s: cannot be read: %s%s\n", cli_red(), e[i].id, e[i].error ? e[i].error : "?",
-			       cli_reset());
+		if (!e[i].s) {
+			printf("%s%s: cannot be read: ", cli_red(), e[i].id);
+			cli_put_safe(stdout, e[i].error ? e[i].error : "?", false);
+			printf("%s\n", cli_reset());
+		}
 	if (readable > shown)
 		printf("%s(%zu of %zu sessions shown; --limit to see more)%s\n", cli_dim(), shown, readable,
 		       cli_reset());

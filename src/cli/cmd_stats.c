@@ -16,6 +16,7 @@
 
 typedef struct tstat {
 	char *id;
+	char *shown; /* id as a terminal may show it (cli_safe), for the table */
 	unsigned success, not_spawned, no_decision, bad_session_id, pending;
 	unsigned long long blocks; /* blocks_needed summed over successes */
 } tstat;
@@ -141,7 +142,7 @@ static void bar(double pct)
 	printf("%s", cli_reset());
 }
 
-static void print_table(const stats *st, long days)
+static int print_table(stats *st, long days)
 {
 	size_t w = strlen("TEMPLATE");
 	unsigned ns = 0, nd = 0, bad = 0, pend = 0;
@@ -149,11 +150,16 @@ static void print_table(const stats *st, long days)
 	if (!st->n) {
 		printf("No review attempts in the last %ld day%s (%u session%s looked at).\n", days,
 		       days == 1 ? "" : "s", st->sessions, st->sessions == 1 ? "" : "s");
-		return;
+		return ROZ_EXIT_OK;
 	}
-	for (size_t i = 0; i < st->n; i++)
-		if (cli_width(st->t[i].id) > w)
-			w = cli_width(st->t[i].id);
+	for (size_t i = 0; i < st->n; i++) {
+		if (!(st->t[i].shown = cli_safe(st->t[i].id, false))) {
+			cli_error("out of memory");
+			return ROZ_EXIT_FAILURE;
+		}
+		if (cli_width(st->t[i].shown) > w)
+			w = cli_width(st->t[i].shown);
+	}
 	printf("Review attempts by block template, last %ld day%s:\n\n", days, days == 1 ? "" : "s");
 	printf("%s", cli_bold());
 	cli_pad(stdout, "TEMPLATE", w + 2);
@@ -161,7 +167,7 @@ static void print_table(const stats *st, long days)
 	for (size_t i = 0; i < st->n; i++) {
 		const tstat *t = &st->t[i];
 
-		cli_pad(stdout, t->id, w + 2);
+		cli_pad(stdout, t->shown, w + 2);
 		printf("%8u %8u %8u %11.1f %7.1f%%\n", t->success, failures(t), t->pending,
 		       t->success ? (double)t->blocks / t->success : 0.0, rate(t));
 		ns += t->not_spawned;
@@ -172,7 +178,7 @@ static void print_table(const stats *st, long days)
 	printf("\nSuccess rate\n");
 	for (size_t i = 0; i < st->n; i++) {
 		printf("  ");
-		cli_pad(stdout, st->t[i].id, w + 1);
+		cli_pad(stdout, st->t[i].shown, w + 1);
 		bar(rate(&st->t[i]));
 		printf(" %5.1f%%\n", rate(&st->t[i]));
 	}
@@ -186,6 +192,7 @@ static void print_table(const stats *st, long days)
 	if (st->unreadable)
 		printf(", %u unreadable", st->unreadable);
 	printf(".\n");
+	return ROZ_EXIT_OK;
 }
 
 int cmd_stats(int argc, char **argv)
@@ -235,10 +242,12 @@ int cmd_stats(int argc, char **argv)
 	if (json)
 		status = print_json(&st, days);
 	else
-		print_table(&st, days);
+		status = print_table(&st, days);
 out:
-	for (size_t i = 0; i < st.n; i++)
+	for (size_t i = 0; i < st.n; i++) {
 		roz_free(st.t[i].id);
+		roz_free(st.t[i].shown);
+	}
 	roz_free(st.t);
 	cli_free_entries(e, n);
 	roz_store_free(store);

@@ -1,7 +1,8 @@
 /*
  * output.c - terminal conventions shared by roz's commands: colour rules,
- * character-aware alignment and cutting, local times, and loading every
- * session of a store (corrupt files included, as entries with an error).
+ * escaping what sessions hold before it reaches a terminal, character-aware
+ * alignment and cutting, local times, and loading every session of a store
+ * (corrupt files included, as entries with an error).
  */
 #include "output.h"
 
@@ -67,6 +68,98 @@ static size_t decode(const unsigned char *s, unsigned long *cp)
 	return *cp = 0xFFFD, 1;
 }
 
+typedef void (*sink_fn)(void *ud, const char *p, size_t n);
+
+static void to_file(void *ud, const char *p, size_t n)
+{
+	fwrite(p, 1, n, ud);
+}
+
+static void to_buf(void *ud, const char *p, size_t n)
+{
+	roz_buf_add(ud, p, n);
+}
+
+/* Length of the UTF-8 character at s (its code point in *cp), or 0 if the bytes are not one. */
+static size_t utf8_char(const unsigned char *s, unsigned long *cp)
+{
+	size_t n = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : 2;
+
+	for (size_t k = 1; k < n; k++)
+		if (!s[k])
+			return 0; /* cut short by the end of the string */
+	if (!roz_utf8_valid((const char *)s, n))
+		return 0;
+	decode(s, cp);
+	return n;
+}
+
+/*
+ * Characters that can make a terminal do something other than show text:
+ * move the cursor, rewrite the title or the clipboard, hide what follows
+ * (C0, DEL, C1: ESC and CSI start escape sequences), or show text in an
+ * order other than stored (bidi overrides and isolates, as in the
+ * "Trojan Source" attacks on code review).
+ */
+static bool unsafe(unsigned long cp)
+{
+	return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* The one escaping function: s in safe pieces, handed to put. */
+static void escape(const char *s, bool multiline, sink_fn put, void *ud)
+{
+	const unsigned char *p = (const unsigned char *)s, *run = p;
+	char esc[16];
+
+	while (*p) {
+		unsigned long cp = *p;
+		size_t n = *p < 0x80 ? 1 : *p >= 0xC2 && *p <= 0xF4 ? utf8_char(p, &cp) : 0;
+
+		if (n && !unsafe(cp)) {
+			p += n;
+			continue;
+		}
+		if (n && multiline && (cp == '\n' || cp == '\t')) {
+			p++;
+			continue;
+		}
+		if (p > run)
+			put(ud, (const char *)run, (size_t)(p - run));
+		if (!n)
+			snprintf(esc, sizeof(esc), "\\x%02x", *p); /* not UTF-8: the byte itself */
+		else if (cp == '\n' || cp == '\r' || cp == '\t')
+			snprintf(esc, sizeof(esc), "\\%c", cp == '\n' ? 'n' : cp == '\r' ? 'r' : 't');
+		else if (cp < 0x80)
+			snprintf(esc, sizeof(esc), "\\x%02x", (unsigned)cp);
+		else
+			snprintf(esc, sizeof(esc), "\\u%04x", (unsigned)cp);
+		put(ud, esc, strlen(esc));
+		p += n ? n : 1;
+		run = p;
+	}
+	if (p > run)
+		put(ud, (const char *)run, (size_t)(p - run));
+}
+
+char *cli_safe(const char *s, bool multiline)
+{
+	roz_buf b = ROZ_BUF_INIT;
+
+	escape(s, multiline, to_buf, &b);
+	if (roz_buf_failed(&b)) {
+		roz_buf_free(&b);
+		return NULL;
+	}
+	return roz_buf_detach(&b, NULL);
+}
+
+void cli_put_safe(FILE *f, const char *s, bool multiline)
+{
+	escape(s, multiline, to_file, f);
+}
+
 size_t cli_width(const char *s)
 {
 	size_t w = 0;
@@ -79,11 +172,16 @@ size_t cli_width(const char *s)
 	return w;
 }
 
-char *cli_cut(const char *s, size_t max)
+char *cli_cut(const char *text, size_t max)
 {
 	const char *ell = cli_utf8() ? "\xe2\x80\xa6" : "...";
-	size_t ell_w = cli_utf8() ? 1 : 3, w = 0, line = strcspn(s, "\r\n"), i = 0, fit = 0;
+	char *s = cli_safe(text, false), *out;
+	size_t ell_w = cli_utf8() ? 1 : 3, w = 0, line, i = 0, fit = 0;
 	unsigned long cp;
+
+	if (!s)
+		return NULL;
+	line = strlen(s); /* one line now: newlines are shown as \n */
 
 	while (i < line) {
 		size_t n = decode((const unsigned char *)s + i, &cp), cw = wide(cp) ? 2 : 1;
@@ -95,12 +193,11 @@ char *cli_cut(const char *s, size_t max)
 		w += cw;
 		i += n;
 	}
-	if (i >= line && line == strlen(s))
-		return roz_strndup(s, line);
-	/* cut, or more lines follow: show that something is left out */
 	if (i >= line)
-		fit = line;
-	return roz_asprintf("%.*s%s", (int)fit, s, ell);
+		return s;
+	out = roz_asprintf("%.*s%s", (int)fit, s, ell);
+	roz_free(s);
+	return out;
 }
 
 void cli_pad(FILE *f, const char *s, size_t width)

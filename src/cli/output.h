@@ -26,7 +26,18 @@ bool cli_utf8(void);
 /* Columns a string takes on a terminal (wide East Asian characters count 2). */
 size_t cli_width(const char *s);
 
-/* The first line of s, cut to at most max columns with "…" (or "...") added. Caller frees. */
+/*
+ * Text from a session (prompts, summaries, commands, payloads, names) as it
+ * is safe to show on a terminal: C0 controls, DEL, C1 controls, the bidi
+ * embedding, override and isolate characters (U+202A-U+202E, U+2066-U+2069)
+ * and bytes that are not UTF-8 become visible escapes (\n, \r, \t, \x1b,
+ * \u009b, \u202e, \xff). With multiline, newlines and tabs are kept.
+ * Everything printed for people goes through here; --json output does not.
+ */
+char *cli_safe(const char *s, bool multiline); /* caller frees; NULL if out of memory */
+void cli_put_safe(FILE *f, const char *s, bool multiline);
+
+/* s on one line (as cli_safe shows it), cut to at most max columns with "…" (or "...") added. Caller frees. */
 char *cli_cut(const char *s, size_t max);
 
 /* Print s left-aligned in a field of `width` columns (padding after it). */

@@ -31,14 +31,14 @@ static void print_value(FILE *f, const cJSON *v)
 		roz_json_add_canonical(&b, v);
 	}
 	if (!roz_buf_failed(&b))
-		fputs(b.ptr, f);
+		cli_put_safe(f, b.ptr, false);
 	roz_buf_free(&b);
 }
 
 static void print_payload(FILE *f, const cJSON *payload, const char *indent)
 {
 	roz_buf b = ROZ_BUF_INIT;
-	const char *p, *nl;
+	char *p, *nl;
 
 	roz_json_add_pretty(&b, payload, 0);
 	if (roz_buf_failed(&b)) {
@@ -47,7 +47,11 @@ static void print_payload(FILE *f, const cJSON *payload, const char *indent)
 	}
 	for (p = b.ptr; p; p = nl ? nl + 1 : NULL) {
 		nl = strchr(p, '\n');
-		fprintf(f, "%s    %.*s\n", indent, (int)(nl ? nl - p : (long)strlen(p)), p);
+		if (nl)
+			*nl = '\0'; /* b is ours: print it one line at a time */
+		fprintf(f, "%s    ", indent);
+		cli_put_safe(f, p, false);
+		fputc('\n', f);
 	}
 	roz_buf_free(&b);
 }
@@ -58,6 +62,7 @@ void cli_print_trace(FILE *f, const roz_session *s, const char *indent, bool ver
 		roz_trace_event ev;
 		char when[32] = "??:??:??.???";
 		const cJSON *item;
+		char *type;
 		bool first = true;
 
 		if (roz_trace_event_parse(&s->trace[i], &ev) < 0) {
@@ -66,10 +71,16 @@ void cli_print_trace(FILE *f, const roz_session *s, const char *indent, bool ver
 		}
 		if (ev.has_timestamp)
 			cli_local_clock(ev.timestamp, when, sizeof(when));
-		fprintf(f, "%s%s%s%s  %-18s ", indent, cli_dim(), when, cli_reset(), ev.event_type);
+		fprintf(f, "%s%s%s%s  ", indent, cli_dim(), when, cli_reset());
+		type = cli_safe(ev.event_type, false);
+		cli_pad(f, type ? type : "?", 18);
+		fputc(' ', f);
+		roz_free(type);
 		if (cJSON_IsObject(ev.payload)) {
 			cJSON_ArrayForEach(item, ev.payload) {
-				fprintf(f, "%s%s=", first ? "" : " ", item->string);
+				fputs(first ? "" : " ", f);
+				cli_put_safe(f, item->string, false);
+				fputc('=', f);
 				print_value(f, item);
 				first = false;
 			}

@@ -368,6 +368,108 @@ static void clean_keeps_evidence_it_just_moved_aside(void **state)
 	home_free(&h);
 }
 
+/* Bytes a terminal may act on: C0 but newline and tab, DEL, C1 (UTF-8), bidi controls, bytes not UTF-8. */
+static const char *raw_control(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0; i < len; i++) {
+		if ((p[i] < 0x20 && p[i] != '\n' && p[i] != '\t') || p[i] == 0x7f || p[i] == 0xff)
+			return s + i;
+		if (p[i] == 0xc2 && i + 1 < len && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f)
+			return s + i;
+		if (p[i] == 0xe2 && i + 2 < len && ((p[i + 1] == 0x80 && p[i + 2] >= 0xaa && p[i + 2] <= 0xae) ||
+						    (p[i + 1] == 0x81 && p[i + 2] >= 0xa6 && p[i + 2] <= 0xa9)))
+			return s + i;
+	}
+	return NULL;
+}
+
+static t_run run_cmd(home *h, const char *a, const char *b, const char *c)
+{
+	const char *argv[] = {a, b, c, NULL};
+	t_run r;
+
+	t_run_roz(&r, NULL, (const char *const *)h->env, argv);
+	return r;
+}
+
+/*
+ * What people read is shown with controls escaped; what scripts read
+ * (--json) is the stored text exactly, escaped only as JSON must be.
+ */
+static void views_escape_controls_and_json_keeps_them(void **state)
+{
+	/* views of text say \x1b; views of JSON keep JSON's own \u001b for what it escapes */
+	static const char *const text_form = "\\x1b]0;t\\x07b\\rc\\u009b2Jd\\u202ee";
+	static const char *const json_form = "\\u001b]0;t\\u0007b\\rc\\u009b2Jd\\u202ee";
+	const char *const human[][4] = {
+		{"list", NULL, NULL, text_form},  {"context", "e1", NULL, text_form},
+		{"trace", "e1", NULL, json_form}, {"trace", "e1", "-v", json_form},
+		{"debug", "e1", NULL, json_form},
+	};
+	home h;
+	const char *prompt[] = {"hook", "user-prompt", NULL};
+	t_run r;
+
+	(void)state;
+	home_make(&h);
+	/* ESC ] title BEL, CR, CSI as C1 (U+009B), a right-to-left override, a tab, a newline */
+	t_run_roz(&r, "{\"session_id\":\"e1\",\"cwd\":\"/w\",\"prompt\":\"#roz a\\u001b]0;t\\u0007b\\rc"
+		      "\\u009b2Jd\\u202ee\\tf\\ng\"}",
+		  (const char *const *)h.env, prompt);
+	assert_int_equal(r.status, 0);
+	t_run_free(&r);
+	for (size_t i = 0; i < sizeof(human) / sizeof(human[0]); i++) {
+		const char *bad;
+
+		r = run_cmd(&h, human[i][0], human[i][1], human[i][2]);
+		assert_int_equal(r.status, 0);
+		if ((bad = raw_control(r.out, r.out_len)) != NULL)
+			fail_msg("roz %s printed byte 0x%02x raw:\n%s", human[i][0], (unsigned char)*bad, r.out);
+		if (!strstr(r.out, human[i][3]))
+			fail_msg("roz %s did not show the escapes:\n%s", human[i][0], r.out);
+		t_run_free(&r);
+	}
+	/* context keeps the prompt's lines and its tab */
+	r = run_cmd(&h, "context", "e1", NULL);
+	assert_non_null(strstr(r.out, "\\u202ee\tf\n    g\n"));
+	t_run_free(&r);
+	r = run_cmd(&h, "list", "--json", NULL);
+	assert_non_null(strstr(r.out, "\"first_prompt\":\"#roz a\\u001b]0;t\\u0007b\\rc\xc2\x9b" "2Jd\xe2\x80\xae"
+				      "e\\tf\\ng\""));
+	t_run_free(&r);
+	r = run_cmd(&h, "context", "e1", "--json");
+	assert_non_null(strstr(r.out, "\"user_prompts\":[\"#roz a\\u001b]0;t\\u0007b\\rc\xc2\x9b" "2Jd\xe2\x80\xae"
+				      "e\\tf\\ng\"]"));
+	t_run_free(&r);
+	r = run_cmd(&h, "debug", "e1", "--json");
+	assert_non_null(strstr(r.out, "\"#roz a\\u001b]0;t\\u0007b\\rc\xc2\x9b" "2Jd\xe2\x80\xae" "e\\tf\\ng\""));
+	t_run_free(&r);
+	home_free(&h);
+}
+
+/* A file name in the sessions directory is whatever its maker chose: clean shows it escaped. */
+static void clean_shows_file_names_escaped(void **state)
+{
+	home h;
+	char *name;
+	t_run r;
+
+	(void)state;
+	home_make(&h);
+	name = t_sprintf("%s/sessions/x\x1b[2J\xff.json.corrupt-20200101T000000Z", h.dir);
+	t_write_file(name, "garbage");
+	r = run_cmd(&h, "clean", "--all", NULL);
+	assert_int_equal(r.status, 0);
+	if (raw_control(r.out, r.out_len) || !strstr(r.out, "  x\\x1b[2J\\xff.json.corrupt-20200101T000000Z\n"))
+		fail_msg("clean said:\n%s", r.out);
+	assert_int_not_equal(access(name, F_OK), 0);
+	t_run_free(&r);
+	free(name);
+	home_free(&h);
+}
+
 static int run_to_full(const char *arg, char *err, size_t errsize)
 {
 	int pipefd[2], st;
@@ -448,6 +550,8 @@ int main(void)
 		cmocka_unit_test(doctor_reports_a_miswired_plugin),
 		cmocka_unit_test(clean_sweeps_orphaned_lock_and_temp_files),
 		cmocka_unit_test(clean_keeps_evidence_it_just_moved_aside),
+		cmocka_unit_test(views_escape_controls_and_json_keeps_them),
+		cmocka_unit_test(clean_shows_file_names_escaped),
 		cmocka_unit_test(a_failed_write_to_stdout_is_an_error),
 		cmocka_unit_test(usage_mistakes_exit_2),
 	};
