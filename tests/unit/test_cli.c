@@ -368,6 +368,70 @@ static void clean_keeps_evidence_it_just_moved_aside(void **state)
 	home_free(&h);
 }
 
+/*
+ * A FIFO where a session file belongs used to hang `roz hook stop` for
+ * good. The hook answers {} at once with a warning naming the FIFO, which
+ * stays where it was.
+ */
+static void hook_answers_at_once_on_a_fifo(void **state)
+{
+	home h;
+	const char *stop[] = {"hook", "stop", NULL};
+	char *fifo;
+	struct stat st;
+	t_run r;
+
+	(void)state;
+	home_make(&h);
+	fifo = t_sprintf("%s/sessions/ff.json", h.dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	alarm(20); /* a hook that hangs fails the test instead of the suite's timeout */
+	t_run_roz(&r, "{\"session_id\":\"ff\",\"cwd\":\"/w\"}", (const char *const *)h.env, stop);
+	alarm(0);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "{}\n");
+	if (!strstr(r.err, "roz: warning:") || !strstr(r.err, "is a FIFO, not a session file"))
+		fail_msg("stderr was:\n%s", r.err);
+	assert_int_equal(lstat(fifo, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	t_run_free(&r);
+	free(fifo);
+	home_free(&h);
+}
+
+/*
+ * A sessions directory anyone could write to was used as it was. The first
+ * hook makes it private and says so on stderr; the next says nothing.
+ */
+static void hook_makes_an_open_sessions_dir_private(void **state)
+{
+	home h;
+	const char *prompt[] = {"hook", "user-prompt", NULL};
+	const char *in = "{\"session_id\":\"p1\",\"cwd\":\"/w\",\"prompt\":\"#roz go\"}";
+	char *sessions;
+	struct stat st;
+	t_run r;
+
+	(void)state;
+	home_make(&h);
+	sessions = t_sprintf("%s/sessions", h.dir);
+	assert_int_equal(chmod(sessions, 0777), 0);
+	t_run_roz(&r, in, (const char *const *)h.env, prompt);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "{}\n");
+	if (!strstr(r.err, "roz: warning:") || !strstr(r.err, "was writable by group or others (mode 777); "
+								 "made it private (mode 700)"))
+		fail_msg("stderr was:\n%s", r.err);
+	t_run_free(&r);
+	assert_int_equal(stat(sessions, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	t_run_roz(&r, in, (const char *const *)h.env, prompt);
+	assert_string_equal(r.err, "");
+	t_run_free(&r);
+	free(sessions);
+	home_free(&h);
+}
+
 /* Bytes a terminal may act on: C0 but newline and tab, DEL, C1 (UTF-8), bidi controls, bytes not UTF-8. */
 static const char *raw_control(const char *s, size_t len)
 {
@@ -550,6 +614,8 @@ int main(void)
 		cmocka_unit_test(doctor_reports_a_miswired_plugin),
 		cmocka_unit_test(clean_sweeps_orphaned_lock_and_temp_files),
 		cmocka_unit_test(clean_keeps_evidence_it_just_moved_aside),
+		cmocka_unit_test(hook_answers_at_once_on_a_fifo),
+		cmocka_unit_test(hook_makes_an_open_sessions_dir_private),
 		cmocka_unit_test(views_escape_controls_and_json_keeps_them),
 		cmocka_unit_test(clean_shows_file_names_escaped),
 		cmocka_unit_test(a_failed_write_to_stdout_is_an_error),
