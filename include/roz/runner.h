@@ -33,6 +33,35 @@ typedef struct roz_runner_opts {
 int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out, roz_buf *err,
 		 const roz_runner_opts *opts);
 
+/* One process, as the check behind `roz decide --override` sees it. */
+typedef struct roz_process_info {
+	long ppid;     /* its parent */
+	char comm[64]; /* its command name */
+	char exe[512]; /* the executable it runs; "" when that cannot be read */
+} roz_process_info;
+
+/*
+ * What `roz decide --override` looks at to know a person at a terminal
+ * stands behind it: no Claude Code variables in the environment, standard
+ * input and standard error are terminals, and no process above this one is
+ * Claude Code. A NULL probe, or a NULL callback, means the real thing
+ * (getenv, isatty, /proc); tests inject their own.
+ */
+typedef struct roz_person_probe {
+	bool (*is_terminal)(void *ud, int fd);
+	roz_getenv_fn getenv_fn;
+	/* Describe process `pid` (0: this one). ROZ_OK, or < 0 when it cannot be read. */
+	int (*process)(void *ud, long pid, roz_process_info *out);
+	void *ud;
+} roz_person_probe;
+
+/*
+ * ROZ_OK when a person at a terminal, outside Claude Code, runs this;
+ * else ROZ_EINVALID with what is missing in roz_error_last(). A process
+ * tree that cannot be read at all counts as missing.
+ */
+int roz_person_check(const roz_person_probe *probe) ROZ_WARN_UNUSED;
+
 typedef struct roz_decide_request {
 	const char *session_id; /* the session the verdict is for */
 	roz_decision_kind kind;
@@ -46,13 +75,19 @@ typedef struct roz_decide_request {
 
 /*
  * `roz decide` against the configured store: lock the session, record the
- * verdict, save, unlock. A verdict run from inside a different Claude Code
- * session than the one it names is refused, and the caller's own session
- * records its pending attempt as having gone to a bad session id. ROZ_OK;
- * ROZ_ENOTFOUND for an unknown session; ROZ_EINVALID for a refused request;
- * or another error, with the reason in roz_error_last().
+ * verdict (roz_decide_record: without --override it needs the reviewer's
+ * ticket, checked and used under the lock), save, unlock. An override is
+ * refused unless roz_person_check() passes. A verdict run from inside a
+ * different Claude Code session than the one it names is refused, and the
+ * caller's own session records its pending attempt as having gone to a bad
+ * session id. ROZ_OK; ROZ_ENOTFOUND for an unknown session; ROZ_EINVALID
+ * for a refused request; or another error, with the reason in
+ * roz_error_last().
  */
 int roz_run_decide(const roz_config *config, const roz_decide_request *req) ROZ_WARN_UNUSED;
+/* The same, with --override checked through `probe` (NULL: for real). */
+int roz_run_decide_probed(const roz_config *config, const roz_decide_request *req,
+			  const roz_person_probe *probe) ROZ_WARN_UNUSED;
 
 /* Shared with the CLI: a roz_env for `now` over real ids, randomness and templates. */
 struct roz_env;

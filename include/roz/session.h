@@ -40,6 +40,7 @@ struct cJSON;
 #define ROZ_MAX_TOOL_INPUT_BYTES (10 * 1024)
 #define ROZ_MAX_SESSION_ID 128
 #define ROZ_MAX_REVIEWER_RUNS 10
+#define ROZ_MAX_TICKETS 8
 
 typedef enum roz_decision_kind {
 	ROZ_DECISION_PENDING,
@@ -114,6 +115,17 @@ typedef struct roz_reviewer_run {
 	uint32_t stop_blocks; /* times its stop was held for want of a verdict */
 } roz_reviewer_run;
 
+/*
+ * Leave for one `roz decide`: issued when the reviewer's own Bash call runs
+ * it, good for a short while, used by the first verdict recorded with it.
+ */
+typedef struct roz_verdict_ticket {
+	char *agent_id;    /* the reviewer run whose call it was */
+	char *tool_use_id; /* that Bash call, or NULL */
+	roz_time issued_at;
+	bool used;         /* a verdict was recorded with it */
+} roz_verdict_ticket;
+
 /* One trace event as JSON text: {"id":..,"timestamp":..,"event_type":..,"payload":..}. */
 typedef struct roz_trace_entry {
 	char *json;
@@ -142,6 +154,12 @@ typedef struct roz_review_state {
 	size_t n_reviewers, cap_reviewers;
 	roz_opt_time reviewer_started_at; /* the latest reviewer start */
 	uint32_t wait_blocks; /* stops held this cycle while a background reviewer ran */
+	roz_verdict_ticket *tickets; /* issued to reviewer calls of `roz decide`, oldest first */
+	size_t n_tickets, cap_tickets;
+	/* how the current verdict was recorded; reset by roz_session_record_decision */
+	char *decision_agent_id;  /* the reviewer whose ticket it used, or NULL */
+	bool decision_override;   /* a person's `roz decide --override` */
+	bool decision_contested;  /* its ticket was presented again: no reviewer vouches for it */
 } roz_review_state;
 
 typedef struct roz_session {
@@ -209,6 +227,17 @@ int roz_session_reviewer_start(roz_session *s, const char *agent_id, roz_time no
 roz_reviewer_run *roz_session_reviewer_find(roz_session *s, const char *agent_id);
 /* Forget a run (no-op for NULL). */
 void roz_session_reviewer_remove(roz_session *s, roz_reviewer_run *run);
+
+/* ---- verdict tickets ------------------------------------------------------- */
+
+/*
+ * Issue a ticket (strings copied; tool_use_id may be NULL). The oldest is
+ * dropped past ROZ_MAX_TICKETS.
+ */
+int roz_session_ticket_add(roz_session *s, const char *agent_id, const char *tool_use_id,
+			   roz_time now) ROZ_WARN_UNUSED;
+/* Forget tickets more than `ttl_seconds` old at `now`. */
+void roz_session_tickets_prune(roz_session *s, roz_time now, uint64_t ttl_seconds);
 
 /* ---- trace ---------------------------------------------------------------- */
 

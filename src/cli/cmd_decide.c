@@ -1,7 +1,8 @@
 /*
- * cmd_decide.c - `roz decide`: the reviewer records its verdict. Locks the
- * session like a hook does, so a verdict written while hooks run is never
- * lost.
+ * cmd_decide.c - `roz decide`: the reviewer records its verdict, or a
+ * person at a terminal overrides. Locks the session like a hook does, so a
+ * verdict written while hooks run is never lost; a verdict nobody stands
+ * behind is refused with exit status 2.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -22,11 +23,14 @@ static void help(void)
 	       "Options:\n"
 	       "  -m, --message TEXT   what the agent must fix (ISSUES)\n"
 	       "  -o, --opinions TEXT  second opinions consulted (COMPLETE)\n"
-	       "      --override       record the verdict as a person, outside Claude Code;\n"
-	       "                       it counts without a reviewer run\n"
+	       "      --override       record the verdict as a person, at a terminal outside\n"
+	       "                       Claude Code; it counts without a reviewer run and is\n"
+	       "                       shown as an override in list, context and trace\n"
 	       "  -h, --help           show this help\n\n"
-	       "Inside Claude Code only the roz:roz reviewer may run this; a verdict counts\n"
-	       "once the reviewer's own stop confirms it was recorded during its review.\n");
+	       "Inside Claude Code only the roz:roz reviewer may run this: its own call to\n"
+	       "roz decide lets one verdict through within %d seconds, and the verdict counts\n"
+	       "once that reviewer's stop confirms it. Anything else is refused (exit 2).\n",
+	       ROZ_TICKET_TTL_SECONDS);
 }
 
 int cmd_decide(int argc, char **argv)
@@ -84,6 +88,12 @@ int cmd_decide(int argc, char **argv)
 	rc = roz_run_decide(&config, &req);
 	if (rc == ROZ_ENOTFOUND) {
 		cli_error("no session '%s' (check the SESSION_ID you were given)", sid);
+		goto out;
+	}
+	if (rc == ROZ_EINVALID) {
+		/* refused, not failed: say why and what a person can do instead */
+		cli_error("verdict for session '%s' refused: %s", sid, roz_error_last());
+		status = ROZ_EXIT_USAGE;
 		goto out;
 	}
 	if (rc < 0) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "roz/glob.h"
+#include "roz/interp.h"
 #include "roz/shell.h"
 #include "roz/utf8.h"
 
@@ -64,6 +65,8 @@ static int check_bash(const roz_config *config, const char *command, roz_gate_ma
 			else if (strcmp(c->words[1], "hook") == 0)
 				m->roz_runs |= ROZ_RUNS_HOOK;
 		}
+		if (roz_interp_runs_decide(c, command))
+			m->roz_runs |= ROZ_RUNS_DECIDE; /* a script interpreter's inline program */
 	}
 	for (size_t p = 0; p < config->n_gate_tools && !m->matched; p++) {
 		const char *pattern = config->gate_tools[p];

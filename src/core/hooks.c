@@ -179,6 +179,10 @@ int roz_hook_prepare(roz_hook_event ev, const roz_hook_input *in, const roz_conf
 				      !(plan->gate.roz_runs & ROZ_RUNS_HOOK) &&
 				      !((plan->gate.roz_runs & ROZ_RUNS_DECIDE) && !from_reviewer(in)) &&
 				      !is_reviewer(in);
+		/* the reviewer's own `roz decide` is issued a ticket, kept in the session */
+		plan->needs_session |= (plan->gate.roz_runs & ROZ_RUNS_DECIDE) &&
+				       !(plan->gate.roz_runs & ROZ_RUNS_HOOK) && !plan->gate.matched &&
+				       from_reviewer(in) && config->require_reviewer;
 		/* starting the reviewer: one run at a time, so the session is consulted */
 		plan->starts_reviewer = !plan->gate.matched && !is_reviewer(in) && starts_reviewer(in);
 		plan->needs_session |= plan->starts_reviewer;
@@ -774,6 +778,22 @@ static int on_subagent_stop(const roz_hook_input *in, const roz_env *env, roz_se
 				     "COMPLETE|ISSUES \"<summary>\"",
 				     roz_time_format_sec(decided.t, a), roz_time_format_sec(env->now, b),
 				     s->session_id));
+	if (s->review.decision_contested && !s->review.decision_trusted)
+		return hold_reviewer(
+			s, env, run, in, res,
+			roz_asprintf("roz: the recorded verdict was contested: a second `roz decide` "
+				     "presented the ticket it was recorded with, so roz cannot tell "
+				     "whether it was yours. Record your verdict again with: roz decide "
+				     "%s COMPLETE|ISSUES \"<summary>\"",
+				     s->session_id));
+	if (s->review.decision_agent_id && !s->review.decision_trusted &&
+	    strcmp(s->review.decision_agent_id, in->agent_id ? in->agent_id : "") != 0)
+		return hold_reviewer(
+			s, env, run, in, res,
+			roz_asprintf("roz: the recorded verdict was made with another reviewer's ticket "
+				     "(agent %s), so it is not yours. Record your own with: roz decide "
+				     "%s COMPLETE|ISSUES \"<summary>\"",
+				     s->review.decision_agent_id, s->session_id));
 	/*
 	 * A verdict recorded while this reviewer ran: it vouches for it. The
 	 * attempt it answers is settled here, unless `roz decide` already did
@@ -886,6 +906,23 @@ static int reviewer_launch(const roz_hook_input *in, const roz_env *env, roz_ses
 	return ROZ_OK;
 }
 
+/*
+ * A verdict ticket for the reviewer call `in`: `roz decide` without
+ * --override records only with one (see roz_decide_record).
+ */
+static int issue_ticket(roz_session *s, const roz_hook_input *in, const roz_env *env,
+			roz_hook_result *res)
+{
+	int rc;
+
+	roz_session_tickets_prune(s, env->now, ROZ_TICKET_TTL_SECONDS);
+	if ((rc = roz_session_ticket_add(s, in->agent_id, in->tool_use_id, env->now)) < 0)
+		return rc;
+	s->updated_at = env->now;
+	res->save = true;
+	return ROZ_OK;
+}
+
 static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const roz_hook_plan *plan,
 			   roz_session **session, roz_hook_result *res)
 {
@@ -902,6 +939,10 @@ static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const r
 					   "tool call is refused.");
 	if ((g->roz_runs & ROZ_RUNS_DECIDE) && !from_reviewer(in))
 		return roz_hook_output_take(&res->output, ROZ_OUTPUT_DENY, self_approval_message(in));
+	/* the reviewer's own call: leave for the one verdict it is about to record */
+	if ((g->roz_runs & ROZ_RUNS_DECIDE) && !g->matched && *session && env->config->require_reviewer &&
+	    (rc = issue_ticket(*session, in, env, res)) < 0)
+		return rc;
 	if (g->touches_store)
 		return roz_hook_output_set(&res->output, ROZ_OUTPUT_DENY,
 					   "roz: the files under roz's session storage are its record of "
@@ -1002,8 +1043,10 @@ int roz_hook_handle(roz_hook_event ev, const roz_hook_input *in, const roz_env *
 
 /* ---- roz decide ------------------------------------------------------------------------ */
 
-int roz_decide_apply(roz_session *s, roz_decision_kind kind, const char *summary,
-		     const char *message, const char *opinions, bool override, const roz_env *env)
+/* `ticket` is the reviewer ticket the verdict uses, or NULL. */
+static int record_verdict(roz_session *s, roz_decision_kind kind, const char *summary,
+			  const char *message, const char *opinions, bool override,
+			  const roz_verdict_ticket *ticket, const roz_env *env)
 {
 	roz_decision d = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
 	roz_buf p = ROZ_BUF_INIT;
@@ -1019,12 +1062,22 @@ int roz_decide_apply(roz_session *s, roz_decision_kind kind, const char *summary
 	roz_decision_clear(&d);
 	if (rc < 0)
 		return rc;
+	if (ticket) {
+		s->review.decision_agent_id = roz_strdup(ticket->agent_id);
+		if (!s->review.decision_agent_id)
+			return ROZ_ENOMEM;
+	}
+	s->review.decision_override = override;
+	if (ticket)
+		kv_str(&p, "agent_id", ticket->agent_id);
 	kv_str(&p, "decision", kind == ROZ_DECISION_COMPLETE ? "COMPLETE" : "ISSUES");
 	if (override)
 		kv_raw(&p, "override", "true");
 	if (opinions)
 		kv_str(&p, "second_opinions", opinions);
 	kv_str(&p, "summary", summary ? summary : "");
+	if (ticket && ticket->tool_use_id)
+		kv_str(&p, "tool_use_id", ticket->tool_use_id);
 	kv_end(&p);
 	rc = add_event(s, env, ROZ_EVENT_ROZ_DECISION, &p);
 	roz_buf_free(&p);
@@ -1040,4 +1093,96 @@ int roz_decide_apply(roz_session *s, roz_decision_kind kind, const char *summary
 		return rc;
 	s->updated_at = env->now;
 	return ROZ_OK;
+}
+
+int roz_decide_apply(roz_session *s, roz_decision_kind kind, const char *summary,
+		     const char *message, const char *opinions, bool override, const roz_env *env)
+{
+	return record_verdict(s, kind, summary, message, opinions, override, NULL, env);
+}
+
+/* Good from when the reviewer's call was seen until the TTL is over (a little skew allowed). */
+static bool ticket_live(const roz_verdict_ticket *t, roz_time now)
+{
+	return !roz_time_after(t->issued_at, roz_time_add(now, DECISION_SKEW_SECONDS)) &&
+	       !roz_time_after(now, roz_time_add(t->issued_at, ROZ_TICKET_TTL_SECONDS));
+}
+
+/*
+ * A used ticket presented again: two `roz decide` runs came from one
+ * reviewer call, so one of them was not the reviewer's. roz cannot tell
+ * which, so the verdict recorded with it loses the reviewer's voucher.
+ */
+static int contest(roz_session *s, const roz_verdict_ticket *used, const roz_env *env)
+{
+	roz_review_state *r = &s->review;
+	roz_buf p = ROZ_BUF_INIT;
+	int rc;
+
+	if (r->decision_trusted || r->decision_contested || !r->decision_agent_id ||
+	    strcmp(r->decision_agent_id, used->agent_id) != 0)
+		return ROZ_OK;
+	r->decision_contested = true;
+	kv_str(&p, "agent_id", used->agent_id);
+	kv_str(&p, "reason", "a second roz decide presented the ticket this verdict was recorded with");
+	kv_str(&p, "summary", r->decision.summary);
+	kv_end(&p);
+	rc = add_event(s, env, ROZ_EVENT_DECISION_IGNORED, &p);
+	roz_buf_free(&p);
+	s->updated_at = env->now;
+	return rc;
+}
+
+int roz_decide_record(roz_session *s, roz_decision_kind kind, const char *summary,
+		      const char *message, const char *opinions, bool override, const roz_env *env,
+		      bool *save)
+{
+	roz_review_state *r = &s->review;
+	roz_verdict_ticket *ticket = NULL, *used = NULL, *stale = NULL;
+	char when[ROZ_TIME_BUFSZ];
+	int rc;
+
+	*save = false;
+	if (override || !env->config->require_reviewer) {
+		rc = record_verdict(s, kind, summary, message, opinions, override, NULL, env);
+		*save = rc == ROZ_OK;
+		return rc;
+	}
+	for (size_t i = 0; i < r->n_tickets; i++) {
+		roz_verdict_ticket *t = &r->tickets[i];
+
+		if (!ticket_live(t, env->now))
+			stale = t->used ? stale : t;
+		else if (t->used)
+			used = t;
+		else if (!ticket)
+			ticket = t; /* the oldest: calls are answered in the order they were made */
+	}
+	if (ticket) {
+		/* used before anything else changes: a failure below saves nothing */
+		ticket->used = true;
+		rc = record_verdict(s, kind, summary, message, opinions, false, ticket, env);
+		*save = rc == ROZ_OK;
+		return rc;
+	}
+	if (used) {
+		if ((rc = contest(s, used, env)) < 0)
+			return rc;
+		*save = r->decision_contested;
+		roz_error_set("the roz:roz reviewer's call that allowed one verdict has already recorded "
+			      "it; a second `roz decide` is refused, and the verdict recorded with it no "
+			      "longer counts until the reviewer records its own again");
+	} else if (stale) {
+		roz_error_set("the roz:roz reviewer's call to `roz decide` was seen at %s; a verdict "
+			      "must follow it within %d seconds. The reviewer should run roz decide "
+			      "again",
+			      roz_time_format_sec(stale->issued_at, when), ROZ_TICKET_TTL_SECONDS);
+	} else {
+		roz_error_set("no roz:roz reviewer asked to record a verdict for session %s. The "
+			      "reviewer records verdicts from its own Bash tool; a person who has "
+			      "reviewed the work records one from a terminal outside Claude Code "
+			      "with: roz decide %s COMPLETE|ISSUES \"<summary>\" --override",
+			      s->session_id, s->session_id);
+	}
+	return ROZ_EINVALID;
 }

@@ -150,6 +150,10 @@ int roz_session_record_decision(roz_session *s, const roz_decision *d, roz_time 
 	r->history[r->n_history++] = rec;
 	r->decision = copy;
 	r->decision_trusted = false; /* until a reviewer's stop vouches for it */
+	roz_free(r->decision_agent_id);
+	r->decision_agent_id = NULL;
+	r->decision_override = false;
+	r->decision_contested = false;
 	return ROZ_OK;
 }
 
@@ -307,6 +311,52 @@ void roz_session_reviewer_remove(roz_session *s, roz_reviewer_run *run)
 	run_clear(run);
 	memmove(r->reviewers + i, r->reviewers + i + 1, (r->n_reviewers - i - 1) * sizeof(*r->reviewers));
 	r->n_reviewers--;
+}
+
+/* ---- verdict tickets ------------------------------------------------------- */
+
+static void ticket_clear(roz_verdict_ticket *t)
+{
+	roz_free(t->agent_id);
+	roz_free(t->tool_use_id);
+	memset(t, 0, sizeof(*t));
+}
+
+static void ticket_remove(roz_review_state *r, size_t i)
+{
+	ticket_clear(&r->tickets[i]);
+	memmove(r->tickets + i, r->tickets + i + 1, (r->n_tickets - i - 1) * sizeof(*r->tickets));
+	r->n_tickets--;
+}
+
+int roz_session_ticket_add(roz_session *s, const char *agent_id, const char *tool_use_id, roz_time now)
+{
+	roz_review_state *r = &s->review;
+	roz_verdict_ticket t;
+
+	memset(&t, 0, sizeof(t));
+	t.agent_id = roz_strdup(agent_id ? agent_id : "");
+	t.tool_use_id = tool_use_id ? roz_strdup(tool_use_id) : NULL;
+	t.issued_at = now;
+	if (!t.agent_id || (tool_use_id && !t.tool_use_id) ||
+	    roz_array_reserve((void **)&r->tickets, &r->cap_tickets, sizeof(*r->tickets),
+			      r->n_tickets + 1) < 0) {
+		ticket_clear(&t);
+		return ROZ_ENOMEM;
+	}
+	if (r->n_tickets >= ROZ_MAX_TICKETS)
+		ticket_remove(r, 0);
+	r->tickets[r->n_tickets++] = t;
+	return ROZ_OK;
+}
+
+void roz_session_tickets_prune(roz_session *s, roz_time now, uint64_t ttl_seconds)
+{
+	roz_review_state *r = &s->review;
+
+	for (size_t i = r->n_tickets; i-- > 0;)
+		if (roz_time_before(roz_time_add(r->tickets[i].issued_at, ttl_seconds), now))
+			ticket_remove(r, i);
 }
 
 /* ---- gate trigger --------------------------------------------------------- */
@@ -591,6 +641,10 @@ void roz_session_free(roz_session *s)
 	for (size_t i = 0; i < r->n_reviewers; i++)
 		run_clear(&r->reviewers[i]);
 	roz_free(r->reviewers);
+	for (size_t i = 0; i < r->n_tickets; i++)
+		ticket_clear(&r->tickets[i]);
+	roz_free(r->tickets);
+	roz_free(r->decision_agent_id);
 	for (size_t i = 0; i < s->n_trace; i++)
 		roz_free(s->trace[i].json);
 	roz_free(s->trace);

@@ -313,6 +313,35 @@ static int read_reviewers(const cJSON *review, roz_review_state *r)
 	return ROZ_OK;
 }
 
+static int read_tickets(const cJSON *review, roz_review_state *r)
+{
+	const cJSON *arr, *item;
+	int rc, i = 0, skip;
+
+	if ((rc = get_array(review, "verdict_tickets", &arr)) < 0 || !arr)
+		return rc;
+	skip = first_kept(arr, ROZ_MAX_TICKETS);
+	cJSON_ArrayForEach(item, arr) {
+		roz_verdict_ticket *t;
+
+		if (i++ < skip)
+			continue;
+		if (!cJSON_IsObject(item))
+			return corrupt("verdict_tickets", "holds a non-object");
+		if ((rc = roz_array_reserve((void **)&r->tickets, &r->cap_tickets, sizeof(*r->tickets),
+					    r->n_tickets + 1)) < 0)
+			return rc;
+		t = &r->tickets[r->n_tickets++];
+		memset(t, 0, sizeof(*t));
+		if ((rc = get_str(item, "agent_id", true, &t->agent_id)) < 0 ||
+		    (rc = get_str(item, "tool_use_id", false, &t->tool_use_id)) < 0 ||
+		    (rc = get_time(item, "issued_at", &t->issued_at)) < 0 ||
+		    (rc = get_bool(item, "used", &t->used)) < 0)
+			return rc;
+	}
+	return ROZ_OK;
+}
+
 /* Takes the parsed review object over and frees it. */
 static int read_review(cJSON *review, roz_review_state *r)
 {
@@ -339,7 +368,11 @@ static int read_review(cJSON *review, roz_review_state *r)
 	    (rc = get_bool(review, "decision_trusted", &r->decision_trusted)) < 0 ||
 	    (rc = read_reviewers(review, r)) < 0 ||
 	    (rc = get_opt_time(review, "last_reviewer_started_at", &r->reviewer_started_at)) < 0 ||
-	    (rc = get_u64(review, "wait_blocks", UINT32_MAX, &waits)) < 0) {
+	    (rc = get_u64(review, "wait_blocks", UINT32_MAX, &waits)) < 0 ||
+	    (rc = read_tickets(review, r)) < 0 ||
+	    (rc = get_str(review, "decision_agent_id", false, &r->decision_agent_id)) < 0 ||
+	    (rc = get_bool(review, "decision_override", &r->decision_override)) < 0 ||
+	    (rc = get_bool(review, "decision_contested", &r->decision_contested)) < 0) {
 		cJSON_Delete(review);
 		if (rc != ROZ_ENOMEM)
 			roz_error_prefix("review");
@@ -687,6 +720,38 @@ static void write_review(roz_buf *b, const roz_review_state *r)
 	if (r->wait_blocks) {
 		add_key(b, &first, "wait_blocks");
 		add_uint(b, r->wait_blocks);
+	}
+	if (r->n_tickets) {
+		add_key(b, &first, "verdict_tickets");
+		roz_buf_addc(b, '[');
+		for (size_t i = 0; i < r->n_tickets; i++) {
+			const roz_verdict_ticket *t = &r->tickets[i];
+
+			roz_buf_adds(b, i ? ",{\"agent_id\":" : "{\"agent_id\":");
+			roz_json_add_string(b, t->agent_id);
+			if (t->tool_use_id) {
+				roz_buf_adds(b, ",\"tool_use_id\":");
+				roz_json_add_string(b, t->tool_use_id);
+			}
+			roz_buf_adds(b, ",\"issued_at\":");
+			add_time(b, t->issued_at);
+			if (t->used)
+				roz_buf_adds(b, ",\"used\":true");
+			roz_buf_addc(b, '}');
+		}
+		roz_buf_addc(b, ']');
+	}
+	if (r->decision_agent_id) {
+		add_key(b, &first, "decision_agent_id");
+		roz_json_add_string(b, r->decision_agent_id);
+	}
+	if (r->decision_override) {
+		add_key(b, &first, "decision_override");
+		roz_buf_adds(b, "true");
+	}
+	if (r->decision_contested) {
+		add_key(b, &first, "decision_contested");
+		roz_buf_adds(b, "true");
 	}
 	roz_buf_addc(b, '}');
 }

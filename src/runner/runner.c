@@ -359,7 +359,138 @@ static void note_bad_session_id(roz_store *store, const roz_config *config, cons
 	roz_store_unlock(store, lock);
 }
 
+/* ---- is a person behind --override? ------------------------------------------------- */
+
+/* Variables Claude Code sets for the commands its tools run (seen on 2.1.197 and 2.1.331). */
+static const char *const claude_markers[] = {
+	"CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "CLAUDE_CODE_ENTRYPOINT",
+	"CLAUDE_CODE_CHILD_SESSION", "CLAUDE_CODE_EXECPATH",
+};
+/* How far up the process tree to look; real trees are a dozen deep at most. */
+#define MAX_ANCESTORS 64
+
+static bool real_is_terminal(void *ud, int fd)
+{
+	(void)ud;
+	return isatty(fd) == 1;
+}
+
+/* Up to size-1 bytes of a small /proc file, NUL-terminated; its length, or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	do
+		n = read(fd, buf, size - 1);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	close(fd);
+	buf[n] = '\0';
+	return n;
+}
+
+static int real_process(void *ud, long pid, roz_process_info *out)
+{
+	char path[64], stat[1024], *close_paren, *nl;
+	ssize_t n;
+
+	(void)ud;
+	memset(out, 0, sizeof(*out));
+	/* /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces and parentheses */
+	if (pid > 0)
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/stat");
+	if (read_small(path, stat, sizeof(stat)) < 0) {
+		roz_error_set("cannot read '%s': %s", path, strerror(errno));
+		return ROZ_EIO;
+	}
+	if (!(close_paren = strrchr(stat, ')')) || sscanf(close_paren + 1, " %*c %ld", &out->ppid) != 1) {
+		roz_error_set("cannot read '%s': unexpected format", path);
+		return ROZ_EIO;
+	}
+	snprintf(path + strlen(path) - 4, 8, "comm");
+	if (read_small(path, out->comm, sizeof(out->comm)) >= 0 && (nl = strchr(out->comm, '\n')))
+		*nl = '\0';
+	snprintf(path + strlen(path) - 4, 8, "exe");
+	/* another user's process (sudo, sshd) may not show its executable: comm still counts */
+	n = readlink(path, out->exe, sizeof(out->exe) - 1);
+	out->exe[n > 0 ? n : 0] = '\0';
+	return ROZ_OK;
+}
+
+static bool is_claude_code(const roz_process_info *p)
+{
+	const char *base = strrchr(p->exe, '/');
+
+	base = base ? base + 1 : p->exe;
+	return strcmp(p->comm, "claude") == 0 || strcmp(base, "claude") == 0 ||
+	       strstr(p->exe, "/@anthropic-ai/claude-code") != NULL;
+}
+
+int roz_person_check(const roz_person_probe *probe)
+{
+	roz_person_probe real = {real_is_terminal, roz_config_process_env, real_process, NULL};
+	const roz_person_probe *pr = probe ? probe : &real;
+	bool (*is_terminal)(void *, int) = pr->is_terminal ? pr->is_terminal : real_is_terminal;
+	roz_getenv_fn getenv_fn = pr->getenv_fn ? pr->getenv_fn : roz_config_process_env;
+	int (*process)(void *, long, roz_process_info *) = pr->process ? pr->process : real_process;
+	roz_process_info info;
+	long pid = 0;
+
+	for (size_t i = 0; i < sizeof(claude_markers) / sizeof(claude_markers[0]); i++)
+		if (getenv_fn(pr->ud, claude_markers[i])) {
+			roz_error_set("--override is for a person at a terminal outside Claude Code, but "
+				      "%s is set here; inside Claude Code the roz:roz reviewer records "
+				      "the verdict",
+				      claude_markers[i]);
+			return ROZ_EINVALID;
+		}
+	if (!is_terminal(pr->ud, 0) || !is_terminal(pr->ud, 2)) {
+		roz_error_set("--override is for a person at a terminal, and its %s is not one; run it "
+			      "yourself, in a terminal of your own",
+			      !is_terminal(pr->ud, 0) ? "standard input" : "standard error");
+		return ROZ_EINVALID;
+	}
+	for (int depth = 0; depth < MAX_ANCESTORS; depth++) {
+		if (process(pr->ud, pid, &info) < 0) {
+			/* not even this process: nothing can be checked, so nothing is allowed */
+			if (depth == 0) {
+				roz_error_prefix("--override cannot check who runs it");
+				return ROZ_EINVALID;
+			}
+			break; /* an ancestor that is gone or hidden: the walk ends there */
+		}
+		if (is_claude_code(&info)) {
+			roz_error_set("--override is for a person at a terminal outside Claude Code, but "
+				      "it runs under Claude Code (process %ld, %s); run it from a "
+				      "terminal of your own",
+				      pid, info.exe[0] ? info.exe : info.comm);
+			return ROZ_EINVALID;
+		}
+		if (info.ppid <= 1)
+			break;
+		pid = info.ppid;
+	}
+	return ROZ_OK;
+}
+
 int roz_run_decide(const roz_config *config, const roz_decide_request *req)
+{
+	return roz_run_decide_probed(config, req, NULL);
+}
+
+int roz_run_decide_probed(const roz_config *config, const roz_decide_request *req,
+			  const roz_person_probe *probe)
 {
 	roz_store_file_opts so = {config->fsync};
 	const char *caller = req->caller_session && *req->caller_session ? req->caller_session : NULL;
@@ -367,13 +498,12 @@ int roz_run_decide(const roz_config *config, const roz_decide_request *req)
 	roz_lock *lock = NULL;
 	roz_session *s = NULL;
 	roz_env env;
-	int rc;
+	bool save = false;
+	int rc, prc;
 
-	if (req->override && caller) {
-		roz_error_set("--override is for a person at a terminal; inside Claude Code the "
-			      "roz:roz reviewer records the verdict");
-		return ROZ_EINVALID;
-	}
+	/* a person's verdict counts at once, so a person must be there to give it */
+	if (req->override && (rc = roz_person_check(probe)) < 0)
+		return rc;
 	if ((rc = roz_store_file_open(config->storage_path, &so, &store)) < 0)
 		return rc;
 	if (caller && strcmp(caller, req->session_id) != 0) {
@@ -390,10 +520,19 @@ int roz_run_decide(const roz_config *config, const roz_decide_request *req)
 	if (rc < 0)
 		goto out;
 	roz_runner_env(&env, config);
-	if ((rc = roz_decide_apply(s, req->kind, req->summary, req->message, req->opinions,
-				   req->override, &env)) < 0)
-		goto out;
-	rc = roz_store_put(store, s);
+	/* the ticket is checked and used under the same lock as the verdict is saved */
+	rc = roz_decide_record(s, req->kind, req->summary, req->message, req->opinions, req->override,
+			       &env, &save);
+	if (save) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", roz_error_last());
+		prc = roz_store_put(store, s);
+		if (rc == ROZ_OK)
+			rc = prc;
+		else
+			roz_error_set("%s", why); /* the refusal is what the caller must read */
+	}
 out:
 	roz_store_unlock(store, lock);
 	roz_store_free(store);
