@@ -11,6 +11,7 @@
 #include "output.h"
 #include "roz/json.h"
 #include "roz/session.h"
+#include "trace_view.h"
 
 static void help(void)
 {
@@ -47,8 +48,8 @@ void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, 
 	fprintf(f, "%sCreated:  %s\n", pad, roz_time_format_sec(s->created_at, a));
 	fprintf(f, "%sUpdated:  %s\n", pad, roz_time_format_sec(s->updated_at, a));
 	fprintf(f, "%sReview:   %s\n", pad, r->enabled ? "enabled" : "not enabled");
-	fprintf(f, "%sDecision: %s%s", pad, roz_decision_kind_name(r->decision.kind),
-		r->decision.summary ? " - " : "");
+	fprintf(f, "%sDecision: %s%s%s", pad, roz_decision_kind_name(r->decision.kind),
+		cli_verdict_overridden(s) ? " (override)" : "", r->decision.summary ? " - " : "");
 	cli_put_safe(f, r->decision.summary ? r->decision.summary : "", true);
 	fputc('\n', f);
 	fprintf(f, "%sBlocks:   %u of %u\n", pad, (unsigned)r->block_count, (unsigned)config->max_blocks);
@@ -102,6 +103,7 @@ static int print_json(const roz_session *s, const roz_config *config)
 	add_opt(&b, "summary", r->decision.summary);
 	add_opt(&b, "message_to_agent", r->decision.message_to_agent);
 	add_opt(&b, "second_opinions", r->decision.second_opinions);
+	roz_buf_addf(&b, ",\"override\":%s", cli_verdict_overridden(s) ? "true" : "false");
 	roz_buf_addf(&b, "},\"block_count\":%u,\"max_blocks\":%u}", (unsigned)r->block_count,
 		     (unsigned)config->max_blocks);
 	roz_buf_adds(&b, ",\"gate_trigger\":");

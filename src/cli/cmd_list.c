@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "output.h"
 #include "roz/json.h"
+#include "trace_view.h"
 
 #define DEFAULT_LIMIT 20
 #define PROMPT_COLUMNS 50
@@ -62,7 +63,8 @@ static int print_json(const roz_config *config, cli_entry *e, size_t n, long lim
 		roz_json_add_string(&b, s->session_id);
 		roz_buf_addf(&b, ",\"created_at\":\"%s\"", roz_time_format(s->created_at, ts));
 		roz_buf_addf(&b, ",\"updated_at\":\"%s\"", roz_time_format(s->updated_at, ts));
-		roz_buf_addf(&b, ",\"state\":\"%s\",\"first_prompt\":", cli_review_state(s));
+		roz_buf_addf(&b, ",\"state\":\"%s\",\"override\":%s,\"first_prompt\":", cli_review_state(s),
+			     cli_verdict_overridden(s) ? "true" : "false");
 		if (s->review.n_prompts)
 			roz_json_add_string(&b, s->review.prompts[0]);
 		else
@@ -86,16 +88,27 @@ static int print_json(const roz_config *config, cli_entry *e, size_t n, long lim
 	return cli_emit(&b);
 }
 
+/* The REVIEW cell: the state, marked when a person's --override recorded the verdict. */
+static const char *review_cell(const roz_session *s, char *buf, size_t size)
+{
+	if (!cli_verdict_overridden(s))
+		return cli_review_state(s);
+	snprintf(buf, size, "%s (override)", cli_review_state(s));
+	return buf;
+}
+
 static void print_table(const roz_config *config, cli_entry *e, size_t n, long limit)
 {
-	size_t readable = 0, idw = strlen("SESSION"), shown = 0;
-	char when[64];
+	size_t readable = 0, idw = strlen("SESSION"), rw = 10, shown = 0;
+	char when[64], cell[48];
 
 	for (size_t i = 0; i < n; i++)
 		if (e[i].s) {
 			readable++;
 			if (shown++ < (size_t)limit && strlen(e[i].id) > idw)
 				idw = strlen(e[i].id);
+			if (shown <= (size_t)limit && strlen(review_cell(e[i].s, cell, sizeof(cell))) + 2 > rw)
+				rw = strlen(cell) + 2;
 		}
 	if (!n) {
 		printf("No sessions in ");
@@ -108,7 +121,7 @@ static void print_table(const roz_config *config, cli_entry *e, size_t n, long l
 		printf("%s", cli_bold());
 		cli_pad(stdout, "SESSION", idw + 2);
 		cli_pad(stdout, "STARTED", 18);
-		cli_pad(stdout, "REVIEW", 10);
+		cli_pad(stdout, "REVIEW", rw);
 		printf("PROMPT%s\n", cli_reset());
 	}
 	for (size_t i = 0; i < n && shown < (size_t)limit; i++) {
@@ -121,7 +134,7 @@ static void print_table(const roz_config *config, cli_entry *e, size_t n, long l
 		prompt = s->review.n_prompts ? cli_cut(s->review.prompts[0], PROMPT_COLUMNS) : NULL;
 		cli_pad(stdout, s->session_id, idw + 2);
 		cli_pad(stdout, when, 18);
-		cli_pad(stdout, cli_review_state(s), 10);
+		cli_pad(stdout, review_cell(s, cell, sizeof(cell)), rw);
 		printf("%s%s%s\n", prompt ? "" : cli_dim(), prompt ? prompt : "-", prompt ? "" : cli_reset());
 		roz_free(prompt);
 		shown++;

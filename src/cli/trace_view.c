@@ -1,6 +1,7 @@
 /*
  * trace_view.c - a session's trace as a timeline people can scan: local
- * time, event, and the payload squeezed onto the same line.
+ * time, event, and the payload squeezed onto the same line; a verdict a
+ * person recorded with --override is marked as one.
  */
 #include "trace_view.h"
 
@@ -56,6 +57,20 @@ static void print_payload(FILE *f, const cJSON *payload, const char *indent)
 	roz_buf_free(&b);
 }
 
+bool cli_verdict_overridden(const roz_session *s)
+{
+	const roz_review_state *r = &s->review;
+
+	return r->decision_override && r->decision.kind != ROZ_DECISION_PENDING;
+}
+
+/* A roz_decision event recorded with --override. */
+static bool is_override(const roz_trace_event *ev)
+{
+	return strcmp(ev->event_type, "roz_decision") == 0 &&
+	       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev->payload, "override"));
+}
+
 void cli_print_trace(FILE *f, const roz_session *s, const char *indent, bool verbose)
 {
 	for (size_t i = 0; i < s->n_trace; i++) {
@@ -76,8 +91,15 @@ void cli_print_trace(FILE *f, const roz_session *s, const char *indent, bool ver
 		cli_pad(f, type ? type : "?", 18);
 		fputc(' ', f);
 		roz_free(type);
+		if (is_override(&ev)) {
+			/* a person's verdict, not a reviewer's: say so before anything else */
+			fprintf(f, "%sOVERRIDE%s", cli_bold(), cli_reset());
+			first = false;
+		}
 		if (cJSON_IsObject(ev.payload)) {
 			cJSON_ArrayForEach(item, ev.payload) {
+				if (strcmp(item->string, "override") == 0 && is_override(&ev))
+					continue; /* already said */
 				fputs(first ? "" : " ", f);
 				cli_put_safe(f, item->string, false);
 				fputc('=', f);

@@ -12,4 +12,11 @@
  */
 void cli_print_trace(FILE *f, const roz_session *s, const char *indent, bool verbose);
 
+/*
+ * True when the session's current verdict (approved or issues) was
+ * recorded by a person with `roz decide --override`, not by a reviewer:
+ * list, context and trace show it as one.
+ */
+bool cli_verdict_overridden(const roz_session *s);
+
 #endif
