@@ -63,14 +63,17 @@ function sanitizer(run) {
     [dir, '/tmp/roz-e2e'],
     [path.resolve(__dirname, '..'), '$E2E_DIR'],
   ];
-  const fix = (s) => pairs.reduce((acc, [from, to]) => acc.split(from).join(to), s);
-  const walk = (v) => {
-    if (typeof v === 'string') return fix(v);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+  // 2.1.331 hands hooks and the Bash tool a per-run secret for its local
+  // messaging socket; nothing in a fixture needs its value.
+  const token = /(TOKEN=)[0-9a-f]{16,}/g;
+  const fix = (s) => pairs.reduce((acc, [from, to]) => acc.split(from).join(to), s).replace(token, '$1<token>');
+  const walk = (v, key = '') => {
+    if (typeof v === 'string') return /TOKEN/.test(key) ? '<token>' : fix(v);
+    if (Array.isArray(v)) return v.map((x) => walk(x));
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
     return v;
   };
-  return walk;
+  return (v) => walk(v);
 }
 
 // --- what one run did with its Agent calls ---------------------------------
@@ -155,6 +158,10 @@ function variantOf(input, facts, state) {
     parts.push('task-notification');
     if (ids.length > 1) parts.push('multiple');
     if (ids.some((id) => !facts.agents.has(id))) parts.push('shell');
+    // a task that did not complete (2.1.197 reports a reviewer killed by /exit)
+    for (const st of new Set([...(input.prompt || '').matchAll(/<status>([^<]*)<\/status>/g)].map((m) => m[1]))) {
+      if (st !== 'completed') parts.push(st.replace(/[^A-Za-z0-9_]/g, '_'));
+    }
     s.notified = true;
   }
   if (ev === 'SessionStart' && input.source && input.source !== 'startup') parts.push(input.source);
@@ -590,13 +597,24 @@ if (has('capture-stop-loop')) {
     md.push('');
     for (const name of names) {
       const recs = acting(runs[name]);
-      const firstStop = recs.find((r) => r.event === 'Stop');
-      const after = firstStop ? recs.slice(recs.indexOf(firstStop) + 1) : [];
+      const firstStop = recs.find((r) => r.event === 'Stop' && (r.input.background_tasks || []).length);
+      if (!firstStop) {
+        md.push(`- ${name}: no Stop saw a background task (the reviewer ran in the foreground); SessionEnd: ` +
+          `${recs.filter((r) => r.event === 'SessionEnd').map((r) => code(r.input.reason)).join(', ') || 'none'}.`);
+        continue;
+      }
+      const after = recs.slice(recs.indexOf(firstStop) + 1);
       const ends = recs.filter((r) => r.event === 'SessionEnd');
-      const t = (r) => (firstStop ? `${Date.parse(r.time) - Date.parse(firstStop.time)} ms after the first Stop` : '');
+      const t = (r) => `${Date.parse(r.time) - Date.parse(firstStop.time)} ms after that Stop`;
       const sessions = [...new Set(recs.map((r) => r.input.session_id))];
-      md.push(`- ${name}: after the main agent's first Stop (reviewer running): ` +
-        (after.filter((r) => r.event !== 'MessageDisplay').map((r) => r.event + (r.event === 'SessionEnd' ? `(${r.input.reason})` : '') + (r.event === 'SessionStart' ? `(${r.input.source})` : '')).join(' → ') || 'nothing') +
+      md.push(`- ${name}: after the main agent's first Stop with the reviewer running: ` +
+        (after.filter((r) => r.event !== 'MessageDisplay').map((r) => r.event +
+          (r.input.tool_name ? `(${r.input.tool_name})` : '') +
+          (r.input.agent_id && !/^Subagent/.test(r.event) ? ' in the reviewer' : '') +
+          (r.event === 'UserPromptSubmit' && /^<task-notification>/.test(r.input.prompt) ? ' (task-notification)' : '') +
+          (r.event === 'SessionEnd' ? `(${r.input.reason})` : '') +
+          (r.event === 'SessionStart' ? `(${r.input.source})` : '') +
+          (r.input.session_id !== recs[0].input.session_id ? ' {another session_id}' : '')).join(' → ') || 'nothing') +
         `. SessionEnd: ${ends.map((r) => `${code(r.input.reason)} ${t(r)}`).join(', ') || 'none'}. ` +
         `SubagentStop fired: ${yes(recs.some((r) => r.event === 'SubagentStop'))}; notification turn: ${yes(recs.some((r) => r.event === 'UserPromptSubmit' && /^<task-notification>/.test(r.input.prompt)))}; ` +
         `session ids: ${sessions.length}.`);

@@ -32,6 +32,18 @@ function agentCall(ctx, { type = 'roz:roz', description = 'Roz review', prompt, 
   return { type: 'tool_use', name: 'Agent', input };
 }
 
+// An Agent call that runs the reviewer in the background the way a model
+// following the tool's own description would: where run_in_background is
+// offered as an opt-in (2.1.197: "Set to true to run this agent in the
+// background") it asks for true; where agents run in the background by
+// default, or the parameter is not offered (2.1.331), it leaves it out.
+function backgroundAgentCall(ctx, opts = {}) {
+  const tool = ((ctx.body && ctx.body.tools) || []).find((t) => t.name === 'Agent');
+  const param = tool && tool.input_schema && tool.input_schema.properties && tool.input_schema.properties.run_in_background;
+  const optIn = param && !/by default/.test(param.description || '');
+  return agentCall(ctx, { ...opts, background: optIn ? true : undefined });
+}
+
 // The reviewer: one Bash command (after an optional wait), then its verdict.
 function reviewer(ctx, { wait = '', echo = 'review-done', text } = {}) {
   if (ctx.turn === 0) {
@@ -74,6 +86,6 @@ function mainAfter(ctx) {
 }
 
 module.exports = {
-  fired, waitUntil, agentCall, reviewer, sinceLastReply, isNotification, notificationCount, isStopFeedback,
+  fired, waitUntil, agentCall, backgroundAgentCall, reviewer, sinceLastReply, isNotification, notificationCount, isStopFeedback,
   launchedInBackground, mainAfter,
 };

@@ -78,20 +78,31 @@ wait_idle() { # until no spinner or waiting line and the screen is still for 2 s
   return 1
 }
 
+# Type a line and press Enter. Enter goes only once the input box shows the
+# end of the text and half a second has passed: an Enter that arrives with
+# the text is taken as part of a paste (2.1.197 then puts a carriage return
+# into the prompt and submits nothing).
+type_line() {
+  local text="$1" tail="${1: -12}"
+  tm send-keys -t cc -l -- "$text"
+  for _ in $(seq 1 50); do
+    grep -qF -- "$tail" <<< "$(screen | tail -n 8)" && break
+    sleep 0.1
+  done
+  sleep 0.5
+  tm send-keys -t cc Enter
+}
+
 wait_idle
 for ((i = 0; i < nprompts; i++)); do
   n=$((i + 1))
   echo "$n" > "$results/current-run"
-  tm send-keys -t cc -l -- "${prompts[$i]}"
-  sleep 0.3
-  tm send-keys -t cc Enter
+  type_line "${prompts[$i]}"
   sleep 1
   wait_idle || echo "tmux-driver: the screen never went idle after prompt $n" >&2
   screen > "$results/screen.$n.txt"
 done
-tm send-keys -t cc -l -- "/exit"
-sleep 0.3
-tm send-keys -t cc Enter
+type_line /exit
 rc=1
 asked=0
 for _ in $(seq 1 60); do

@@ -1,10 +1,11 @@
 // Capture: during a review another background task wakes the main agent.
-// Turn 0 starts the reviewer (default Agent call) and a background Bash
-// command (run_in_background: true) that finishes after the main agent's
-// first Stop. Its completion is a task notification of its own: a new turn
-// in which the main agent, the reviewer still running, ends its turn again.
-// The reviewer finishes only after that second Stop; its notification makes
-// a third turn.
+// Turn 0 starts the reviewer in the background (backgroundAgentCall in
+// capture/scenario-helpers.js: the default on 2.1.331, asked for on 2.1.197)
+// and a background Bash command (run_in_background: true) that finishes
+// after the main agent's first Stop. Its completion is a task notification
+// of its own: a new turn in which the main agent, the reviewer still
+// running, ends its turn again. The reviewer finishes only after that
+// second Stop; its notification makes a third turn.
 'use strict';
 const h = require('../capture/scenario-helpers.js');
 
@@ -14,7 +15,7 @@ module.exports = {
     if (ctx.isSubagent) return h.reviewer(ctx, { wait: h.waitUntil(h.fired('Stop', 2)), echo: 'review-after-wakeup-done' });
     if (ctx.turn === 0) {
       return [
-        h.agentCall(ctx),
+        h.backgroundAgentCall(ctx),
         {
           type: 'tool_use',
           name: 'Bash',

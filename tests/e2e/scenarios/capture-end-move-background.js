@@ -14,7 +14,7 @@ module.exports = {
     if (ctx.isSubagent) {
       return h.reviewer(ctx, { wait: `${h.waitUntil(h.fired('SessionEnd'), { max: 6 })}`, echo: 'detached-review-done' });
     }
-    if (ctx.turn === 0) return [h.agentCall(ctx, { description: 'Roz detached review' })];
+    if (ctx.turn === 0) return [h.backgroundAgentCall(ctx, { description: 'Roz detached review' })];
     return h.mainAfter(ctx);
   },
 };

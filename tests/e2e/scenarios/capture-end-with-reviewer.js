@@ -16,7 +16,7 @@ module.exports = {
     if (ctx.isSubagent) {
       return h.reviewer(ctx, { wait: h.waitUntil(h.fired('SessionEnd'), { max: 12 }), echo: 'late-review-done' });
     }
-    if (ctx.turn === 0) return [h.agentCall(ctx, { description: 'Roz late review' })];
+    if (ctx.turn === 0) return [h.backgroundAgentCall(ctx, { description: 'Roz late review' })];
     return h.mainAfter(ctx);
   },
 };

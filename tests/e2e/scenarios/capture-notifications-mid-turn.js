@@ -1,7 +1,7 @@
-// Capture: two reviewers started together (default Agent calls, in one
-// assistant message) finish while the main agent is busy in a foreground
-// Bash command that waits for both SubagentStop hooks. Shows how a
-// notification reaches a main agent that is at work (2.1.331: a message
+// Capture: two reviewers started together in the background (one assistant
+// message, backgroundAgentCall) finish while the main agent is busy in a
+// foreground Bash command that waits for both SubagentStop hooks. Shows how
+// a notification reaches a main agent that is at work (2.1.331: a message
 // with role "system" after the tool result), whether UserPromptSubmit fires
 // for it, and what the Stop after that turn sees.
 'use strict';
@@ -16,8 +16,8 @@ module.exports = {
     }
     if (ctx.turn === 0) {
       return [
-        h.agentCall(ctx, { description: 'Roz review one', prompt: `SESSION_ID=${ctx.sessionId} review one` }),
-        h.agentCall(ctx, { description: 'Roz review two', prompt: `SESSION_ID=${ctx.sessionId} review two` }),
+        h.backgroundAgentCall(ctx, { description: 'Roz review one', prompt: `SESSION_ID=${ctx.sessionId} review one` }),
+        h.backgroundAgentCall(ctx, { description: 'Roz review two', prompt: `SESSION_ID=${ctx.sessionId} review two` }),
       ];
     }
     if (ctx.turn === 1) {

@@ -1,4 +1,5 @@
-// Capture: a slow reviewer started the default way (no run_in_background).
+// Capture: a slow reviewer started in the background (backgroundAgentCall in
+// capture/scenario-helpers.js: the default on 2.1.331, asked for on 2.1.197).
 // The main agent ends its turn while the reviewer works, the Stop hook blocks
 // that stop once, the agent ends its turn again (stop_hook_active), and the
 // reviewer only finishes 3 s after that second Stop: what the hooks see
@@ -14,7 +15,7 @@ module.exports = {
     if (ctx.isSubagent) {
       return h.reviewer(ctx, { wait: `${h.waitUntil(h.fired('Stop', 2))} && sleep 3`, echo: 'slow-review-done' });
     }
-    if (ctx.turn === 0) return [h.agentCall(ctx, { description: 'Roz slow review' })];
+    if (ctx.turn === 0) return [h.backgroundAgentCall(ctx, { description: 'Roz slow review' })];
     return h.mainAfter(ctx);
   },
 };

@@ -1,8 +1,8 @@
-// Capture: two reviewers started together (default Agent calls, in one
-// assistant message) both finish while the main agent's Stop hook runs (it
-// takes 2 s, CAPTURE_DELAY; they wait for it to start), so both completions
-// are pending when the main agent next goes idle. Shows whether they reach
-// the model and UserPromptSubmit as one turn or two.
+// Capture: two reviewers started together in the background (one assistant
+// message, backgroundAgentCall) both finish while the main agent's Stop hook
+// runs (it takes 2 s, CAPTURE_DELAY; they wait for it to start), so both
+// completions are pending when the main agent next goes idle. Shows whether
+// they reach the model and UserPromptSubmit as one turn or two.
 'use strict';
 const h = require('../capture/scenario-helpers.js');
 
@@ -16,8 +16,8 @@ module.exports = {
     }
     if (ctx.turn === 0) {
       return [
-        h.agentCall(ctx, { description: 'Roz review one', prompt: `SESSION_ID=${ctx.sessionId} review one` }),
-        h.agentCall(ctx, { description: 'Roz review two', prompt: `SESSION_ID=${ctx.sessionId} review two` }),
+        h.backgroundAgentCall(ctx, { description: 'Roz review one', prompt: `SESSION_ID=${ctx.sessionId} review one` }),
+        h.backgroundAgentCall(ctx, { description: 'Roz review two', prompt: `SESSION_ID=${ctx.sessionId} review two` }),
       ];
     }
     return h.mainAfter(ctx);
