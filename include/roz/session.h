@@ -232,7 +232,8 @@ void roz_session_reviewer_remove(roz_session *s, roz_reviewer_run *run);
 
 /*
  * Issue a ticket (strings copied; tool_use_id may be NULL). The oldest is
- * dropped past ROZ_MAX_TICKETS.
+ * dropped past ROZ_MAX_TICKETS. ROZ_EINVALID, storing nothing, for text
+ * that is not UTF-8.
  */
 int roz_session_ticket_add(roz_session *s, const char *agent_id, const char *tool_use_id,
 			   roz_time now) ROZ_WARN_UNUSED;

@@ -334,6 +334,12 @@ int roz_session_ticket_add(roz_session *s, const char *agent_id, const char *too
 	roz_review_state *r = &s->review;
 	roz_verdict_ticket t;
 
+	/* the reader treats text that is not UTF-8 as corruption: refuse it before storing */
+	if ((agent_id && !roz_utf8_valid(agent_id, strlen(agent_id))) ||
+	    (tool_use_id && !roz_utf8_valid(tool_use_id, strlen(tool_use_id)))) {
+		roz_error_set("a verdict ticket's agent id or tool use id is not valid UTF-8 text");
+		return ROZ_EINVALID;
+	}
 	memset(&t, 0, sizeof(t));
 	t.agent_id = roz_strdup(agent_id ? agent_id : "");
 	t.tool_use_id = tool_use_id ? roz_strdup(tool_use_id) : NULL;

@@ -451,6 +451,25 @@ static void tickets_and_marks_survive_a_save(void **state)
 	roz_session_free(back);
 }
 
+static void ticket_text_roz_cannot_store_is_refused(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	roz_buf b = ROZ_BUF_INIT;
+	roz_session *back = NULL;
+
+	assert_int_equal(roz_session_new(SID, h->now, &s), ROZ_OK);
+	assert_int_equal(roz_session_ticket_add(s, "rv-\xff", "toolu_1", h->now), ROZ_EINVALID);
+	assert_int_equal(roz_session_ticket_add(s, "rv-1", "toolu_\xc3", h->now), ROZ_EINVALID);
+	assert_int_equal(s->review.n_tickets, 0);
+	/* what was stored still reads back */
+	assert_int_equal(roz_session_to_json(s, &b), ROZ_OK);
+	assert_int_equal(roz_session_from_json(b.ptr, b.len, &back), ROZ_OK);
+	roz_buf_free(&b);
+	roz_session_free(back);
+	roz_session_free(s);
+}
+
 static void a_new_verdict_clears_the_marks(void **state)
 {
 	t_hooks *h = *state;
@@ -869,6 +888,7 @@ int main(void)
 		T(override_records_without_ticket_and_is_marked),
 		T(require_reviewer_off_needs_no_ticket),
 		T(tickets_and_marks_survive_a_save),
+		T(ticket_text_roz_cannot_store_is_refused),
 		T(a_new_verdict_clears_the_marks),
 		T(malformed_ticket_is_corrupt),
 		T(interpreters_running_roz_decide_are_seen),
