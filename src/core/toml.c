@@ -1,7 +1,9 @@
 /*
  * toml.c - a strict TOML 1.0 parser. One forward pass over the bytes builds
  * the value tree and checks every rule of the spec on the way, so an error
- * can always name the line and column where the document went wrong.
+ * can always name the line and column where the document went wrong. In
+ * lenient mode the same pass records each error with what it cost and goes
+ * on at the next line.
  */
 #include "roz/toml.h"
 #include "roz/utf8.h"
@@ -25,6 +27,7 @@ enum {
 
 typedef struct loc {
 	int line, col;
+	size_t off; /* byte offset, so lenient mode can go on from the line after */
 } loc;
 
 typedef struct key_part {
@@ -53,6 +56,21 @@ typedef struct parser {
 	size_t slots_cap, slots_used;
 	roz_toml_value *root, *cur;
 	int cur_depth;
+
+	/* lenient mode only */
+	bool lenient;
+	loc failed_at;          /* where the last error was found */
+	bool resume_set;        /* go on after `resume` rather than after failed_at */
+	loc resume;
+	roz_buf cur_path;       /* the current table's key parts, each NUL-terminated */
+	size_t cur_nparts;
+	bool cur_partial;       /* the header that set it broke off after cur_path */
+	roz_buf stmt;           /* the key of the line being read, once it is complete */
+	size_t stmt_nparts;
+	bool stmt_done;
+	int stmt_line;          /* where the line being read began */
+	roz_toml_value **dead;  /* values and tables left out of the tree, freed at the end */
+	size_t ndead, dead_cap;
 } parser;
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -79,6 +97,7 @@ static loc loc_at(const parser *p, size_t off)
 
 	l.line = p->line;
 	l.col = (int)(off - p->bol + 1);
+	l.off = off;
 	return l;
 }
 
@@ -182,6 +201,7 @@ static int fail(parser *p, loc at, const char *fmt, ...)
 	va_end(ap);
 	e.line = at.line;
 	e.column = at.col;
+	p->failed_at = at;
 	if (p->err)
 		*p->err = e;
 	roz_error_set("%d:%d: %s", e.line, e.column, e.message);
@@ -366,6 +386,26 @@ static int push_item(roz_toml_value *arr, roz_toml_value *v)
 		return ROZ_ENOMEM;
 	}
 	arr->u.array.items[arr->u.array.len++] = v;
+	return ROZ_OK;
+}
+
+/*
+ * Drop a value that will not go into the tree. In lenient mode it is kept
+ * until the end, because the key index may still name tables inside it and
+ * a later allocation at the same address must not be mistaken for them.
+ */
+static int discard(parser *p, roz_toml_value *v)
+{
+	if (!p->lenient || !v) {
+		roz_toml_free(v);
+		return ROZ_OK;
+	}
+	if (roz_array_reserve((void **)&p->dead, &p->dead_cap, sizeof(*p->dead), p->ndead + 1) < 0) {
+		/* the parse stops with ROZ_ENOMEM, so the index is never read again */
+		roz_toml_free(v);
+		return ROZ_ENOMEM;
+	}
+	p->dead[p->ndead++] = v;
 	return ROZ_OK;
 }
 
@@ -1007,7 +1047,7 @@ static int parse_number(parser *p, roz_toml_value *v)
 /* ---- compound values ---------------------------------------------------- */
 
 static int parse_value(parser *p, int depth, roz_toml_value **out);
-static int parse_keyval(parser *p, roz_toml_value *t, int depth);
+static int parse_keyval(parser *p, roz_toml_value *t, int depth, bool statement);
 
 static int parse_array(parser *p, roz_toml_value *arr, int depth)
 {
@@ -1062,7 +1102,7 @@ static int parse_inline(parser *p, roz_toml_value *t, int depth)
 			return fail(p, open, "unterminated inline table");
 		if (newline_len(p, p->pos))
 			return fail(p, here(p), "newline in inline table");
-		rc = parse_keyval(p, t, depth);
+		rc = parse_keyval(p, t, depth, false);
 		if (rc < 0)
 			return rc;
 		skip_ws(p);
@@ -1130,8 +1170,9 @@ static int parse_value(parser *p, int depth, roz_toml_value **out)
 		break;
 	}
 	if (rc < 0) {
-		roz_toml_free(v);
-		return rc;
+		int drc = discard(p, v);
+
+		return drc < 0 ? drc : rc;
 	}
 	*out = v;
 	return ROZ_OK;
@@ -1139,18 +1180,66 @@ static int parse_value(parser *p, int depth, roz_toml_value **out)
 
 /* ---- key/value pairs and headers ---------------------------------------- */
 
-/* key = value, added to table t which sits at tree depth `depth`. */
-static int parse_keyval(parser *p, roz_toml_value *t, int depth)
+/* Lenient mode: the key just read is complete; keep it for a report about this line. */
+static int note_statement(parser *p)
+{
+	if (!p->lenient)
+		return ROZ_OK;
+	roz_buf_reset(&p->stmt);
+	roz_buf_add(&p->stmt, p->keys.ptr, p->keys.len);
+	if (roz_buf_failed(&p->stmt))
+		return ROZ_ENOMEM;
+	p->stmt_nparts = p->nparts;
+	p->stmt_done = true;
+	return ROZ_OK;
+}
+
+/*
+ * Lenient mode, after an error in the key of `key = value`: read the value
+ * anyway and throw it away, so reading goes on after it and not somewhere
+ * inside it. The key's error is the one reported.
+ */
+static int skip_value(parser *p, int depth, int rc)
+{
+	roz_toml_error saved;
+	loc at = p->failed_at;
+	roz_toml_value *v = NULL;
+	int vrc;
+
+	if (!p->lenient || rc != ROZ_EPARSE)
+		return rc;
+	saved = *p->err;
+	vrc = parse_value(p, depth, &v);
+	if (vrc == ROZ_ENOMEM)
+		return vrc;
+	p->resume = vrc == ROZ_OK ? here(p) : p->failed_at;
+	p->resume_set = true;
+	if (vrc == ROZ_OK && discard(p, v) < 0)
+		return ROZ_ENOMEM;
+	*p->err = saved;
+	p->failed_at = at;
+	return rc;
+}
+
+/*
+ * key = value, added to table t which sits at tree depth `depth`. A
+ * `statement` is a whole line of the document: only a comment may follow
+ * it, and that is checked before the pair joins the tree so that a line
+ * with trailing text adds nothing.
+ */
+static int parse_keyval(parser *p, roz_toml_value *t, int depth, bool statement)
 {
 	char name[96], *key;
 	roz_toml_value *v;
 	roz_toml_kv *kv;
 	size_t i, last;
 	loc at;
-	int rc;
+	int rc, c;
 
 	rc = parse_key(p);
 	if (rc < 0)
+		return rc;
+	if (statement && (rc = note_statement(p)) < 0)
 		return rc;
 	if (peek(p) != '=')
 		return fail_byte(p, p->pos, "expected '=' after key");
@@ -1170,18 +1259,26 @@ static int parse_keyval(parser *p, roz_toml_value *t, int depth)
 		}
 		v = kv->value;
 		if (v->type != ROZ_TOML_TABLE)
-			return fail(p, at, "key '%s' is not a table", key_text(p, i + 1, name, sizeof(name)));
+			return skip_value(p, depth + 1, fail(p, at, "key '%s' is not a table",
+							     key_text(p, i + 1, name, sizeof(name))));
 		if (v->u.table.flags & TF_INLINE)
-			return fail(p, at, "cannot extend inline table '%s'", key_text(p, i + 1, name, sizeof(name)));
+			return skip_value(p, depth + 1, fail(p, at, "cannot extend inline table '%s'",
+							     key_text(p, i + 1, name, sizeof(name))));
 		/* a table from a [header] is closed to dotted keys written elsewhere */
 		if (v->u.table.flags & TF_HEADER)
-			return fail(p, at, "table '%s' already defined", key_text(p, i + 1, name, sizeof(name)));
+			return skip_value(p, depth + 1, fail(p, at, "table '%s' already defined",
+							     key_text(p, i + 1, name, sizeof(name))));
 		v->u.table.flags |= TF_DOTTED;
 		t = v;
 	}
 	at = p->parts[last].at;
-	if (map_find(p, t, part_key(p, last)))
-		return fail(p, at, "duplicate key '%s'", key_text(p, last + 1, name, sizeof(name)));
+	if ((kv = map_find(p, t, part_key(p, last)))) {
+		key_text(p, last + 1, name, sizeof(name));
+		if (!p->lenient || !statement)
+			return skip_value(p, depth + 1, fail(p, at, "duplicate key '%s'", name));
+		return skip_value(p, depth + 1, fail(p, at, "duplicate key '%s'; the first, on line %d, is used",
+						     name, kv->line));
+	}
 	/* nested inline tables reuse p->parts, so keep our own copy of the key */
 	key = roz_strndup(part_key(p, last), p->parts[last].len);
 	if (!key)
@@ -1190,6 +1287,18 @@ static int parse_keyval(parser *p, roz_toml_value *t, int depth)
 	if (rc < 0) {
 		roz_free(key);
 		return rc;
+	}
+	if (statement) {
+		skip_ws(p);
+		c = peek(p);
+		if (c >= 0 && c != '#' && !newline_len(p, p->pos)) {
+			roz_free(key);
+			rc = fail_byte(p, p->pos, "expected newline after value");
+			/* the value itself was whole: go on after this line, wherever it began */
+			p->resume = p->failed_at;
+			p->resume_set = true;
+			return discard(p, v) < 0 ? ROZ_ENOMEM : rc;
+		}
 	}
 	return table_put(p, t, key, at, v);
 }
@@ -1250,6 +1359,8 @@ static int parse_header(parser *p)
 	skip_ws(p);
 	rc = parse_key(p);
 	if (rc < 0)
+		return rc;
+	if ((rc = note_statement(p)) < 0)
 		return rc;
 	if (peek(p) != ']')
 		return fail_byte(p, p->pos, aot ? "expected ']]' after table name" : "expected ']' after table name");
@@ -1322,7 +1433,107 @@ static int parse_header(parser *p)
 	return ROZ_OK;
 }
 
-static int parse_document(parser *p)
+/* Append the n NUL-terminated parts packed in `parts` to a diagnostic's path. */
+static int path_add(roz_toml_diag *d, const char *parts, size_t n)
+{
+	char **grown;
+
+	if (!n)
+		return ROZ_OK;
+	grown = roz_realloc(d->path, (d->npath + n + 1) * sizeof(*grown));
+	if (!grown)
+		return ROZ_ENOMEM;
+	d->path = grown;
+	for (size_t i = 0; i < n; i++, parts += strlen(parts) + 1) {
+		if (!(d->path[d->npath] = roz_strdup(parts)))
+			return ROZ_ENOMEM;
+		d->path[++d->npath] = NULL;
+	}
+	return ROZ_OK;
+}
+
+static roz_toml_diag *diag_new(roz_toml_diags *diags, loc at, const char *message, roz_toml_loss lost)
+{
+	roz_toml_diag *d;
+
+	if (roz_array_reserve((void **)&diags->items, &diags->cap, sizeof(*diags->items), diags->len + 1) < 0)
+		return NULL;
+	d = &diags->items[diags->len++];
+	memset(d, 0, sizeof(*d));
+	d->line = at.line;
+	d->column = at.col;
+	d->lost = lost;
+	snprintf(d->message, sizeof(d->message), "%s", message);
+	return d;
+}
+
+/*
+ * Lenient mode: record the error just found with what it cost, then go on
+ * reading at the line after it (or after the value, when the key was the
+ * problem). A broken header sends the keys under it to a table of their own
+ * that is thrown away, so they cannot land in the table before it.
+ */
+static int recover(parser *p, roz_toml_diags *diags, roz_toml_loss lost)
+{
+	roz_toml_diag *d = diag_new(diags, p->failed_at, p->err->message, lost);
+	loc r = p->resume_set ? p->resume : p->failed_at;
+	int rc = ROZ_OK;
+
+	if (!d)
+		return ROZ_ENOMEM;
+	if (lost == ROZ_TOML_LOST_KEY) {
+		rc = path_add(d, p->cur_path.ptr, p->cur_nparts);
+		d->partial = p->cur_partial;
+	}
+	if (rc == ROZ_OK && lost != ROZ_TOML_LOST_NOTHING) {
+		/* the whole key when it was read, else the parts read before it broke off */
+		rc = path_add(d, p->stmt_done ? p->stmt.ptr : p->keys.ptr, p->stmt_done ? p->stmt_nparts : p->nparts);
+		d->partial |= !p->stmt_done;
+	}
+	if (rc == ROZ_OK && lost == ROZ_TOML_LOST_TABLE) {
+		roz_toml_value *sink = new_value(ROZ_TOML_TABLE, p->failed_at);
+
+		if (!sink || discard(p, sink) < 0)
+			return ROZ_ENOMEM;
+		sink->u.table.flags = TF_HEADER;
+		p->cur = sink;
+		p->cur_depth = 1;
+		roz_buf_reset(&p->cur_path);
+		for (size_t i = 0; i < d->npath; i++)
+			roz_buf_add(&p->cur_path, d->path[i], strlen(d->path[i]) + 1);
+		p->cur_nparts = d->npath;
+		p->cur_partial = d->partial;
+		if (roz_buf_failed(&p->cur_path))
+			return ROZ_ENOMEM;
+	}
+	if (rc < 0)
+		return rc;
+	p->line = r.line;
+	p->bol = r.off - (size_t)(r.col - 1);
+	p->pos = r.off;
+	if (!p->resume_set && r.line > p->stmt_line) {
+		/*
+		 * A value that ran onto later lines and broke there: the line it
+		 * broke on (a table header, say) is read again as a line of its own.
+		 */
+		p->pos = p->bol;
+	} else {
+		while (!at_end(p) && peek(p) != '\n')
+			p->pos++;
+		if (!at_end(p))
+			eat_newline(p, 1);
+	}
+	if (diags->len + 1 >= ROZ_TOML_MAX_DIAGS && !at_end(p)) {
+		if (!(d = diag_new(diags, here(p), "too many errors; the rest of the document was not read",
+				   ROZ_TOML_LOST_REST)))
+			return ROZ_ENOMEM;
+		d->partial = true;
+		p->pos = p->len;
+	}
+	return ROZ_OK;
+}
+
+static int parse_document(parser *p, roz_toml_diags *diags)
 {
 	int rc;
 
@@ -1345,17 +1556,38 @@ static int parse_document(parser *p)
 			eat_newline(p, nl);
 			continue;
 		}
+		roz_toml_loss lost = ROZ_TOML_LOST_NOTHING;
+
+		p->stmt_done = p->resume_set = false;
+		p->stmt_line = p->line;
 		if (c == '#') {
 			rc = skip_comment(p);
 		} else if (c == '[') {
+			lost = ROZ_TOML_LOST_TABLE;
 			rc = parse_header(p);
+			if (rc == ROZ_OK && p->lenient) {
+				/* the keys that follow belong under this header, whatever comes after it */
+				lost = ROZ_TOML_LOST_NOTHING;
+				roz_buf_reset(&p->cur_path);
+				roz_buf_add(&p->cur_path, p->stmt.ptr, p->stmt.len);
+				p->cur_nparts = p->stmt_nparts;
+				p->cur_partial = false;
+				if (roz_buf_failed(&p->cur_path))
+					return ROZ_ENOMEM;
+			}
 			if (rc == ROZ_OK)
 				rc = end_of_line(p, "expected newline after table header");
 		} else {
-			rc = parse_keyval(p, p->cur, p->cur_depth);
-			if (rc == ROZ_OK)
+			lost = ROZ_TOML_LOST_KEY;
+			rc = parse_keyval(p, p->cur, p->cur_depth, true);
+			if (rc == ROZ_OK) {
+				/* in the tree already: only a comment can be wrong now */
+				lost = ROZ_TOML_LOST_NOTHING;
 				rc = end_of_line(p, "expected newline after value");
+			}
 		}
+		if (rc == ROZ_EPARSE && p->lenient)
+			rc = recover(p, diags, lost);
 		if (rc < 0)
 			return rc;
 	}
@@ -1363,40 +1595,50 @@ static int parse_document(parser *p)
 
 /* ---- public API --------------------------------------------------------- */
 
-int roz_toml_parse(const char *text, size_t len, roz_toml_value **out, roz_toml_error *err)
+static int run(const char *text, size_t len, roz_toml_value **out, roz_toml_error *err,
+	       roz_toml_diags *diags)
 {
 	parser p;
-	loc start = {1, 1};
+	loc start = {1, 1, 0};
 	int rc;
 
-	if (err)
-		memset(err, 0, sizeof(*err));
-	if (!out || (!text && len)) {
-		roz_error_set("roz_toml_parse: no text or no place for the result");
-		return ROZ_EINVALID;
-	}
 	*out = NULL;
 	memset(&p, 0, sizeof(p));
 	p.s = text ? text : "";
 	p.len = len;
 	p.line = 1;
 	p.err = err;
+	p.lenient = diags != NULL;
 	roz_buf_init(&p.keys);
 	roz_buf_init(&p.text);
+	roz_buf_init(&p.cur_path);
+	roz_buf_init(&p.stmt);
 	/* keeps every line and column number inside an int */
-	if (len > (size_t)INT32_MAX)
-		return fail(&p, start, "document too large");
+	if (len > (size_t)INT32_MAX) {
+		rc = fail(&p, start, "document too large");
+		if (!diags)
+			return rc;
+		p.len = 0;
+		if (!diag_new(diags, start, err->message, ROZ_TOML_LOST_REST))
+			return ROZ_ENOMEM;
+		diags->items[0].partial = true;
+	}
 	p.root = new_value(ROZ_TOML_TABLE, start);
 	if (!p.root) {
 		rc = ROZ_ENOMEM;
 	} else {
 		p.cur = p.root;
-		rc = parse_document(&p);
+		rc = parse_document(&p, diags);
 	}
 	roz_buf_free(&p.keys);
 	roz_buf_free(&p.text);
+	roz_buf_free(&p.cur_path);
+	roz_buf_free(&p.stmt);
 	roz_free(p.parts);
 	roz_free(p.slots);
+	for (size_t i = 0; i < p.ndead; i++)
+		roz_toml_free(p.dead[i]);
+	roz_free(p.dead);
 	if (rc < 0) {
 		roz_toml_free(p.root);
 		if (rc == ROZ_ENOMEM && err)
@@ -1405,6 +1647,46 @@ int roz_toml_parse(const char *text, size_t len, roz_toml_value **out, roz_toml_
 	}
 	*out = p.root;
 	return ROZ_OK;
+}
+
+int roz_toml_parse(const char *text, size_t len, roz_toml_value **out, roz_toml_error *err)
+{
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (!out || (!text && len)) {
+		roz_error_set("roz_toml_parse: no text or no place for the result");
+		return ROZ_EINVALID;
+	}
+	return run(text, len, out, err, NULL);
+}
+
+int roz_toml_parse_lenient(const char *text, size_t len, roz_toml_value **out, roz_toml_diags *diags)
+{
+	roz_toml_error scratch;
+	int rc;
+
+	if (!out || !diags || (!text && len)) {
+		roz_error_set("roz_toml_parse_lenient: no text or no place for the result");
+		return ROZ_EINVALID;
+	}
+	memset(&scratch, 0, sizeof(scratch));
+	rc = run(text, len, out, &scratch, diags);
+	if (rc < 0)
+		roz_toml_diags_free(diags);
+	return rc;
+}
+
+void roz_toml_diags_free(roz_toml_diags *diags)
+{
+	if (!diags)
+		return;
+	for (size_t i = 0; i < diags->len; i++) {
+		for (size_t k = 0; k < diags->items[i].npath; k++)
+			roz_free(diags->items[i].path[k]);
+		roz_free(diags->items[i].path);
+	}
+	roz_free(diags->items);
+	memset(diags, 0, sizeof(*diags));
 }
 
 void roz_toml_free(roz_toml_value *value)

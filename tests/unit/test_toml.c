@@ -1,7 +1,8 @@
 /*
  * test_toml.c - the TOML 1.0 parser: every value kind and string form,
  * tables and their redefinition rules, positions, a real roz config, a
- * catalogue of invalid documents and allocation failure at every step.
+ * catalogue of invalid documents and allocation failure at every step; and
+ * lenient parsing, where each bad line costs only what it says.
  */
 #include "support.h"
 
@@ -1091,6 +1092,256 @@ static void test_alloc_failure(void **state)
 	roz_toml_free(root);
 }
 
+/* ---- lenient parsing ---------------------------------------------------------- */
+
+static roz_toml_value *lenient(const char *text, roz_toml_diags *d)
+{
+	roz_toml_value *root = NULL;
+
+	memset(d, 0, sizeof(*d));
+	assert_int_equal(roz_toml_parse_lenient(text, strlen(text), &root, d), ROZ_OK);
+	assert_non_null(root);
+	return root;
+}
+
+static void check_diag(const roz_toml_diags *d, size_t i, int line, int column, const char *message,
+		       roz_toml_loss lost, const char *dotted_path)
+{
+	char got[256] = "";
+	size_t used = 0;
+
+	if (i >= d->len)
+		fail_msg("only %zu problems, wanted one at %d:%d '%s'", d->len, line, column, message);
+	for (size_t k = 0; k < d->items[i].npath; k++)
+		used += (size_t)snprintf(got + used, sizeof(got) - used, "%s%s", k ? "." : "",
+					 d->items[i].path[k]);
+	if (d->items[i].line != line || d->items[i].column != column ||
+	    !strstr(d->items[i].message, message) || d->items[i].lost != lost || strcmp(got, dotted_path) != 0)
+		fail_msg("problem %zu: %d:%d '%s' lost %d at '%s'; wanted %d:%d '%s' lost %d at '%s'", i,
+			 d->items[i].line, d->items[i].column, d->items[i].message, (int)d->items[i].lost, got,
+			 line, column, message, (int)lost, dotted_path);
+}
+
+/* On every bad document the first problem is the error the strict parser stops at. */
+static void test_lenient_first_problem_is_strict_error(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad_docs) / sizeof(bad_docs[0]); i++) {
+		const bad_doc *b = &bad_docs[i];
+		size_t len = b->len ? b->len : strlen(b->text);
+		roz_toml_value *root = NULL;
+		roz_toml_diags d = {NULL, 0, 0};
+
+		assert_int_equal(roz_toml_parse_lenient(b->text, len, &root, &d), ROZ_OK);
+		assert_non_null(root);
+		if (!d.len || d.items[0].line != b->line || d.items[0].column != b->column ||
+		    !strstr(d.items[0].message, b->message))
+			fail_msg("bad_docs[%zu]: lenient said %d:%d '%s', strict says %d:%d '%s'\n%s", i,
+				 d.len ? d.items[0].line : 0, d.len ? d.items[0].column : 0,
+				 d.len ? d.items[0].message : "(nothing)", b->line, b->column, b->message, b->text);
+		roz_toml_diags_free(&d);
+		assert_null(d.items);
+		roz_toml_free(root);
+	}
+}
+
+/* A well-formed document reads the same either way, with nothing to report. */
+static void test_lenient_well_formed(void **state)
+{
+	roz_toml_diags d;
+	roz_toml_value *root;
+
+	(void)state;
+	root = lenient(alloc_doc, &d);
+	assert_int_equal(d.len, 0);
+	check_int(root, "a.k34", 34);
+	check_str(root, "review.notes", "line one continued\n");
+	check_bool(item(path(root, "rules"), 1), "extra.flag", true);
+	check_int(root, "templates.weights.terse", 30);
+	roz_toml_free(root);
+}
+
+static void test_lenient_bad_line_costs_that_line(void **state)
+{
+	roz_toml_diags d;
+	roz_toml_value *root;
+
+	(void)state;
+	/* trailing text: the pair is left out, not half-kept */
+	root = lenient("a = 1\nb = 2 3\nc = 3\n", &d);
+	assert_int_equal(d.len, 1);
+	check_diag(&d, 0, 2, 7, "expected newline after value", ROZ_TOML_LOST_KEY, "b");
+	check_int(root, "a", 1);
+	assert_null(path(root, "b"));
+	check_int(root, "c", 3);
+	roz_toml_diags_free(&d);
+	roz_toml_free(root);
+
+	/* the lost key is named from the root, through its table and dotted parts */
+	root = lenient("[review]\nmode = Prompt\nx.y = \"\xe9\"\nok = true\n", &d);
+	assert_int_equal(d.len, 2);
+	check_diag(&d, 0, 2, 8, "invalid value", ROZ_TOML_LOST_KEY, "review.mode");
+	check_diag(&d, 1, 3, 8, "invalid utf-8", ROZ_TOML_LOST_KEY, "review.x.y");
+	assert_false(d.items[0].partial);
+	check_bool(root, "review.ok", true);
+	assert_null(path(root, "review.mode"));
+	roz_toml_diags_free(&d);
+	roz_toml_free(root);
+
+	/* a key that breaks off is named as far as it was read */
+	root = lenient("[storage]\npa\xe9th = 1\nfsync = true\n", &d);
+	check_diag(&d, 0, 2, 3, "invalid utf-8", ROZ_TOML_LOST_KEY, "storage");
+	assert_true(d.items[0].partial);
+	check_bool(root, "storage.fsync", true);
+	roz_toml_diags_free(&d);
+	roz_toml_free(root);
+}
+
+static void test_lenient_comment_costs_nothing(void **state)
+{
+	roz_toml_diags d;
+	roz_toml_value *root;
+
+	(void)state;
+	root = lenient("# caf\xe9\na = 1 # na\xefve\n[t]\nb = 2\n", &d);
+	assert_int_equal(d.len, 2);
+	check_diag(&d, 0, 1, 6, "invalid utf-8", ROZ_TOML_LOST_NOTHING, "");
+	check_diag(&d, 1, 2, 11, "invalid utf-8", ROZ_TOML_LOST_NOTHING, "");
+	check_int(root, "a", 1);
+	check_int(root, "t.b", 2);
+	roz_toml_diags_free(&d);
+	roz_toml_free(root);
+}
+
+static void test_lenient_duplicate_first_wins(void **state)
+{
+	roz_toml_diags d;
+	roz_toml_value *root;
+
+	(void)state;
+	/* the second value is read to its end, so its lines do not become errors of their own */
+	root = lenient("a = 1\na = [\n  2,\n  3,\n]\nb = 4\n", &d);
+	assert_int_equal(d.len, 1);
+	check_diag(&d, 0, 2, 1, "duplicate key 'a'; the first, on line 1, is used", ROZ_TOML_LOST_KEY, "a");
+	check_int(root, "a", 1);
+	check_int(root, "b", 4);
+	roz_toml_diags_free(&d);
+	roz_toml_free(root);
+
+	/* a table defined twice: the keys under the second go nowhere */
+	root = lenient("[t]\nx = 1\n[t]\nx = 2\ny = 3\n[u]\nz = 4\n", &d);
+	assert_int_equal(d.len, 1);
+	check_diag(&d, 0, 3, 2, "table 't' already defined", ROZ_TOML_LOST_TABLE, "t");
+	check_int(root, "t.x", 1);
+	assert_null(path(root, "t.y"));
+	check_int(root, "u.z", 4);
+	roz_toml_diags_free(&d);
+	roz_toml_free(root);
+}
+
+static void test_lenient_broken_header(void **state)
+{
+	roz_toml_diags d;
+	roz_toml_value *root;
+
+	(void)state;
+	/* the keys under a broken header must not land in the table before it */
+	root = lenient("[a]\nk = 1\n[b\nm = 2\n[c]\nn = 3\n", &d);
+	assert_int_equal(d.len, 1);
+	check_diag(&d, 0, 3, 3, "expected ']' after table name", ROZ_TOML_LOST_TABLE, "b");
+	check_int(root, "a.k", 1);
+	assert_null(path(root, "a.m"));
+	assert_null(path(root, "b"));
+	check_int(root, "c.n", 3);
+	roz_toml_diags_free(&d);
+	roz_toml_free(root);
+
+	/* errors under it are still found; what it was is not known, so neither is where they were */
+	root = lenient("[b\xe9]\nm = = 2\n", &d);
+	assert_int_equal(d.len, 2);
+	check_diag(&d, 0, 1, 3, "invalid utf-8", ROZ_TOML_LOST_TABLE, "");
+	assert_true(d.items[0].partial);
+	check_diag(&d, 1, 2, 5, "invalid value", ROZ_TOML_LOST_KEY, "m");
+	assert_true(d.items[1].partial);
+	roz_toml_diags_free(&d);
+	roz_toml_free(root);
+}
+
+static void test_lenient_unterminated_values(void **state)
+{
+	roz_toml_diags d;
+	roz_toml_value *root;
+
+	(void)state;
+	/* an unterminated string does not swallow the rest of the file */
+	root = lenient("s = \"\"\"never closed\n[t]\nb = 1\n", &d);
+	check_diag(&d, 0, 1, 5, "unterminated string", ROZ_TOML_LOST_KEY, "s");
+	assert_int_equal(d.len, 1);
+	check_int(root, "t.b", 1);
+	roz_toml_diags_free(&d);
+	roz_toml_free(root);
+
+	/* the header that broke an unclosed array is still a header */
+	root = lenient("arr = [1, 2\n[t]\nb = 1\n", &d);
+	assert_int_equal(d.len, 1);
+	check_diag(&d, 0, 2, 1, "expected ',' or ']' in array", ROZ_TOML_LOST_KEY, "arr");
+	check_int(root, "t.b", 1);
+	assert_null(path(root, "b"));
+	roz_toml_diags_free(&d);
+	roz_toml_free(root);
+}
+
+static void test_lenient_gives_up_after_too_many(void **state)
+{
+	roz_buf b = ROZ_BUF_INIT;
+	roz_toml_diags d;
+	roz_toml_value *root;
+
+	(void)state;
+	for (int i = 0; i < 500; i++)
+		roz_buf_adds(&b, "= junk\n");
+	roz_buf_adds(&b, "late = 1\n");
+	root = lenient(b.ptr, &d);
+	assert_int_equal(d.len, ROZ_TOML_MAX_DIAGS);
+	check_diag(&d, ROZ_TOML_MAX_DIAGS - 1, ROZ_TOML_MAX_DIAGS, 1, "too many errors", ROZ_TOML_LOST_REST, "");
+	assert_true(d.items[ROZ_TOML_MAX_DIAGS - 1].partial);
+	assert_null(path(root, "late"));
+	roz_toml_diags_free(&d);
+	roz_toml_free(root);
+	roz_buf_free(&b);
+}
+
+static void test_lenient_alloc_failure(void **state)
+{
+	static const char doc[] = "a = 1\na = [2, {x = 1}]\n[t\nk = {y = [1, \"\xff\"]}\n# \xfe\n"
+				  "[u]\nv = \"\"\"\nw\"\"\" 1\nz = 3\n";
+	roz_toml_value *root;
+	roz_toml_diags d;
+	long n;
+	int rc = ROZ_ENOMEM;
+
+	(void)state;
+	for (n = 0; rc != ROZ_OK; n++) {
+		assert_true(n < 100000);
+		memset(&d, 0, sizeof(d));
+		root = (roz_toml_value *)&root;
+		roz_alloc_fail_after(n);
+		rc = roz_toml_parse_lenient(doc, sizeof(doc) - 1, &root, &d);
+		roz_alloc_fail_after(-1);
+		if (rc == ROZ_ENOMEM) {
+			assert_null(root);
+			assert_int_equal(d.len, 0);
+		}
+	}
+	assert_int_equal(d.len, 5);
+	check_int(root, "a", 1);
+	check_int(root, "u.z", 3);
+	roz_toml_diags_free(&d);
+	roz_toml_free(root);
+	assert_int_equal(roz_toml_parse_lenient("a", 1, NULL, &d), ROZ_EINVALID);
+	assert_int_equal(roz_toml_parse_lenient("a", 1, &root, NULL), ROZ_EINVALID);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1117,6 +1368,15 @@ int main(void)
 		cmocka_unit_test(test_nesting_limit),
 		cmocka_unit_test(test_many_keys),
 		cmocka_unit_test(test_alloc_failure),
+		cmocka_unit_test(test_lenient_first_problem_is_strict_error),
+		cmocka_unit_test(test_lenient_well_formed),
+		cmocka_unit_test(test_lenient_bad_line_costs_that_line),
+		cmocka_unit_test(test_lenient_comment_costs_nothing),
+		cmocka_unit_test(test_lenient_duplicate_first_wins),
+		cmocka_unit_test(test_lenient_broken_header),
+		cmocka_unit_test(test_lenient_unterminated_values),
+		cmocka_unit_test(test_lenient_gives_up_after_too_many),
+		cmocka_unit_test(test_lenient_alloc_failure),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
