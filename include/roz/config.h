@@ -10,11 +10,22 @@
  * Precedence: environment over file over defaults. The environment is read
  * through a lookup function so tests can supply their own.
  *
- * Errors: a file that does not parse, or a known key of the wrong type or
- * out of range, fails the load with "<file>:<line>:<column>: <reason>" in
- * roz_error_last(); the config is left at its defaults. Unknown keys and
- * unusable environment values only produce warnings (passed to `warn`).
- * Numbers never wrap: values beyond a field's range saturate at its maximum.
+ * Problems cost only what they touch. Each setting is checked on its own:
+ * one of the wrong type or out of range keeps its default and is reported
+ * as "<file>:<line>:<column>: <what is wrong>; <what roz uses instead>",
+ * while every other setting applies. A line that is not TOML costs the key
+ * it sets (a broken table header: the keys under it); a bad comment costs
+ * nothing. Of two definitions of a key the first is used. Every problem is
+ * kept in `diags` (errors, which make `roz doctor` fail, and warnings such
+ * as unknown keys or unusable environment values) and passed to `warn` as
+ * it is found. Numbers never wrap: values beyond a field's range saturate
+ * at its maximum.
+ *
+ * The gates are the exception: when the file cannot be read, or what was
+ * lost could have been `[review.gates] tools`, roz cannot know which tools
+ * are gated. `hold` is then set with the reason, and roz_config_held()
+ * names the tool calls a hook must ask the user about instead of letting
+ * them through.
  *
  * Ownership: a roz_config owns all its strings; release with
  * roz_config_free(), which leaves it reusable after roz_config_init().
@@ -39,6 +50,17 @@ typedef enum roz_approval_scope {
 	ROZ_SCOPE_SESSION, /* an approval lasts for the session */
 	ROZ_SCOPE_TOOL     /* an approval lets exactly one gated call through */
 } roz_approval_scope;
+
+/* One problem with the configuration. */
+typedef struct roz_config_diag {
+	bool error;       /* an error (roz doctor fails); else a warning */
+	int line, column; /* where in the file, or 0 */
+	char *message;   /* "<file>:<line>:<column>: what is wrong; what roz does instead" */
+	const char *fix; /* how to put it right (static text) */
+} roz_config_diag;
+
+/* The most problems kept; one more entry then says how many were left out. */
+#define ROZ_CONFIG_MAX_DIAGS 100
 
 typedef struct roz_template_weight {
 	char *id;
@@ -74,6 +96,12 @@ typedef struct roz_config {
 
 	bool fsync;               /* fsync session files and their directory */
 	uint32_t lock_timeout_ms; /* bounded wait for a session's lock */
+
+	roz_config_diag *diags; /* every problem found while loading, in the order found */
+	size_t n_diags, n_dropped;
+	bool hold;              /* the gates are unknown: calls that could be gated are asked about */
+	char *hold_reason;      /* the problem that made them unknown, "<file>:<line>:<col>: ..." */
+	const char *hold_fix;   /* how to put it right (static text) */
 } roz_config;
 
 typedef const char *(*roz_getenv_fn)(void *ud, const char *name);
@@ -84,8 +112,11 @@ int roz_config_init(roz_config *c) ROZ_WARN_UNUSED;
 void roz_config_free(roz_config *c);
 
 /*
- * Apply a TOML document on top of `c`. `origin` names it in messages.
- * ROZ_OK, ROZ_EPARSE (syntax), ROZ_EINVALID (wrong type/value) or ROZ_ENOMEM.
+ * Apply a TOML document on top of `c`: every setting that is right, and a
+ * diagnostic for each problem. `origin` names the file in messages.
+ * ROZ_OK (no errors), ROZ_EPARSE (some text is not TOML), ROZ_EINVALID (a
+ * wrong type or value; no syntax errors) or ROZ_ENOMEM. roz_error_last()
+ * then holds the first error.
  */
 int roz_config_apply_toml(roz_config *c, const char *text, size_t len, const char *origin,
 			  roz_warn_fn warn, void *ud) ROZ_WARN_UNUSED;
@@ -96,12 +127,30 @@ void roz_config_apply_env(roz_config *c, roz_getenv_fn getenv_fn, void *env_ud, 
 
 /*
  * The whole load: resolve home and config path, read the file if present,
- * apply environment overrides, resolve storage. On a file error `c` still
- * holds usable defaults (with paths and environment applied) and the error
- * is returned, so a hook can warn and carry on while a command fails.
+ * apply environment overrides, resolve storage. Problems with single
+ * settings are in c->diags and the load returns ROZ_OK. When the gates are
+ * unknown (c->hold) it returns ROZ_EIO (unreadable file) or ROZ_EPARSE /
+ * ROZ_EINVALID with the reason in roz_error_last(); `c` still holds every
+ * setting that could be read, with paths and environment applied, so a
+ * hook can carry on (holding gated tools) while a command stops.
  */
 int roz_config_load(roz_config *c, roz_getenv_fn getenv_fn, void *env_ud, roz_warn_fn warn,
 		    void *ud) ROZ_WARN_UNUSED;
+
+/*
+ * Must this tool call be asked about because the gates are unknown? False
+ * unless c->hold; then true for everything but read-only tools (Read,
+ * Grep, Glob, LS, NotebookRead, WebSearch, TodoRead, TodoWrite,
+ * BashOutput), roz's own reviewer (Agent or Task with subagent_type
+ * roz:roz) and Bash lines that run only `roz` commands. ROZ_OK or
+ * ROZ_ENOMEM. `tool_input` is borrowed.
+ */
+struct cJSON;
+int roz_config_held(const roz_config *c, const char *tool_name, const struct cJSON *tool_input,
+		    bool *held) ROZ_WARN_UNUSED;
+
+/* The reason a held call is asked about, for the user. Caller frees; NULL when out of memory. */
+char *roz_config_hold_message(const roz_config *c);
 
 /* A getenv_fn over the process environment. */
 const char *roz_config_process_env(void *ud, const char *name);

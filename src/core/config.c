@@ -7,12 +7,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
+#include "roz/hooks.h"
+#include "roz/shell.h"
 #include "roz/toml.h"
 
 const char *roz_review_mode_name(roz_review_mode m)
@@ -53,6 +58,10 @@ void roz_config_free(roz_config *c)
 	roz_free(c->gemini);
 	roz_free(c->template_active);
 	free_weights(c);
+	for (size_t i = 0; i < c->n_diags; i++)
+		roz_free(c->diags[i].message);
+	roz_free(c->diags);
+	roz_free(c->hold_reason);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -83,6 +92,75 @@ int roz_config_init(roz_config *c)
 	return ROZ_OK;
 }
 
+/* ---- problems ------------------------------------------------------------------- */
+
+static const char FIX_SYNTAX[] = "correct the TOML on that line (see CONFIGURATION in man roz)";
+static const char FIX_UTF8[] = "save the file as UTF-8";
+static const char FIX_DUPLICATE[] = "delete one of the two definitions";
+static const char FIX_VALUE[] = "give it a value of the kind named, or delete the line to use the default";
+static const char FIX_UNKNOWN[] = "check the spelling against CONFIGURATION in man roz, or delete it";
+static const char FIX_ENV[] = "unset it, or give it a value of the kind named";
+static const char FIX_READ[] = "make it a readable file of at most 1 MiB, or remove it to use the defaults";
+
+/*
+ * Keep one problem and pass it on. Past ROZ_CONFIG_MAX_DIAGS problems are
+ * only counted, so a file of garbage cannot flood a hook's stderr.
+ */
+static int report(roz_config *c, roz_warn_fn warn, void *ud, bool error, int line, int column,
+		  const char *fix, const char *fmt, ...) ROZ_PRINTF(8, 9);
+
+static int report(roz_config *c, roz_warn_fn warn, void *ud, bool error, int line, int column,
+		  const char *fix, const char *fmt, ...)
+{
+	roz_config_diag *grown;
+	roz_buf b = ROZ_BUF_INIT;
+	va_list ap;
+
+	if (c->n_diags >= ROZ_CONFIG_MAX_DIAGS) {
+		c->n_dropped++;
+		return ROZ_OK;
+	}
+	va_start(ap, fmt);
+	roz_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	grown = roz_buf_failed(&b) ? NULL : roz_realloc(c->diags, (c->n_diags + 1) * sizeof(*grown));
+	if (!grown) {
+		roz_buf_free(&b);
+		return ROZ_ENOMEM;
+	}
+	c->diags = grown;
+	grown[c->n_diags].error = error;
+	grown[c->n_diags].line = line;
+	grown[c->n_diags].column = column;
+	grown[c->n_diags].fix = fix;
+	grown[c->n_diags].message = roz_buf_detach(&b, NULL);
+	if (!grown[c->n_diags].message)
+		return ROZ_ENOMEM;
+	if (warn)
+		warn(ud, grown[c->n_diags].message);
+	c->n_diags++;
+	return ROZ_OK;
+}
+
+/* The gates are unknown: remember the first reason, "<file>:<line>:<col>: <what>". */
+static int hold(roz_config *c, const char *fix, const char *fmt, ...) ROZ_PRINTF(3, 4);
+
+static int hold(roz_config *c, const char *fix, const char *fmt, ...)
+{
+	roz_buf b = ROZ_BUF_INIT;
+	va_list ap;
+
+	c->hold = true;
+	if (c->hold_reason)
+		return ROZ_OK;
+	c->hold_fix = fix;
+	va_start(ap, fmt);
+	roz_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	c->hold_reason = roz_buf_detach(&b, NULL);
+	return c->hold_reason ? ROZ_OK : ROZ_ENOMEM;
+}
+
 /* ---- the TOML file ---------------------------------------------------------- */
 
 typedef struct apply_ctx {
@@ -90,28 +168,117 @@ typedef struct apply_ctx {
 	const char *origin;
 	roz_warn_fn warn;
 	void *ud;
+	bool syntax;  /* some text was not TOML */
+	bool invalid; /* some setting had a wrong type or value */
+	char *first;  /* the first error, for roz_error_last() */
 } apply_ctx;
 
-static int bad_value(apply_ctx *a, const roz_toml_value *v, const char *key, const char *want)
+static const char GATES_LOST[] =
+	"roz cannot tell which tools are gated and asks before each tool call that could be";
+
+/*
+ * What a setting holds now, for "using ..." in messages: loading applies
+ * the file on top of the defaults, so this is the default.
+ */
+static void current(const roz_config *c, const char *key, char *out, size_t size)
 {
-	roz_error_set("%s:%d:%d: '%s' must be %s, not %s", a->origin, v->line, v->column, key, want,
-		      v->type == ROZ_TOML_STRING ? "a string" : roz_toml_type_name(v->type));
+	if (strcmp(key, "review.mode") == 0)
+		snprintf(out, size, "\"%s\"", roz_review_mode_name(c->mode));
+	else if (strcmp(key, "review.require_reviewer") == 0)
+		snprintf(out, size, "%s", c->require_reviewer ? "true" : "false");
+	else if (strcmp(key, "review.gates.approval_scope") == 0)
+		snprintf(out, size, "\"%s\"", roz_approval_scope_name(c->approval_scope));
+	else if (strcmp(key, "review.gates.approval_ttl_seconds") == 0)
+		snprintf(out, size, c->has_approval_ttl ? "%llu" : "no expiry",
+			 (unsigned long long)c->approval_ttl_seconds);
+	else if (strcmp(key, "circuit_breaker.max_blocks") == 0)
+		snprintf(out, size, "%lu", (unsigned long)c->max_blocks);
+	else if (strcmp(key, "circuit_breaker.cooldown_seconds") == 0)
+		snprintf(out, size, "%llu", (unsigned long long)c->cooldown_seconds);
+	else if (strcmp(key, "cleanup.retention_days") == 0)
+		snprintf(out, size, "%lu", (unsigned long)c->retention_days);
+	else if (strcmp(key, "trace.max_events") == 0)
+		snprintf(out, size, "%zu", c->max_events);
+	else if (strcmp(key, "storage.fsync") == 0)
+		snprintf(out, size, "%s", c->fsync ? "true" : "false");
+	else if (strcmp(key, "storage.lock_timeout_ms") == 0)
+		snprintf(out, size, "%lu", (unsigned long)c->lock_timeout_ms);
+	else if (strcmp(key, "storage.path") == 0)
+		snprintf(out, size, "%s", c->storage_path ? c->storage_path : "the roz home");
+	else if (strcmp(key, "external_models.codex") == 0)
+		snprintf(out, size, "\"%.60s\"", c->codex);
+	else if (strcmp(key, "external_models.gemini") == 0)
+		snprintf(out, size, "\"%.60s\"", c->gemini);
+	else if (strcmp(key, "templates.active") == 0)
+		snprintf(out, size, "\"%.60s\"", c->template_active);
+	else
+		out[0] = '\0';
+}
+
+/* Record an error; ROZ_EINVALID (the caller goes on) or ROZ_ENOMEM. */
+static int error_at(apply_ctx *a, bool syntax, int line, int column, const char *fix, const char *fmt, ...)
+	ROZ_PRINTF(6, 7);
+
+static int error_at(apply_ctx *a, bool syntax, int line, int column, const char *fix, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (syntax)
+		a->syntax = true;
+	else
+		a->invalid = true;
+	if (!a->first && !(a->first = roz_strdup(msg)))
+		return ROZ_ENOMEM;
+	if (report(a->c, NULL, NULL, true, line, column, fix, "%s", msg) < 0)
+		return ROZ_ENOMEM;
 	return ROZ_EINVALID;
 }
 
-static void unknown_key(apply_ctx *a, const roz_toml_kv *kv, const char *section)
+/* A setting that is not what it must be: report it and keep what was there. */
+static int bad_setting(apply_ctx *a, const roz_toml_value *v, const char *key, const char *why)
 {
-	char msg[512];
+	char now[96];
+	bool gates = strncmp(key, "review.gates.tools", 18) == 0 || strcmp(key, "review") == 0 ||
+		     strcmp(key, "review.gates") == 0;
+	int rc;
 
-	if (!a->warn)
-		return;
+	current(a->c, key, now, sizeof(now));
+	if (gates) {
+		rc = error_at(a, false, v->line, v->column, FIX_VALUE, "%s:%d:%d: '%s' %s; %s", a->origin, v->line, v->column, key,
+			      why, GATES_LOST);
+		if (rc != ROZ_ENOMEM && hold(a->c, FIX_VALUE, "%s:%d:%d: '%s' %s", a->origin, v->line, v->column, key, why) < 0)
+			rc = ROZ_ENOMEM;
+		return rc;
+	}
+	if (now[0])
+		return error_at(a, false, v->line, v->column, FIX_VALUE, "%s:%d:%d: '%s' %s; using %s", a->origin, v->line,
+				v->column, key, why, now);
+	return error_at(a, false, v->line, v->column, FIX_VALUE, "%s:%d:%d: '%s' %s; it is ignored", a->origin, v->line,
+			v->column, key, why);
+}
+
+static int bad_value(apply_ctx *a, const roz_toml_value *v, const char *key, const char *want)
+{
+	char why[256];
+
+	snprintf(why, sizeof(why), "must be %s, not %s", want,
+		 v->type == ROZ_TOML_STRING ? "a string" : roz_toml_type_name(v->type));
+	return bad_setting(a, v, key, why);
+}
+
+static int unknown_key(apply_ctx *a, const roz_toml_kv *kv, const char *section)
+{
 	if (section)
-		snprintf(msg, sizeof(msg), "%s:%d:%d: unknown key '%s' in [%s] (ignored)", a->origin,
-			 kv->line, kv->column, kv->key, section);
-	else
-		snprintf(msg, sizeof(msg), "%s:%d:%d: unknown section or key '%s' (ignored)", a->origin,
-			 kv->line, kv->column, kv->key);
-	a->warn(a->ud, msg);
+		return report(a->c, NULL, NULL, false, kv->line, kv->column, FIX_UNKNOWN,
+			      "%s:%d:%d: unknown key '%s' in [%s] (ignored)", a->origin, kv->line, kv->column,
+			      kv->key, section);
+	return report(a->c, NULL, NULL, false, kv->line, kv->column, FIX_UNKNOWN,
+		      "%s:%d:%d: unknown section or key '%s' (ignored)", a->origin, kv->line, kv->column,
+		      kv->key);
 }
 
 static int set_string(apply_ctx *a, const roz_toml_value *v, const char *key, char **dst)
@@ -120,11 +287,8 @@ static int set_string(apply_ctx *a, const roz_toml_value *v, const char *key, ch
 
 	if (v->type != ROZ_TOML_STRING)
 		return bad_value(a, v, key, "a string");
-	if (strlen(v->u.str.ptr) != v->u.str.len) {
-		roz_error_set("%s:%d:%d: '%s' must not contain NUL characters", a->origin, v->line,
-			      v->column, key);
-		return ROZ_EINVALID;
-	}
+	if (strlen(v->u.str.ptr) != v->u.str.len)
+		return bad_setting(a, v, key, "must not contain NUL characters");
 	s = roz_strdup(v->u.str.ptr);
 	if (!s)
 		return ROZ_ENOMEM;
@@ -138,10 +302,8 @@ static int get_uint(apply_ctx *a, const roz_toml_value *v, const char *key, uint
 {
 	if (v->type != ROZ_TOML_INTEGER)
 		return bad_value(a, v, key, "a non-negative integer");
-	if (v->u.integer < 0) {
-		roz_error_set("%s:%d:%d: '%s' must not be negative", a->origin, v->line, v->column, key);
-		return ROZ_EINVALID;
-	}
+	if (v->u.integer < 0)
+		return bad_setting(a, v, key, "must not be negative");
 	*out = (uint64_t)v->u.integer > max ? max : (uint64_t)v->u.integer;
 	return ROZ_OK;
 }
@@ -157,7 +319,7 @@ static int get_bool(apply_ctx *a, const roz_toml_value *v, const char *key, bool
 static int get_choice(apply_ctx *a, const roz_toml_value *v, const char *key,
 		      const char *const *names, int *out)
 {
-	char want[128];
+	char want[128], why[256];
 
 	if (v->type == ROZ_TOML_STRING) {
 		for (int i = 0; names[i]; i++) {
@@ -170,16 +332,14 @@ static int get_choice(apply_ctx *a, const roz_toml_value *v, const char *key,
 	snprintf(want, sizeof(want), "one of \"%s\", \"%s\", \"%s\"", names[0], names[1], names[2]);
 	if (v->type != ROZ_TOML_STRING)
 		return bad_value(a, v, key, want);
-	roz_error_set("%s:%d:%d: '%s' must be %s, not \"%.40s\"", a->origin, v->line, v->column, key,
-		      want, v->u.str.ptr);
-	return ROZ_EINVALID;
+	snprintf(why, sizeof(why), "must be %s, not \"%.40s\"", want, v->u.str.ptr);
+	return bad_setting(a, v, key, why);
 }
 
-static int need_table(apply_ctx *a, const roz_toml_kv *kv)
+/* Only ROZ_ENOMEM stops the walk; any other problem has been reported. */
+static int keep_going(int rc)
 {
-	if (kv->value->type == ROZ_TOML_TABLE)
-		return ROZ_OK;
-	return bad_value(a, kv->value, kv->key, "a table");
+	return rc == ROZ_ENOMEM ? rc : ROZ_OK;
 }
 
 static int apply_storage(apply_ctx *a, const roz_toml_value *t)
@@ -199,9 +359,41 @@ static int apply_storage(apply_ctx *a, const roz_toml_value *t)
 			if (rc == ROZ_OK)
 				a->c->lock_timeout_ms = (uint32_t)n;
 		} else
-			unknown_key(a, kv, "storage");
+			rc = unknown_key(a, kv, "storage");
+		rc = keep_going(rc);
 	}
 	return rc;
+}
+
+/* The gate list is all or nothing: a pattern that cannot be read could be any gate. */
+static int apply_tools(apply_ctx *a, const roz_toml_value *v)
+{
+	char **tools;
+	int rc = ROZ_OK;
+
+	if (v->type != ROZ_TOML_ARRAY)
+		return bad_value(a, v, "review.gates.tools", "an array of strings");
+	tools = roz_calloc(v->u.array.len + 1, sizeof(*tools));
+	if (!tools)
+		return ROZ_ENOMEM;
+	for (size_t k = 0; k < v->u.array.len && rc == ROZ_OK; k++) {
+		const roz_toml_value *item = v->u.array.items[k];
+
+		if (item->type != ROZ_TOML_STRING || strlen(item->u.str.ptr) != item->u.str.len)
+			rc = bad_value(a, item, "review.gates.tools", "an array of strings");
+		else if (!(tools[k] = roz_strdup(item->u.str.ptr)))
+			rc = ROZ_ENOMEM;
+	}
+	if (rc < 0) {
+		for (size_t k = 0; k < v->u.array.len; k++)
+			roz_free(tools[k]);
+		roz_free(tools);
+		return rc;
+	}
+	free_tools(a->c);
+	a->c->gate_tools = tools;
+	a->c->n_gate_tools = v->u.array.len;
+	return ROZ_OK;
 }
 
 static int apply_gates(apply_ctx *a, const roz_toml_value *t)
@@ -214,42 +406,23 @@ static int apply_gates(apply_ctx *a, const roz_toml_value *t)
 		const roz_toml_value *v = kv->value;
 
 		if (strcmp(kv->key, "tools") == 0) {
-			char **tools;
-
-			if (v->type != ROZ_TOML_ARRAY)
-				return bad_value(a, v, "review.gates.tools", "an array of strings");
-			tools = roz_calloc(v->u.array.len + 1, sizeof(*tools));
-			if (!tools)
-				return ROZ_ENOMEM;
-			for (size_t k = 0; k < v->u.array.len && rc == ROZ_OK; k++) {
-				const roz_toml_value *item = v->u.array.items[k];
-
-				if (item->type != ROZ_TOML_STRING || strlen(item->u.str.ptr) != item->u.str.len)
-					rc = bad_value(a, item, "review.gates.tools", "an array of strings");
-				else if (!(tools[k] = roz_strdup(item->u.str.ptr)))
-					rc = ROZ_ENOMEM;
-			}
-			if (rc < 0) {
-				for (size_t k = 0; k < v->u.array.len; k++)
-					roz_free(tools[k]);
-				roz_free(tools);
-				return rc;
-			}
-			free_tools(a->c);
-			a->c->gate_tools = tools;
-			a->c->n_gate_tools = v->u.array.len;
+			rc = apply_tools(a, v);
 		} else if (strcmp(kv->key, "approval_scope") == 0) {
 			rc = get_choice(a, v, "review.gates.approval_scope", scopes, &choice);
 			if (rc == ROZ_OK)
 				a->c->approval_scope = (roz_approval_scope)choice;
 		} else if (strcmp(kv->key, "approval_ttl_seconds") == 0) {
-			rc = get_uint(a, v, "review.gates.approval_ttl_seconds", UINT64_MAX,
-				      &a->c->approval_ttl_seconds);
-			if (rc == ROZ_OK)
+			uint64_t n = 0;
+
+			rc = get_uint(a, v, "review.gates.approval_ttl_seconds", UINT64_MAX, &n);
+			if (rc == ROZ_OK) {
+				a->c->approval_ttl_seconds = n;
 				a->c->has_approval_ttl = true;
+			}
 		} else {
-			unknown_key(a, kv, "review.gates");
+			rc = unknown_key(a, kv, "review.gates");
 		}
+		rc = keep_going(rc);
 	}
 	return rc;
 }
@@ -274,8 +447,9 @@ static int apply_review(apply_ctx *a, const roz_toml_value *t)
 			else
 				rc = apply_gates(a, kv->value);
 		} else {
-			unknown_key(a, kv, "review");
+			rc = unknown_key(a, kv, "review");
 		}
+		rc = keep_going(rc);
 	}
 	return rc;
 }
@@ -293,11 +467,13 @@ static int apply_breaker(apply_ctx *a, const roz_toml_value *t)
 			if (rc == ROZ_OK)
 				a->c->max_blocks = (uint32_t)n;
 		} else if (strcmp(kv->key, "cooldown_seconds") == 0) {
-			rc = get_uint(a, kv->value, "circuit_breaker.cooldown_seconds", UINT64_MAX,
-				      &a->c->cooldown_seconds);
+			rc = get_uint(a, kv->value, "circuit_breaker.cooldown_seconds", UINT64_MAX, &n);
+			if (rc == ROZ_OK)
+				a->c->cooldown_seconds = n;
 		} else {
-			unknown_key(a, kv, "circuit_breaker");
+			rc = unknown_key(a, kv, "circuit_breaker");
 		}
+		rc = keep_going(rc);
 	}
 	return rc;
 }
@@ -315,8 +491,9 @@ static int apply_cleanup(apply_ctx *a, const roz_toml_value *t)
 			if (rc == ROZ_OK)
 				a->c->retention_days = (uint32_t)n;
 		} else {
-			unknown_key(a, kv, "cleanup");
+			rc = unknown_key(a, kv, "cleanup");
 		}
+		rc = keep_going(rc);
 	}
 	return rc;
 }
@@ -333,28 +510,34 @@ static int apply_models(apply_ctx *a, const roz_toml_value *t)
 		else if (strcmp(kv->key, "gemini") == 0)
 			rc = set_string(a, kv->value, "external_models.gemini", &a->c->gemini);
 		else
-			unknown_key(a, kv, "external_models");
+			rc = unknown_key(a, kv, "external_models");
+		rc = keep_going(rc);
 	}
 	return rc;
 }
 
+/* Each weight stands alone: a bad one is left out, the others replace the defaults. */
 static int apply_weights(apply_ctx *a, const roz_toml_value *t)
 {
 	roz_template_weight *w;
-	size_t n = t->u.table.len;
+	size_t n = 0;
 	uint64_t val = 0;
 	int rc = ROZ_OK;
 
-	w = roz_calloc(n + 1, sizeof(*w));
+	w = roz_calloc(t->u.table.len + 1, sizeof(*w));
 	if (!w)
 		return ROZ_ENOMEM;
-	for (size_t i = 0; i < n && rc == ROZ_OK; i++) {
+	for (size_t i = 0; i < t->u.table.len && rc == ROZ_OK; i++) {
 		const roz_toml_kv *kv = &t->u.table.items[i];
 
 		rc = get_uint(a, kv->value, "templates.weights", UINT32_MAX, &val);
-		if (rc == ROZ_OK && !(w[i].id = roz_strdup(kv->key)))
-			rc = ROZ_ENOMEM;
-		w[i].weight = (uint32_t)val;
+		if (rc == ROZ_OK) {
+			if (!(w[n].id = roz_strdup(kv->key)))
+				rc = ROZ_ENOMEM;
+			else
+				w[n++].weight = (uint32_t)val;
+		}
+		rc = keep_going(rc);
 	}
 	if (rc < 0) {
 		for (size_t i = 0; i < n; i++)
@@ -383,7 +566,8 @@ static int apply_templates(apply_ctx *a, const roz_toml_value *t)
 			else
 				rc = apply_weights(a, kv->value);
 		} else
-			unknown_key(a, kv, "templates");
+			rc = unknown_key(a, kv, "templates");
+		rc = keep_going(rc);
 	}
 	return rc;
 }
@@ -401,9 +585,77 @@ static int apply_trace(apply_ctx *a, const roz_toml_value *t)
 			if (rc == ROZ_OK)
 				a->c->max_events = (size_t)n;
 		} else {
-			unknown_key(a, kv, "trace");
+			rc = unknown_key(a, kv, "trace");
 		}
+		rc = keep_going(rc);
 	}
+	return rc;
+}
+
+/*
+ * Could text the parser had to leave out have been the gate list? Yes when
+ * its path and review.gates.tools agree as far as both go: the lost thing
+ * is the list, a table that could hold it, or a key that broke off before
+ * it was known to be something else.
+ */
+static bool may_hold_gates(const roz_toml_diag *d)
+{
+	static const char *const gates[] = {"review", "gates", "tools"};
+
+	if (d->lost == ROZ_TOML_LOST_NOTHING)
+		return false;
+	for (size_t i = 0; i < d->npath && i < 3; i++)
+		if (strcmp(d->path[i], gates[i]) != 0)
+			return false;
+	return true;
+}
+
+/* The lost key or table as it would be written, for messages. */
+static void path_text(const roz_toml_diag *d, char *out, size_t size)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < d->npath && used + 1 < size; i++)
+		used += (size_t)snprintf(out + used, size - used, "%s%.60s", i ? "." : "", d->path[i]);
+	if (used >= size)
+		out[size - 1] = '\0';
+}
+
+/* One problem the parser found, said in terms of settings. */
+static int syntax_problem(apply_ctx *a, const roz_toml_diag *d)
+{
+	const char *fix = strstr(d->message, "utf-8") ? FIX_UTF8
+			  : strncmp(d->message, "duplicate key", 13) == 0 ? FIX_DUPLICATE
+									   : FIX_SYNTAX;
+	bool gates = may_hold_gates(d);
+	char path[256], now[96], cost[512];
+	int rc;
+
+	path_text(d, path, sizeof(path));
+	current(a->c, path, now, sizeof(now));
+	if (d->lost == ROZ_TOML_LOST_NOTHING)
+		snprintf(cost, sizeof(cost), "nothing else is affected");
+	else if (d->lost == ROZ_TOML_LOST_REST)
+		snprintf(cost, sizeof(cost), "%s", gates ? GATES_LOST : "the rest is ignored");
+	else if (gates)
+		snprintf(cost, sizeof(cost), "%s", GATES_LOST);
+	else if (d->lost == ROZ_TOML_LOST_TABLE)
+		snprintf(cost, sizeof(cost), "the keys under [%s%s] up to the next table header are ignored",
+			 path, d->partial ? "..." : "");
+	else if (d->partial)
+		snprintf(cost, sizeof(cost), "the line is ignored");
+	else if (now[0] && strncmp(d->message, "duplicate key", 13) != 0)
+		snprintf(cost, sizeof(cost), "'%s' is ignored; using %s", path, now);
+	else if (strncmp(d->message, "duplicate key", 13) == 0)
+		cost[0] = '\0';
+	else
+		snprintf(cost, sizeof(cost), "'%s' is ignored", path);
+	rc = error_at(a, true, d->line, d->column, fix, "%s:%d:%d: %s%s%s", a->origin, d->line, d->column, d->message,
+		      cost[0] ? "; " : "", cost);
+	if (rc != ROZ_ENOMEM && gates &&
+	    hold(a->c, fix, "%s:%d:%d: %s", a->origin, d->line, d->column, d->message) < 0)
+		rc = ROZ_ENOMEM;
 	return rc;
 }
 
@@ -419,18 +671,17 @@ int roz_config_apply_toml(roz_config *c, const char *text, size_t len, const cha
 		{"external_models", apply_models}, {"templates", apply_templates},
 		{"trace", apply_trace},
 	};
-	apply_ctx a = {c, origin, warn, ud};
+	apply_ctx a = {c, origin, warn, ud, false, false, NULL};
+	roz_toml_diags diags = {NULL, 0, 0};
 	roz_toml_value *doc = NULL;
-	roz_toml_error err;
+	size_t first = c->n_diags;
 	int rc;
 
-	rc = roz_toml_parse(text, len, &doc, &err);
-	if (rc == ROZ_EPARSE) {
-		roz_error_set("%s:%d:%d: %s", origin, err.line, err.column, err.message);
-		return rc;
-	}
+	rc = roz_toml_parse_lenient(text, len, &doc, &diags);
 	if (rc < 0)
 		return rc;
+	for (size_t i = 0; i < diags.len && rc == ROZ_OK; i++)
+		rc = keep_going(syntax_problem(&a, &diags.items[i]));
 	for (size_t i = 0; i < doc->u.table.len && rc == ROZ_OK; i++) {
 		const roz_toml_kv *kv = &doc->u.table.items[i];
 		size_t k;
@@ -438,15 +689,117 @@ int roz_config_apply_toml(roz_config *c, const char *text, size_t len, const cha
 		for (k = 0; k < sizeof(sections) / sizeof(sections[0]); k++) {
 			if (strcmp(kv->key, sections[k].name) != 0)
 				continue;
-			if ((rc = need_table(&a, kv)) == ROZ_OK)
+			if (kv->value->type != ROZ_TOML_TABLE)
+				rc = bad_value(&a, kv->value, kv->key, "a table");
+			else
 				rc = sections[k].apply(&a, kv->value);
 			break;
 		}
 		if (k == sizeof(sections) / sizeof(sections[0]))
-			unknown_key(&a, kv, NULL);
+			rc = unknown_key(&a, kv, NULL);
+		rc = keep_going(rc);
 	}
+	roz_toml_diags_free(&diags);
 	roz_toml_free(doc);
-	return rc;
+	/* the parser's problems and the settings' were found in two passes; tell them in file order */
+	for (size_t i = first + 1; i < c->n_diags; i++) {
+		roz_config_diag x = c->diags[i];
+		size_t k = i;
+
+		for (; k > first && (c->diags[k - 1].line > x.line ||
+				     (c->diags[k - 1].line == x.line && c->diags[k - 1].column > x.column));
+		     k--)
+			c->diags[k] = c->diags[k - 1];
+		c->diags[k] = x;
+	}
+	for (size_t i = first; i < c->n_diags && warn; i++)
+		warn(ud, c->diags[i].message);
+	if (rc == ROZ_OK && a.first) {
+		const char *msg = a.first;
+
+		for (size_t i = first; i < c->n_diags; i++) {
+			if (c->diags[i].error) {
+				msg = c->diags[i].message;
+				break;
+			}
+		}
+		roz_error_set("%s", msg);
+	}
+	roz_free(a.first);
+	if (rc < 0)
+		return rc;
+	return a.syntax ? ROZ_EPARSE : a.invalid ? ROZ_EINVALID : ROZ_OK;
+}
+
+/* ---- holding calls while the gates are unknown ------------------------------------ */
+
+/* Tools that only read or keep notes: no gate could be meant for them. */
+static bool read_only_tool(const char *name)
+{
+	static const char *const tools[] = {"Read",     "Grep",      "Glob",     "LS", "NotebookRead",
+					    "WebSearch", "TodoRead", "TodoWrite", "BashOutput"};
+
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		if (strcmp(name, tools[i]) == 0)
+			return true;
+	return false;
+}
+
+/* A Bash line every command of which is roz itself (the reviewer's `roz context`, say). */
+static int only_roz(const char *command, bool *yes)
+{
+	roz_shell_result sh;
+	int rc;
+
+	*yes = false;
+	if ((rc = roz_shell_parse(command, strlen(command), &sh)) < 0)
+		return rc;
+	*yes = sh.ncmds > 0 && !(sh.flags & (ROZ_SHELL_DYNAMIC | ROZ_SHELL_UNPARSED));
+	for (size_t i = 0; i < sh.ncmds && *yes; i++)
+		*yes = strcmp(sh.cmds[i].words[0], "roz") == 0;
+	roz_shell_result_free(&sh);
+	return ROZ_OK;
+}
+
+int roz_config_held(const roz_config *c, const char *tool_name, const cJSON *tool_input, bool *held)
+{
+	const cJSON *field;
+	bool roz = false;
+	int rc;
+
+	*held = false;
+	if (!c->hold)
+		return ROZ_OK;
+	*held = true;
+	if (!tool_name)
+		return ROZ_OK;
+	if (read_only_tool(tool_name)) {
+		*held = false;
+		return ROZ_OK;
+	}
+	field = cJSON_IsObject(tool_input) ? cJSON_GetObjectItemCaseSensitive(
+						     tool_input, strcmp(tool_name, "Bash") == 0 ? "command"
+												: "subagent_type")
+					   : NULL;
+	if (!cJSON_IsString(field))
+		return ROZ_OK;
+	if (strcmp(tool_name, "Bash") == 0) {
+		if ((rc = only_roz(field->valuestring, &roz)) < 0)
+			return rc;
+	} else if (strcmp(tool_name, "Agent") == 0 || strcmp(tool_name, "Task") == 0) {
+		roz = strcmp(field->valuestring, ROZ_REVIEWER_AGENT) == 0;
+	}
+	*held = !roz;
+	return ROZ_OK;
+}
+
+char *roz_config_hold_message(const roz_config *c)
+{
+	return roz_asprintf("roz: the roz config cannot be used as written (%s), so roz cannot tell which "
+			    "tools are gated. Until it is fixed, roz asks you before each tool call that "
+			    "could be gated. To fix: %s; `roz doctor` lists every problem.",
+			    c->hold_reason ? c->hold_reason : c->config_path ? c->config_path : "config",
+			    c->hold_fix ? c->hold_fix : "correct the file");
 }
 
 /* ---- environment -------------------------------------------------------------- */
@@ -483,17 +836,16 @@ static bool parse_count(const char *s, uint64_t max, uint64_t *out)
 	return true;
 }
 
-static void env_warn(roz_warn_fn warn, void *ud, const char *name, const char *value, const char *why)
+/* A warning, kept with the file's problems; losing it to a failed allocation costs nothing else. */
+static void env_warn(roz_config *c, roz_warn_fn warn, void *ud, const char *name, const char *value,
+		     const char *why)
 {
-	char msg[256];
-
-	if (!warn)
-		return;
-	snprintf(msg, sizeof(msg), "ignoring %s='%.40s': %s", name, value, why);
-	warn(ud, msg);
+	if (report(c, warn, ud, false, 0, 0, FIX_ENV, "ignoring %s='%.40s': %s", name, value, why) < 0) {
+		/* out of memory: the setting is ignored all the same */
+	}
 }
 
-static void env_count(roz_getenv_fn get, void *env_ud, const char *name, uint64_t max,
+static void env_count(roz_config *c, roz_getenv_fn get, void *env_ud, const char *name, uint64_t max,
 		      uint64_t *dst, roz_warn_fn warn, void *ud)
 {
 	const char *v = get(env_ud, name);
@@ -504,7 +856,7 @@ static void env_count(roz_getenv_fn get, void *env_ud, const char *name, uint64_
 	if (parse_count(v, max, &n))
 		*dst = n;
 	else
-		env_warn(warn, ud, name, v, "not a non-negative whole number");
+		env_warn(c, warn, ud, name, v, "not a non-negative whole number");
 }
 
 void roz_config_apply_env(roz_config *c, roz_getenv_fn get, void *env_ud, roz_warn_fn warn, void *ud)
@@ -513,14 +865,14 @@ void roz_config_apply_env(roz_config *c, roz_getenv_fn get, void *env_ud, roz_wa
 	uint64_t n = 0;
 
 	n = c->max_blocks;
-	env_count(get, env_ud, "ROZ_MAX_BLOCKS", UINT32_MAX, &n, warn, ud);
+	env_count(c, get, env_ud, "ROZ_MAX_BLOCKS", UINT32_MAX, &n, warn, ud);
 	c->max_blocks = (uint32_t)n;
-	env_count(get, env_ud, "ROZ_COOLDOWN_SECONDS", UINT64_MAX, &c->cooldown_seconds, warn, ud);
+	env_count(c, get, env_ud, "ROZ_COOLDOWN_SECONDS", UINT64_MAX, &c->cooldown_seconds, warn, ud);
 	n = c->max_events;
-	env_count(get, env_ud, "ROZ_MAX_EVENTS", SIZE_MAX, &n, warn, ud);
+	env_count(c, get, env_ud, "ROZ_MAX_EVENTS", SIZE_MAX, &n, warn, ud);
 	c->max_events = (size_t)n;
 	n = c->retention_days;
-	env_count(get, env_ud, "ROZ_RETENTION_DAYS", UINT32_MAX, &n, warn, ud);
+	env_count(c, get, env_ud, "ROZ_RETENTION_DAYS", UINT32_MAX, &n, warn, ud);
 	c->retention_days = (uint32_t)n;
 	if (mode) {
 		if (strcasecmp(mode, "always") == 0)
@@ -530,7 +882,7 @@ void roz_config_apply_env(roz_config *c, roz_getenv_fn get, void *env_ud, roz_wa
 		else if (strcasecmp(mode, "prompt") == 0)
 			c->mode = ROZ_MODE_PROMPT;
 		else
-			env_warn(warn, ud, "ROZ_REVIEW_MODE", mode, "expected always, prompt or never");
+			env_warn(c, warn, ud, "ROZ_REVIEW_MODE", mode, "expected always, prompt or never");
 	}
 }
 
@@ -633,49 +985,25 @@ int roz_config_load(roz_config *c, roz_getenv_fn get, void *env_ud, roz_warn_fn 
 		goto nomem;
 	rc = read_whole(c->config_path, &text, &len);
 	if (rc == ROZ_OK) {
-		roz_config tmp;
-
 		c->config_loaded = true;
-		/* apply to a copy of the defaults so a bad file leaves defaults intact */
-		if ((rc = roz_config_init(&tmp)) < 0) {
-			roz_free(text);
-			goto nomem;
-		}
-		rc = roz_config_apply_toml(&tmp, text, len, c->config_path, warn, ud);
+		/* every setting that is right applies; each problem costs only what it touches */
+		rc = roz_config_apply_toml(c, text, len, c->config_path, warn, ud);
 		roz_free(text);
-		if (rc == ROZ_OK) {
-			tmp.home = c->home;
-			tmp.config_path = c->config_path;
-			tmp.config_loaded = true;
-			c->home = c->config_path = NULL;
-			roz_config_free(c);
-			*c = tmp;
-		} else {
-			roz_config_free(&tmp);
-			if (rc == ROZ_ENOMEM)
-				goto nomem;
-			file_rc = rc;
-		}
-	} else if (rc == ROZ_ENOTFOUND) {
-		if (config_env && *config_env) {
-			roz_error_set("cannot read config '%s': no such file", c->config_path);
-			file_rc = ROZ_EIO;
-		}
+		if (rc == ROZ_ENOMEM)
+			goto nomem;
+		file_rc = rc;
 	} else if (rc == ROZ_ENOMEM) {
 		goto nomem;
-	} else {
-		file_rc = rc;
+	} else if (rc != ROZ_ENOTFOUND || (config_env && *config_env)) {
+		/* a file that was asked for and cannot be read says nothing about the gates */
+		if (rc == ROZ_ENOTFOUND)
+			roz_error_set("cannot read config '%s': no such file", c->config_path);
+		file_rc = rc == ROZ_ENOTFOUND ? ROZ_EIO : rc;
+		if (report(c, warn, ud, true, 0, 0, FIX_READ, "%s", roz_error_last()) < 0 ||
+		    hold(c, FIX_READ, "%s", roz_error_last()) < 0)
+			goto nomem;
 	}
-	if (file_rc < 0) {
-		char saved[1024];
-
-		/* keep the file's error while the rest of the load runs */
-		snprintf(saved, sizeof(saved), "%s", roz_error_last());
-		roz_config_apply_env(c, get, env_ud, warn, ud);
-		roz_error_set("%s", saved);
-	} else {
-		roz_config_apply_env(c, get, env_ud, warn, ud);
-	}
+	roz_config_apply_env(c, get, env_ud, warn, ud);
 	if (storage_env && *storage_env)
 		path = resolve_path(storage_env, NULL, get, env_ud);
 	else if (c->storage_path && *c->storage_path)
@@ -686,7 +1014,12 @@ int roz_config_load(roz_config *c, roz_getenv_fn get, void *env_ud, roz_warn_fn 
 		goto nomem;
 	roz_free(c->storage_path);
 	c->storage_path = path;
-	return file_rc;
+	if (!c->hold)
+		return ROZ_OK;
+	roz_error_set("roz cannot tell from '%s' which tools are gated, so it asks before each tool "
+		      "call that could be; fix the file (roz doctor lists every problem)",
+		      c->config_path);
+	return file_rc < 0 ? file_rc : ROZ_EINVALID;
 nomem:
 	roz_config_free(c);
 	return ROZ_ENOMEM;

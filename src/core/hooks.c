@@ -961,6 +961,14 @@ static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const r
 	if (plan->starts_reviewer)
 		return reviewer_launch(in, env, session, res);
 	if (!g->matched) {
+		bool held = false;
+
+		/* the config does not say what is gated: a call that could be is the user's to allow */
+		if ((rc = roz_config_held(env->config, in->tool_name, in->tool_input, &held)) < 0)
+			return rc;
+		if (held)
+			return roz_hook_output_take(&res->output, ROZ_OUTPUT_ASK,
+						    roz_config_hold_message(env->config));
 		if (!g->unsure)
 			return ROZ_OK;
 		return roz_hook_output_take(

@@ -229,8 +229,9 @@ int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out,
 	if (rc == ROZ_ENOMEM)
 		goto fail;
 	have_config = true;
+	/* each problem in the file went to stderr through warn_cb; config.hold tells the handlers */
 	if (rc < 0)
-		roz_buf_addf(err, "roz: warning: %s; using default settings\n", roz_error_last());
+		roz_buf_addf(err, "roz: warning: %s\n", roz_error_last());
 
 	if ((rc = roz_hook_input_parse(input, len, &in)) < 0) {
 		if (rc == ROZ_ENOMEM)

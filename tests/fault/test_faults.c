@@ -694,7 +694,7 @@ static void fault_once(size_t k, size_t si, long n)
 	const fault_spec *f = &specs[si];
 	shim_run o = {WALK_TIME, walk_seed(k), f, n, NULL};
 	char what[900];
-	bool pristine, changed;
+	bool pristine, changed, held;
 	enum state st;
 	fl_result r;
 	report rep;
@@ -734,11 +734,14 @@ static void fault_once(size_t k, size_t si, long n)
 			violation("%s: stdout is not one JSON object: '%s'\nstderr: %s", what, r.out, r.err);
 		if (strstr(r.out, "\"allow\""))
 			violation("%s: answered allow: %s", what, r.out);
-		if (strcmp(r.out, "{}\n") != 0 && strcmp(r.out, fx->ref_out) != 0)
+		/* a config that cannot be read leaves the gates unknown: the call is put to the user */
+		held = strstr(r.out, "\"permissionDecision\":\"ask\"") &&
+		       strstr(r.out, "cannot tell which tools are gated");
+		if (strcmp(r.out, "{}\n") != 0 && strcmp(r.out, fx->ref_out) != 0 && !held)
 			violation("%s: answered neither {} nor the normal answer:\n%s\nnormal:\n%s", what, r.out,
 				  fx->ref_out);
 		/* a block or deny the session does not remember would loop */
-		if (strcmp(r.out, "{}\n") != 0 && st != S_AFTER)
+		if (strcmp(r.out, "{}\n") != 0 && !held && st != S_AFTER)
 			violation("%s: answered '%.60s...' but the session is in the state %s", what, r.out,
 				  state_names[st]);
 		changed = strcmp(r.out, fx->ref_out) != 0 || st != S_AFTER;

@@ -1,11 +1,14 @@
 /*
  * test_config.c - roz's settings: defaults, the TOML file on top of them,
  * environment overrides through an injected getenv, path resolution, and
- * errors that name file:line:column while leaving usable defaults.
+ * problems that name file:line:column and cost only the setting they touch,
+ * except where the gates could be lost, which holds gated calls.
  */
 #include "support.h"
 
 #include "roz/config.h"
+
+#include <cjson/cJSON.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -358,14 +361,7 @@ static void test_error_wrong_choice(void **state)
 			   "approval_scope");
 }
 
-/*
- * A rejected choice leaves the field as it was.
- * BUG (src/core/config.c, apply_review/apply_gates): when get_choice fails,
- * the uninitialised local `choice` is still stored into c->mode or
- * c->approval_scope. roz_config_load discards that copy, but a direct
- * roz_config_apply_toml caller is left holding an indeterminate value;
- * valgrind reports the uninitialised read at the comparisons below.
- */
+/* A rejected choice leaves the field as it was (valgrind would see an uninitialised read). */
 static void test_rejected_choice_leaves_field_unchanged(void **state)
 {
 	roz_config c;
@@ -463,6 +459,280 @@ static void test_apply_out_of_memory(void **state)
 	}
 	assert_int_equal(c.n_weights, 2);
 	assert_int_equal(c.n_gate_tools, 2);
+	roz_config_free(&c);
+}
+
+/* ---- the TOML file: a problem costs only what it touches --------------------------- */
+
+/* Gates and two other settings; each case adds its own trouble from line 6 on. */
+static const char gated_base[] = "[review.gates]\n"
+				 "tools = [\"Bash:git push*\", \"mcp__tissue__close*\"]\n"
+				 "approval_scope = \"session\"\n"
+				 "[trace]\n"
+				 "max_events = 42\n";
+
+typedef struct one_bad {
+	const char *text;    /* appended to gated_base */
+	const char *message; /* the whole problem as reported, from "cfg.toml:" */
+} one_bad;
+
+static const one_bad one_bad_cases[] = {
+	{"[circuit_breaker]\nmax_blocks = -1\n",
+	 "cfg.toml:7:14: 'circuit_breaker.max_blocks' must not be negative; using 3"},
+	{"[review]\nmode = \"Prompt\"\n",
+	 "cfg.toml:7:8: 'review.mode' must be one of \"prompt\", \"always\", \"never\", not \"Prompt\"; "
+	 "using \"prompt\""},
+	{"[circuit_breaker]\nmax_blocks = 99999999999999999999\n",
+	 "cfg.toml:7:14: integer out of range; 'circuit_breaker.max_blocks' is ignored; using 3"},
+	{"[circuit_breaker]\ncooldown_seconds = 60\ncooldown_seconds = 5\n",
+	 "cfg.toml:8:1: duplicate key 'cooldown_seconds'; the first, on line 7, is used"},
+	{"# caf\xe9 au lait\n[cleanup]\nretention_days = 9\n",
+	 "cfg.toml:6:6: invalid utf-8; nothing else is affected"},
+	{"[external_models]\ncodex = \"caf\xe9\"\ngemini = \"g\"\n",
+	 "cfg.toml:7:13: invalid utf-8; 'external_models.codex' is ignored; using \"codex\""},
+	{"[review]\nmode = always\nrequire_reviewer = false\n",
+	 "cfg.toml:7:8: invalid value; 'review.mode' is ignored; using \"prompt\""},
+	{"[storage\nfsync = true\n[cleanup]\nretention_days = 9\n",
+	 "cfg.toml:6:9: expected ']' after table name; the keys under [storage] up to the next table "
+	 "header are ignored"},
+	{"[templates.weights]\nterse = -1\nlong = 30\n",
+	 "cfg.toml:7:9: 'templates.weights' must not be negative; it is ignored"},
+	{"[storage]\nlock_timeout_ms = 5 ms\n",
+	 "cfg.toml:7:21: expected newline after value; 'storage.lock_timeout_ms' is ignored; using 3000"},
+};
+
+static void test_one_bad_value_costs_only_that_value(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(one_bad_cases) / sizeof(one_bad_cases[0]); i++) {
+		const one_bad *b = &one_bad_cases[i];
+		char *doc = t_sprintf("%s%s", gated_base, b->text), *line = t_sprintf("%s\n", b->message);
+		size_t errors = 0;
+		roz_config c;
+		warnings w;
+		int rc = apply(&c, doc, &w);
+
+		if (rc != ROZ_EPARSE && rc != ROZ_EINVALID)
+			fail_msg("case %zu: rc %d", i, rc);
+		for (size_t k = 0; k < c.n_diags; k++)
+			errors += c.diags[k].error;
+		if (errors != 1 || !c.diags[0].error || strcmp(c.diags[0].message, b->message) != 0 ||
+		    !c.diags[0].fix || strcmp(w.text, line) != 0)
+			fail_msg("case %zu: %zu errors, first '%s'; wanted '%s'\nwarned:\n%s", i, errors,
+				 c.n_diags ? c.diags[0].message : "", b->message, w.text);
+		assert_string_equal(roz_error_last(), b->message);
+		/* the gates, and everything else that was right, still apply */
+		assert_false(c.hold);
+		assert_null(c.hold_reason);
+		assert_int_equal(c.n_gate_tools, 2);
+		assert_string_equal(c.gate_tools[0], "Bash:git push*");
+		assert_string_equal(c.gate_tools[1], "mcp__tissue__close*");
+		assert_int_equal(c.approval_scope, ROZ_SCOPE_SESSION);
+		assert_int_equal(c.max_events, 42);
+		/* and the bad setting kept its default */
+		assert_int_equal(c.max_blocks, 3);
+		assert_int_equal(c.mode, ROZ_MODE_PROMPT);
+		assert_string_equal(c.codex, "codex");
+		assert_int_equal(c.lock_timeout_ms, 3000);
+		roz_config_free(&c);
+		free(line);
+		free(doc);
+	}
+}
+
+/* What parsed beside the problem is applied, not just left alone. */
+static void test_settings_beside_a_problem_apply(void **state)
+{
+	roz_config c;
+
+	(void)state;
+	assert_int_equal(apply(&c, "[circuit_breaker]\ncooldown_seconds = 60\ncooldown_seconds = 5\n", NULL),
+			 ROZ_EPARSE);
+	assert_int_equal(c.cooldown_seconds, 60); /* the first of two wins */
+	roz_config_free(&c);
+	assert_int_equal(apply(&c, "# caf\xe9\n[cleanup]\nretention_days = 9\n", NULL), ROZ_EPARSE);
+	assert_int_equal(c.retention_days, 9);
+	roz_config_free(&c);
+	assert_int_equal(apply(&c, "[external_models]\ncodex = \"caf\xe9\"\ngemini = \"g\"\n", NULL), ROZ_EPARSE);
+	assert_string_equal(c.gemini, "g");
+	roz_config_free(&c);
+	assert_int_equal(apply(&c, "[review]\nmode = always\nrequire_reviewer = false\n", NULL), ROZ_EPARSE);
+	assert_false(c.require_reviewer);
+	roz_config_free(&c);
+	/* the keys under a broken header are not taken for the table before it */
+	assert_int_equal(apply(&c, "[storage\nfsync = true\n[cleanup]\nretention_days = 9\n", NULL), ROZ_EPARSE);
+	assert_false(c.fsync);
+	assert_int_equal(c.retention_days, 9);
+	roz_config_free(&c);
+	/* one bad weight leaves the others */
+	assert_int_equal(apply(&c, "[templates.weights]\nterse = -1\nlong = 30\n", NULL), ROZ_EINVALID);
+	assert_int_equal(c.n_weights, 1);
+	assert_string_equal(c.weights[0].id, "long");
+	roz_config_free(&c);
+}
+
+typedef struct gates_lost {
+	const char *text;
+	const char *reason; /* hold_reason, exactly */
+	size_t tools;       /* gate patterns still known (the first of two definitions) */
+} gates_lost;
+
+static const gates_lost gates_lost_cases[] = {
+	{"[review.gates]\ntools = [1]\n", "cfg.toml:2:10: 'review.gates.tools' must be an array of strings, not integer", 0},
+	{"[review.gates]\ntools = \"Bash:*\"\n",
+	 "cfg.toml:2:9: 'review.gates.tools' must be an array of strings, not a string", 0},
+	{"[review.gates]\ntools = [\"Bash:git push*\", Edit]\n", "cfg.toml:2:28: invalid value", 0},
+	{"[review.gates]\ntools = [\"Bash:git push\xe9\"]\n", "cfg.toml:2:24: invalid utf-8", 0},
+	{"[review.gates\ntools = [\"Bash:git push*\"]\n", "cfg.toml:1:14: expected ']' after table name", 0},
+	{"[review]\ngates = \"x\"\n", "cfg.toml:2:9: 'review.gates' must be a table, not a string", 0},
+	{"review = 5\n", "cfg.toml:1:10: 'review' must be a table, not integer", 0},
+	{"[review]\ngates.tools = [\"a\"\n[cleanup]\n", "cfg.toml:3:1: expected ',' or ']' in array", 0},
+	{"[review.gates]\ntools = [\"a\"]\ntools = [\"b\"]\n",
+	 "cfg.toml:3:1: duplicate key 'tools'; the first, on line 2, is used", 1},
+	{"review.gates.tools = [\"a\"]\n[review.gates]\n", "cfg.toml:2:9: table 'review.gates' already defined", 1},
+	{"= \"where does this go\"\n", "cfg.toml:1:1: expected key", 0},
+	{"\x01\x02\x7f binary{{{ \xff\xfe\n", "cfg.toml:1:1: expected key", 0},
+	{"[re\xe9view]\n", "cfg.toml:1:4: invalid utf-8", 0},
+};
+
+static void test_lost_gates_hold(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(gates_lost_cases) / sizeof(gates_lost_cases[0]); i++) {
+		const gates_lost *g = &gates_lost_cases[i];
+		roz_config c;
+		int rc = apply(&c, g->text, NULL);
+
+		if (rc >= 0 || !c.hold || !c.hold_reason || strcmp(c.hold_reason, g->reason) != 0 ||
+		    c.n_gate_tools != g->tools)
+			fail_msg("case %zu: rc %d hold %d reason '%s' (wanted '%s'), %zu tools", i, rc, c.hold,
+				 c.hold_reason ? c.hold_reason : "", g->reason, c.n_gate_tools);
+		assert_true(c.n_diags > 0);
+		assert_contains(c.diags[0].message, "roz cannot tell which tools are gated");
+		roz_config_free(&c);
+	}
+}
+
+/* Problems that cannot touch the gates do not hold anything. */
+static void test_problems_elsewhere_do_not_hold(void **state)
+{
+	static const char *const docs[] = {
+		"[storage]\npath = /x\n",
+		"[review]\nmode = Prompt\n",
+		"[review.gates]\napproval_scope = session\n",
+		"[review.gates]\napproval_ttl_seconds = -1\n",
+		"[circuit_breaker\n",
+		"[storage]\nfs\xe9ync = true\n",
+		"[review]\nmood = \"always\"\n",
+		"# \xff\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		roz_config c;
+
+		assert_int_not_equal(apply(&c, docs[i], NULL), ROZ_ENOMEM);
+		if (c.hold)
+			fail_msg("'%s' held the gates: %s", docs[i], c.hold_reason);
+		roz_config_free(&c);
+	}
+}
+
+static void test_problems_are_counted_past_the_cap(void **state)
+{
+	roz_buf b = ROZ_BUF_INIT;
+	roz_config c;
+
+	(void)state;
+	for (int i = 0; i < 300; i++)
+		roz_buf_addf(&b, "unknown%d = %d\n", i, i);
+	assert_int_equal(apply(&c, b.ptr, NULL), ROZ_OK);
+	assert_int_equal(c.n_diags, ROZ_CONFIG_MAX_DIAGS);
+	assert_int_equal(c.n_dropped, 300 - ROZ_CONFIG_MAX_DIAGS);
+	assert_false(c.diags[0].error);
+	roz_config_free(&c);
+	roz_buf_free(&b);
+}
+
+static cJSON *json(const char *text)
+{
+	cJSON *v = cJSON_Parse(text);
+
+	assert_non_null(v);
+	return v;
+}
+
+static bool held(const roz_config *c, const char *tool, const char *input)
+{
+	cJSON *in = input ? json(input) : NULL;
+	bool yes = true;
+
+	assert_int_equal(roz_config_held(c, tool, in, &yes), ROZ_OK);
+	cJSON_Delete(in);
+	return yes;
+}
+
+/* While the gates are unknown, every call that could be gated is held; reading is not. */
+static void test_which_calls_are_held(void **state)
+{
+	roz_config c;
+	char *msg;
+
+	(void)state;
+	assert_int_equal(apply(&c, gated_base, NULL), ROZ_OK);
+	assert_false(held(&c, "Bash", "{\"command\":\"git push\"}"));
+	roz_config_free(&c);
+
+	assert_true(apply(&c, "[review.gates]\ntools = [1]\n", NULL) < 0);
+	assert_true(held(&c, "Bash", "{\"command\":\"git push origin main\"}"));
+	assert_true(held(&c, "Bash", "{\"command\":\"ls\"}"));
+	assert_true(held(&c, "mcp__tissue__close_issue", "{\"id\":1}"));
+	assert_true(held(&c, "Edit", "{\"file_path\":\"/w/a.c\"}"));
+	assert_true(held(&c, "Write", NULL));
+	assert_true(held(&c, "WebFetch", "{\"url\":\"https://example.com\"}"));
+	assert_true(held(&c, "Agent", "{\"subagent_type\":\"general-purpose\"}"));
+	assert_true(held(&c, NULL, NULL));
+	/* a line that runs roz and something else is not roz's own */
+	assert_true(held(&c, "Bash", "{\"command\":\"roz context s1 && git push\"}"));
+	assert_true(held(&c, "Bash", "{\"command\":\"$CMD context s1\"}"));
+	assert_true(held(&c, "Bash", "{\"command\":\"\"}"));
+	assert_false(held(&c, "Read", "{\"file_path\":\"/w/a.c\"}"));
+	assert_false(held(&c, "Grep", "{\"pattern\":\"x\"}"));
+	assert_false(held(&c, "Glob", NULL));
+	assert_false(held(&c, "LS", NULL));
+	assert_false(held(&c, "WebSearch", NULL));
+	assert_false(held(&c, "TodoWrite", NULL));
+	assert_false(held(&c, "Bash", "{\"command\":\"roz context s1\"}"));
+	assert_false(held(&c, "Agent", "{\"subagent_type\":\"roz:roz\",\"prompt\":\"SESSION_ID=s1\"}"));
+	assert_false(held(&c, "Task", "{\"subagent_type\":\"roz:roz\"}"));
+	msg = roz_config_hold_message(&c);
+	assert_contains(msg, "cfg.toml:2:10: 'review.gates.tools' must be an array of strings");
+	assert_contains(msg, "roz doctor");
+	roz_free(msg);
+	roz_config_free(&c);
+}
+
+static void test_lenient_apply_out_of_memory(void **state)
+{
+	static const char doc[] = "[review]\nmode = Prompt\nmode = \"x\"\n# \xff\n[review.gates]\ntools = [1]\n"
+				  "[circuit_breaker]\nmax_blocks = -1\nodd = 1\n";
+	roz_config c;
+	long n;
+	int rc = ROZ_ENOMEM;
+
+	(void)state;
+	for (n = 0; rc == ROZ_ENOMEM; n++) {
+		assert_true(n < 100000);
+		assert_int_equal(roz_config_init(&c), ROZ_OK);
+		roz_alloc_fail_after(n);
+		rc = roz_config_apply_toml(&c, doc, sizeof(doc) - 1, "cfg.toml", NULL, NULL);
+		roz_alloc_fail_after(-1);
+		if (rc == ROZ_ENOMEM)
+			roz_config_free(&c);
+	}
+	assert_int_equal(rc, ROZ_EPARSE);
+	assert_int_equal(c.n_diags, 6); /* two bad lines, a comment, two bad values, an unknown key */
+	assert_true(c.hold);
 	roz_config_free(&c);
 }
 
@@ -754,6 +1024,10 @@ static void test_load_missing_roz_config_is_error(void **state)
 	assert_true(rc < 0);
 	assert_int_not_equal(rc, ROZ_ENOMEM);
 	assert_contains(roz_error_last(), path);
+	assert_true(c.hold);
+	assert_contains(c.hold_reason, "no such file");
+	assert_int_equal(c.n_diags, 1);
+	assert_true(c.diags[0].error);
 	/* still usable: defaults, paths and environment */
 	assert_int_equal(c.max_blocks, 6);
 	c.max_blocks = 3;
@@ -780,7 +1054,11 @@ static void test_load_directory_as_config_is_error(void **state)
 	rc = load(&c, &e, &w);
 	assert_true(rc < 0);
 	assert_int_not_equal(rc, ROZ_ENOMEM);
-	assert_contains(roz_error_last(), "directory");
+	assert_contains(w.text, "directory");
+	/* nothing says which tools are gated */
+	assert_true(c.hold);
+	assert_contains(c.hold_reason, "directory");
+	assert_contains(roz_error_last(), "which tools are gated");
 	assert_defaults(&c);
 	roz_config_free(&c);
 	/* the same for a default config path that is a directory */
@@ -794,13 +1072,13 @@ static void test_load_directory_as_config_is_error(void **state)
 	env_set(&e, "HOME", dir);
 	rc = load(&c, &e, &w);
 	assert_true(rc < 0);
-	assert_contains(roz_error_last(), "directory");
+	assert_contains(c.hold_reason, "directory");
 	roz_config_free(&c);
 	t_rmtree(dir);
 	free(dir);
 }
 
-static void test_load_bad_file_keeps_defaults_and_env(void **state)
+static void test_load_bad_value_keeps_the_rest_and_env(void **state)
 {
 	char *home = home_with_config("[circuit_breaker]\nmax_blocks = 5\ncooldown_seconds = 1\n"
 				      "[review]\nmode = \"sometimes\"\n");
@@ -814,15 +1092,24 @@ static void test_load_bad_file_keeps_defaults_and_env(void **state)
 	env_set(&e, "ROZ_HOME", home);
 	env_set(&e, "ROZ_RETENTION_DAYS", "2");
 	env_set(&e, "ROZ_MAX_EVENTS", "not-a-number");
-	assert_int_equal(load(&c, &e, &w), ROZ_EINVALID);
-	/* the file's message survives the warning the environment produced */
-	if (strncmp(roz_error_last(), want, strlen(want)) != 0)
-		fail_msg("error '%s' should start with '%s'", roz_error_last(), want);
-	assert_int_equal(w.n, 1);
-	assert_contains(w.text, "ROZ_MAX_EVENTS");
-	/* nothing from the broken file applied, the environment did */
+	/* one bad value does not fail the load: the gates are not in doubt */
+	assert_int_equal(load(&c, &e, &w), ROZ_OK);
+	assert_false(c.hold);
+	assert_int_equal(w.n, 2);
+	assert_int_equal(c.n_diags, 2);
+	if (strncmp(c.diags[0].message, want, strlen(want)) != 0)
+		fail_msg("problem '%s' should start with '%s'", c.diags[0].message, want);
+	assert_true(c.diags[0].error);
+	/* the environment's complaint is kept too, as a warning */
+	assert_contains(c.diags[1].message, "ROZ_MAX_EVENTS");
+	assert_false(c.diags[1].error);
+	/* the rest of the file applied, and so did the environment */
+	assert_int_equal(c.max_blocks, 5);
+	assert_int_equal(c.cooldown_seconds, 1);
 	assert_int_equal(c.retention_days, 2);
 	c.retention_days = 7;
+	c.max_blocks = 3;
+	c.cooldown_seconds = 300;
 	assert_defaults(&c);
 	assert_string_equal(c.home, home);
 	assert_string_equal(c.storage_path, home);
@@ -842,10 +1129,13 @@ static void test_load_syntax_error_position(void **state)
 	(void)state;
 	env_set(&e, "HOME", "/nonexistent-home");
 	env_set(&e, "ROZ_HOME", home);
+	/* a broken [review...] header could have held the gates */
 	assert_int_equal(load(&c, &e, &w), ROZ_EPARSE);
 	want = t_sprintf("%s/config.toml:3:", home);
-	if (strncmp(roz_error_last(), want, strlen(want)) != 0)
-		fail_msg("error '%s' should start with '%s'", roz_error_last(), want);
+	if (strncmp(c.hold_reason, want, strlen(want)) != 0)
+		fail_msg("reason '%s' should start with '%s'", c.hold_reason, want);
+	assert_contains(w.text, want);
+	assert_contains(roz_error_last(), "which tools are gated");
 	assert_defaults(&c);
 	roz_config_free(&c);
 	free(want);
@@ -1053,6 +1343,13 @@ int main(void)
 		cmocka_unit_test(test_unknown_keys_warn),
 		cmocka_unit_test(test_unknown_keys_without_warn_callback),
 		cmocka_unit_test(test_apply_out_of_memory),
+		cmocka_unit_test(test_one_bad_value_costs_only_that_value),
+		cmocka_unit_test(test_settings_beside_a_problem_apply),
+		cmocka_unit_test(test_lost_gates_hold),
+		cmocka_unit_test(test_problems_elsewhere_do_not_hold),
+		cmocka_unit_test(test_problems_are_counted_past_the_cap),
+		cmocka_unit_test(test_which_calls_are_held),
+		cmocka_unit_test(test_lenient_apply_out_of_memory),
 		cmocka_unit_test(test_env_overrides),
 		cmocka_unit_test(test_env_review_mode_case_insensitive),
 		cmocka_unit_test(test_env_unparsable_ignored_with_warning),
@@ -1067,7 +1364,7 @@ int main(void)
 		cmocka_unit_test(test_load_roz_config),
 		cmocka_unit_test(test_load_missing_roz_config_is_error),
 		cmocka_unit_test(test_load_directory_as_config_is_error),
-		cmocka_unit_test(test_load_bad_file_keeps_defaults_and_env),
+		cmocka_unit_test(test_load_bad_value_keeps_the_rest_and_env),
 		cmocka_unit_test(test_load_syntax_error_position),
 		cmocka_unit_test(test_load_unknown_keys_warn_but_load),
 		cmocka_unit_test(test_load_env_overrides_file),
