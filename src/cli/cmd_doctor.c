@@ -1,11 +1,17 @@
 /*
  * cmd_doctor.c - `roz doctor`: check that roz can work here - on PATH,
- * storage private and writable, config and templates readable, the plugin's
- * hooks wired to roz - and say how to fix each thing that is not.
+ * storage private and writable, every config problem, templates readable,
+ * the plugin's hooks wired to roz wherever Claude Code installed it, and a
+ * Claude Code release it was tested with - and say how to fix each thing
+ * that is not. What a fresh install has not done yet is a note, not a fault.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +23,12 @@
 #include "cli.h"
 #include "output.h"
 #include "roz/json.h"
+#include "roz/claude_versions.h"
 #include "roz/runner.h"
 #include "roz/version.h"
+
+/* How long `claude --version` may take before doctor stops waiting. */
+#define CLAUDE_VERSION_TIMEOUT_MS 3000
 
 typedef struct doctor {
 	int failures;
@@ -28,12 +38,16 @@ static void help(void)
 {
 	printf("usage: roz doctor [--plugin-dir DIR]\n\n"
 	       "Check that roz can do its job here, and say how to fix what is wrong:\n"
-	       "roz on PATH, the storage directory, the config file, block templates, the\n"
-	       "plugin's hooks.json, and which second-opinion tools the reviewer can use.\n"
-	       "Exits 0 only when every check passes.\n\n"
+	       "roz on PATH, the storage directory, every problem in the config file, block\n"
+	       "templates, the plugin's hooks.json (as Claude Code installed it and as roz\n"
+	       "installed it), the Claude Code version, and which second-opinion tools the\n"
+	       "reviewer can use. Exits 0 only when every check passes; notes and warnings\n"
+	       "do not fail it.\n\n"
 	       "Options:\n"
-	       "      --plugin-dir DIR  the plugin to check (default: $CLAUDE_PLUGIN_ROOT, the\n"
-	       "                        installed share/roz/plugin, or plugin/ next to the build)\n"
+	       "      --plugin-dir DIR  the plugin to check (default: $CLAUDE_PLUGIN_ROOT, else\n"
+	       "                        Claude Code's installs of roz under ~/.claude/plugins\n"
+	       "                        and the one installed beside roz, or plugin/ next to\n"
+	       "                        the build)\n"
 	       "  -h, --help            show this help\n");
 }
 
@@ -65,6 +79,32 @@ static void fail(doctor *d, const char *fix, const char *fmt, ...)
 static void note(const char *msg)
 {
 	printf("    %s%s%s\n", cli_dim(), msg, cli_reset());
+}
+
+/* Something to know that needs no fixing, such as what the first hook will create. */
+static void notice(const char *fmt, ...) ROZ_PRINTF(1, 2);
+static void notice(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s%s%s ", cli_dim(), cli_utf8() ? "\xe2\x80\xa2" : "note", cli_reset());
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* Something that may be wrong but does not stop roz working. */
+static void warn(const char *advice, const char *fmt, ...) ROZ_PRINTF(2, 3);
+static void warn(const char *advice, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s%s%s ", cli_bold(), cli_utf8() ? "!" : "warn", cli_reset());
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n    %s\n", advice);
 }
 
 static bool executable(const char *path)
@@ -135,6 +175,33 @@ static void check_path(doctor *d)
 	roz_free(found);
 }
 
+/*
+ * A storage directory that does not exist yet is what a fresh install has:
+ * the first hook creates it, if the nearest directory that does exist lets it.
+ */
+static void check_missing_storage(doctor *d, const char *dir)
+{
+	char parent[PATH_MAX], fix[PATH_MAX + 64], *slash;
+	struct stat st;
+
+	snprintf(parent, sizeof(parent), "%s", dir);
+	while ((slash = strrchr(parent, '/')) && slash != parent) {
+		*slash = '\0';
+		if (stat(parent, &st) == 0)
+			break;
+	}
+	if (slash == parent)
+		snprintf(parent, sizeof(parent), "/");
+	if (stat(parent, &st) == 0 && S_ISDIR(st.st_mode) && access(parent, W_OK | X_OK) == 0) {
+		notice("storage: %s does not exist yet; the first hook creates it (private, mode 700)", dir);
+		return;
+	}
+	snprintf(fix, sizeof(fix), "mkdir -p -m 700 %s as a user who may, or set ROZ_HOME/[storage] path elsewhere",
+		 dir);
+	fail(d, fix, "storage directory %s does not exist and cannot be created here (%s is not a writable "
+		     "directory)", dir, parent);
+}
+
 static void check_storage(doctor *d, const roz_config *config)
 {
 	char *dir = roz_asprintf("%s/sessions", config->storage_path), fix[PATH_MAX + 64];
@@ -143,8 +210,7 @@ static void check_storage(doctor *d, const roz_config *config)
 	if (!dir)
 		return;
 	if (stat(dir, &st) < 0) {
-		snprintf(fix, sizeof(fix), "the first hook creates it; or now: mkdir -p -m 700 %s", dir);
-		fail(d, fix, "storage directory %s does not exist yet", dir);
+		check_missing_storage(d, dir);
 	} else if (!S_ISDIR(st.st_mode)) {
 		snprintf(fix, sizeof(fix), "move it away; roz needs a directory there");
 		fail(d, fix, "%s is not a directory", dir);
@@ -161,37 +227,38 @@ static void check_storage(doctor *d, const roz_config *config)
 	roz_free(dir);
 }
 
-typedef struct warnings {
-	char lines[8][512];
-	int n;
-} warnings;
-
-static void collect(void *ud, const char *msg)
-{
-	warnings *w = ud;
-
-	if (w->n < 8)
-		snprintf(w->lines[w->n++], sizeof(w->lines[0]), "%s", msg);
-}
-
+/* Every problem the load kept is shown: errors fail the check, warnings are notes. */
 static bool check_config(doctor *d, roz_config *config)
 {
-	warnings w = {.n = 0};
-	int rc = roz_config_load(config, roz_config_process_env, NULL, collect, &w);
+	int rc = roz_config_load(config, roz_config_process_env, NULL, NULL, NULL);
+	size_t errors = 0;
 
 	if (rc == ROZ_ENOMEM) {
 		fail(d, "free some memory", "out of memory loading config");
 		return false;
 	}
-	if (rc < 0)
-		fail(d, "correct the file (see the Configuration section of the README)", "config: %s",
-		     roz_error_last());
+	for (size_t i = 0; i < config->n_diags; i++)
+		errors += config->diags[i].error;
+	if (errors)
+		fail(d, "correct each problem below, then run roz doctor again", "config: %s has %zu problem%s",
+		     config->config_path, errors, errors == 1 ? "" : "s");
 	else if (config->config_loaded)
 		pass("config: %s", config->config_path);
 	else
 		pass("config: no file at %s (defaults)", config->config_path);
-	for (int i = 0; i < w.n; i++)
-		note(w.lines[i]);
+	for (size_t i = 0; i < config->n_diags; i++) {
+		const roz_config_diag *g = &config->diags[i];
+
+		if (g->error)
+			printf("    %s%s%s %s\n      fix: %s\n", cli_red(), cli_utf8() ? "\xe2\x9c\x97" : "error",
+			       cli_reset(), g->message, g->fix ? g->fix : "correct the file");
+		else
+			note(g->message);
+	}
+	if (config->n_dropped)
+		printf("    ... and %zu more\n", config->n_dropped);
+	if (config->hold)
+		note("until it is fixed, hooks ask before each tool call that could be gated");
 	return true;
 }
 
@@ -230,17 +297,12 @@ static void check_templates(doctor *d, const roz_config *config, const char *plu
 		pass("templates: random with no weights (the built-in text)");
 }
 
-/* Where the plugin is: given, from Claude Code, installed beside roz, or in the source tree. */
-static char *plugin_dir(const char *given)
+/* The plugin roz itself installed: beside the binary, or in the source tree next to the build. */
+static char *local_plugin_dir(void)
 {
-	const char *env = getenv("CLAUDE_PLUGIN_ROOT");
 	char exe[PATH_MAX], *slash, *p;
 	ssize_t n;
 
-	if (given)
-		return roz_strdup(given);
-	if (env && *env)
-		return roz_strdup(env);
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
 		return NULL;
@@ -248,14 +310,16 @@ static char *plugin_dir(const char *given)
 	if (!(slash = strrchr(exe, '/')))
 		return NULL;
 	*slash = '\0';
-	p = roz_asprintf("%s/../share/roz/plugin", exe);
-	if (p && access(p, F_OK) == 0)
-		return p;
-	roz_free(p);
-	p = roz_asprintf("%s/../plugin", exe);
-	if (p && access(p, F_OK) == 0)
-		return p;
-	roz_free(p);
+	for (int i = 0; i < 2; i++) {
+		char real[PATH_MAX];
+
+		p = roz_asprintf(i ? "%s/../plugin" : "%s/../share/roz/plugin", exe);
+		if (p && realpath(p, real)) {
+			roz_free(p);
+			return roz_strdup(real);
+		}
+		roz_free(p);
+	}
 	return NULL;
 }
 
@@ -280,7 +344,126 @@ static const char *hook_command(const cJSON *hooks, const char *event, const cha
 	return NULL;
 }
 
-static void check_plugin(doctor *d, const char *dir)
+/* Claude Code's own directory: $CLAUDE_CONFIG_DIR, else ~/.claude. Caller frees; NULL if unknown. */
+static char *claude_home(void)
+{
+	const char *dir = getenv("CLAUDE_CONFIG_DIR"), *home = getenv("HOME");
+
+	if (dir && *dir)
+		return roz_strdup(dir);
+	return home && *home ? roz_asprintf("%s/.claude", home) : NULL;
+}
+
+typedef struct installs {
+	char *dir[8];  /* install paths of roz, as Claude Code keeps them */
+	char *name[8]; /* "roz@<marketplace>" */
+	int n;
+} installs;
+
+static void installs_add(installs *in, const char *name, const char *dir)
+{
+	for (int i = 0; i < in->n; i++)
+		if (strcmp(in->dir[i], dir) == 0)
+			return;
+	if (in->n < 8 && (in->dir[in->n] = roz_strdup(dir)) && (in->name[in->n] = roz_strdup(name)))
+		in->n++;
+}
+
+static void installs_free(installs *in)
+{
+	for (int i = 0; i < in->n; i++) {
+		roz_free(in->dir[i]);
+		roz_free(in->name[i]);
+	}
+	in->n = 0;
+}
+
+static char *read_small_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	roz_buf b = ROZ_BUF_INIT;
+	char chunk[4096];
+	size_t r;
+
+	if (!f)
+		return NULL;
+	while ((r = fread(chunk, 1, sizeof(chunk), f)) > 0 && b.len < 4u * 1024 * 1024)
+		roz_buf_add(&b, chunk, r);
+	fclose(f);
+	return roz_buf_detach(&b, len);
+}
+
+/*
+ * Where Claude Code installed the roz plugin from a marketplace. It records
+ * installs in plugins/installed_plugins.json ("plugins": {"roz@<market>":
+ * [{"installPath": ...}, ...]}; older releases kept one object, not a
+ * list) and copies each into plugins/cache/<market>/roz/<version>/; the
+ * cache is searched when the record cannot be read.
+ */
+static void find_installs(installs *in)
+{
+	char *home = claude_home(), *path, *text;
+	const cJSON *plugins, *entry, *one;
+	cJSON *doc = NULL;
+	size_t len = 0;
+
+	in->n = 0;
+	if (!home)
+		return;
+	path = roz_asprintf("%s/plugins/installed_plugins.json", home);
+	text = path ? read_small_file(path, &len) : NULL;
+	if (text && roz_json_parse(text, len, &doc) == ROZ_OK &&
+	    cJSON_IsObject(plugins = cJSON_GetObjectItemCaseSensitive(doc, "plugins"))) {
+		cJSON_ArrayForEach(entry, plugins) {
+			if (!entry->string || strncmp(entry->string, "roz@", 4) != 0)
+				continue;
+			if (cJSON_IsObject(entry)) {
+				const cJSON *p = cJSON_GetObjectItemCaseSensitive(entry, "installPath");
+
+				if (cJSON_IsString(p))
+					installs_add(in, entry->string, p->valuestring);
+			}
+			if (!cJSON_IsArray(entry))
+				continue;
+			cJSON_ArrayForEach(one, entry) {
+				const cJSON *p = cJSON_GetObjectItemCaseSensitive(one, "installPath");
+
+				if (cJSON_IsString(p))
+					installs_add(in, entry->string, p->valuestring);
+			}
+		}
+	} else {
+		char *pattern = roz_asprintf("%s/plugins/cache/*/roz/*/hooks/hooks.json", home);
+		glob_t g;
+
+		if (pattern && glob(pattern, 0, NULL, &g) == 0) {
+			for (size_t i = 0; i < g.gl_pathc; i++) {
+				char *dir = roz_strdup(g.gl_pathv[i]), *cut, *market;
+
+				/* .../cache/<market>/roz/<version>/hooks/hooks.json -> the version directory */
+				if (dir && (cut = strstr(dir + strlen(home), "/hooks/hooks.json")))
+					*cut = '\0';
+				market = dir ? strstr(dir + strlen(home), "/plugins/cache/") : NULL;
+				if (market) {
+					char name[128];
+
+					market += strlen("/plugins/cache/");
+					snprintf(name, sizeof(name), "roz@%.*s", (int)strcspn(market, "/"), market);
+					installs_add(in, name, dir);
+				}
+				roz_free(dir);
+			}
+			globfree(&g);
+		}
+		roz_free(pattern);
+	}
+	cJSON_Delete(doc);
+	roz_free(text);
+	roz_free(path);
+	roz_free(home);
+}
+
+static void check_plugin(doctor *d, const char *dir, const char *installed_as)
 {
 	static const struct {
 		const char *event, *cmd, *matcher;
@@ -293,32 +476,21 @@ static void check_plugin(doctor *d, const char *dir)
 		{"SubagentStop", "roz hook subagent-stop", "^roz:roz$"},
 		{"SessionEnd", "roz hook session-end", NULL},
 	};
-	char *path = dir ? roz_asprintf("%s/hooks/hooks.json", dir) : NULL, *text = NULL;
+	char *path = roz_asprintf("%s/hooks/hooks.json", dir), *text = NULL, where[160] = "";
 	size_t len = 0;
 	cJSON *doc = NULL;
 	const cJSON *hooks;
 	int bad = 0;
 
-	if (!path) {
-		fail(d, "pass --plugin-dir DIR, or install roz (cmake --install build)",
-		     "cannot find the roz plugin to check");
+	if (!path)
 		return;
-	}
-	{
-		FILE *f = fopen(path, "rb");
-		roz_buf b = ROZ_BUF_INIT;
-		char chunk[4096];
-		size_t r;
-
-		if (f) {
-			while ((r = fread(chunk, 1, sizeof(chunk), f)) > 0)
-				roz_buf_add(&b, chunk, r);
-			fclose(f);
-			text = roz_buf_detach(&b, &len);
-		}
-	}
+	if (installed_as)
+		snprintf(where, sizeof(where), " (installed in Claude Code as %s)", installed_as);
+	errno = 0;
+	text = read_small_file(path, &len);
 	if (!text) {
-		fail(d, "reinstall the plugin", "cannot read %s: %s", path, strerror(errno));
+		fail(d, installed_as ? "reinstall it: claude plugin install roz@roz" : "reinstall the plugin",
+		     "cannot read %s%s: %s", path, where, strerror(errno ? errno : EIO));
 		goto out;
 	}
 	if (roz_json_parse(text, len, &doc) < 0 ||
@@ -344,14 +516,168 @@ static void check_plugin(doctor *d, const char *dir)
 		}
 	}
 	if (bad)
-		fail(d, "restore hooks.json from the roz release", "%s: %d hook%s not wired to roz", path, bad,
-		     bad == 1 ? "" : "s");
+		fail(d, "restore hooks.json from the roz release", "%s%s: %d hook%s not wired to roz", path, where,
+		     bad, bad == 1 ? "" : "s");
 	else
-		pass("plugin hooks: %s", path);
+		pass("plugin hooks%s: %s", where, path);
 out:
 	cJSON_Delete(doc);
 	roz_free(text);
 	roz_free(path);
+}
+
+/* Which plugin to check: the one named, else every install Claude Code has and roz's own. */
+static void check_plugins(doctor *d, const char *given, char **template_dir)
+{
+	const char *env = getenv("CLAUDE_PLUGIN_ROOT");
+	char *local;
+	installs in;
+
+	*template_dir = NULL;
+	if (given || (env && *env)) {
+		*template_dir = roz_strdup(given ? given : env);
+		if (*template_dir)
+			check_plugin(d, *template_dir, NULL);
+		return;
+	}
+	find_installs(&in);
+	for (int i = 0; i < in.n; i++)
+		check_plugin(d, in.dir[i], in.name[i]);
+	local = local_plugin_dir();
+	if (local)
+		check_plugin(d, local, NULL);
+	if (!in.n && !local)
+		fail(d, "pass --plugin-dir DIR, or install roz (cmake --install build)",
+		     "cannot find the roz plugin to check");
+	else if (!in.n)
+		notice("Claude Code has not installed the roz plugin (nothing under ~/.claude/plugins); load it "
+		       "with claude --plugin-dir %s, or /plugin marketplace add %s and /plugin install roz@roz",
+		       local, local);
+	*template_dir = local ? local : in.n ? roz_strdup(in.dir[0]) : NULL;
+	installs_free(&in);
+}
+
+/*
+ * Run `path --version` with stdin and stderr closed off, for at most
+ * CLAUDE_VERSION_TIMEOUT_MS. The first line of its output, or NULL (then
+ * *timed_out says whether it hung). Caller frees.
+ */
+static char *run_version(const char *path, bool *timed_out)
+{
+	char out[256];
+	size_t got = 0;
+	int fds[2], status, waited = 0;
+	pid_t pid;
+
+	*timed_out = false;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return NULL;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		setpgid(0, 0);
+		dup2(null, 0);
+		dup2(fds[1], 1);
+		dup2(null, 2);
+		execl(path, path, "--version", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (got < sizeof(out) - 1 && waited < CLAUDE_VERSION_TIMEOUT_MS) {
+		struct pollfd p = {fds[0], POLLIN, 0};
+		int r = poll(&p, 1, 100);
+		ssize_t n;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0) {
+			waited += 100;
+			continue;
+		}
+		n = read(fds[0], out + got, sizeof(out) - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+		if (memchr(out, '\n', got))
+			break;
+	}
+	close(fds[0]);
+	*timed_out = waited >= CLAUDE_VERSION_TIMEOUT_MS;
+	/* whatever it still does, doctor is done with it and everything it started */
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	out[got] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	return got && !*timed_out ? roz_strdup(out) : NULL;
+}
+
+/* "2.1.331 (Claude Code)" -> 2, 1, 331. False when it does not start with a version. */
+static bool parse_version(const char *s, unsigned long v[3])
+{
+	char *end;
+
+	for (int i = 0; i < 3; i++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		v[i] = strtoul(s, &end, 10);
+		s = end;
+		if (i < 2 && *s++ != '.')
+			return false;
+	}
+	return true;
+}
+
+static int version_cmp(const unsigned long a[3], const unsigned long b[3])
+{
+	for (int i = 0; i < 3; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+/* The Claude Code on PATH, against the releases the end-to-end suite runs (tests/e2e/versions/matrix). */
+static void check_claude(void)
+{
+	unsigned long have[3], oldest[3], newest[3];
+	char *found = find_on_path("claude"), *ver;
+	bool timed_out, ranged = parse_version(ROZ_CLAUDE_TESTED_OLDEST, oldest) &&
+				 parse_version(ROZ_CLAUDE_TESTED_NEWEST, newest);
+	char range[96];
+
+	snprintf(range, sizeof(range), "%s to %s", ROZ_CLAUDE_TESTED_OLDEST, ROZ_CLAUDE_TESTED_NEWEST);
+	if (!found) {
+		notice("claude is not on PATH here; roz runs inside Claude Code (tested with %s)",
+		       ranged ? range : "the current release");
+		return;
+	}
+	ver = run_version(found, &timed_out);
+	if (!ver || !parse_version(ver, have))
+		warn("check that `claude --version` works in this shell",
+		     "%s --version %s", found, timed_out ? "did not answer within 3 s" : ver ? ver : "printed nothing");
+	else if (ranged && (version_cmp(have, oldest) < 0 || version_cmp(have, newest) > 0))
+		warn(version_cmp(have, oldest) < 0 ? "update Claude Code (claude update)"
+						   : "roz will most likely work; if hooks misbehave, tell roz's maintainers "
+						     "which version it was",
+		     "Claude Code %lu.%lu.%lu at %s is outside the range roz is tested with, %s", have[0], have[1],
+		     have[2], found, range);
+	else if (ranged)
+		pass("Claude Code %lu.%lu.%lu at %s (roz is tested with %s)", have[0], have[1], have[2], found,
+		     range);
+	else
+		pass("Claude Code %lu.%lu.%lu at %s", have[0], have[1], have[2], found);
+	roz_free(ver);
+	roz_free(found);
 }
 
 int cmd_doctor(int argc, char **argv)
@@ -377,9 +703,9 @@ int cmd_doctor(int argc, char **argv)
 	if (!check_config(&d, &config))
 		return cli_finish_stdout(ROZ_EXIT_FAILURE);
 	check_storage(&d, &config);
-	plugin = plugin_dir(given);
+	check_plugins(&d, given, &plugin);
 	check_templates(&d, &config, plugin);
-	check_plugin(&d, plugin);
+	check_claude();
 	second = roz_find_second_opinions(&config, roz_config_process_env, NULL);
 	pass("second-opinion tools on PATH: %s", second ? second : "none (the reviewer reasons on its own)");
 	roz_free(second);

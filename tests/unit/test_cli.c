@@ -1,9 +1,11 @@
 /*
- * test_cli.c - roz doctor, one test per check that can fail, and the output
+ * test_cli.c - roz doctor, one test per check that can fail or warn, and the output
  * conventions every command shares: no colour off a terminal, a failed write
  * to stdout is an error, usage mistakes exit 2.
  */
 #include "support.h"
+
+#include "roz/claude_versions.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -125,7 +127,8 @@ static void doctor_reports_another_roz_on_path(void **state)
 	home_free(&h);
 }
 
-static void doctor_reports_missing_storage(void **state)
+/* A fresh install has no sessions directory yet: the first hook makes it, so that is a note. */
+static void doctor_passes_on_a_fresh_install(void **state)
 {
 	home h;
 	t_run r;
@@ -134,11 +137,34 @@ static void doctor_reports_missing_storage(void **state)
 	(void)state;
 	home_make(&h);
 	sessions = t_sprintf("%s/sessions", h.dir);
-	rmdir(sessions);
+	assert_int_equal(rmdir(sessions), 0);
 	r = doctor(&h, NULL);
-	expect_failure(&r, "does not exist yet", "mkdir -p -m 700");
+	if (r.status != 0 || strstr(r.out, "FAIL") ||
+	    !strstr(r.out, "note storage: ") || !strstr(r.out, "does not exist yet; the first hook creates it"))
+		fail_msg("doctor on a fresh install (exit %d):\n%s%s", r.status, r.out, r.err);
 	t_run_free(&r);
 	free(sessions);
+	home_free(&h);
+}
+
+/* ...unless nothing could create it there. */
+static void doctor_reports_storage_it_cannot_create(void **state)
+{
+	home h;
+	t_run r;
+	char *file;
+
+	(void)state;
+	home_make(&h);
+	file = t_sprintf("%s/a-file", h.dir);
+	t_write_file(file, "");
+	free(h.env[3]);
+	h.env[3] = t_sprintf("ROZ_STORAGE_PATH=%s/below", file);
+	h.env[4] = NULL;
+	r = doctor(&h, NULL);
+	expect_failure(&r, "does not exist and cannot be created here", "mkdir -p -m 700");
+	t_run_free(&r);
+	free(file);
 	home_free(&h);
 }
 
@@ -170,7 +196,7 @@ static void doctor_reports_a_bad_config_with_position(void **state)
 	cfg = t_sprintf("%s/config.toml", h.dir);
 	t_write_file(cfg, "[review]\nmode = always\n");
 	r = doctor(&h, NULL);
-	expect_failure(&r, "config.toml:2:8:", "correct the file");
+	expect_failure(&r, "config.toml:2:8: invalid value", "correct the TOML on that line");
 	t_run_free(&r);
 	/* unknown keys are shown but do not fail the check */
 	t_write_file(cfg, "[review]\nmood = \"always\"\n");
@@ -248,6 +274,229 @@ static void doctor_reports_a_miswired_plugin(void **state)
 	free(src);
 	free(plugin);
 	free(hooks);
+	home_free(&h);
+}
+
+/*
+ * Every problem in the config fails doctor, each shown with its line:col
+ * and its fix, even those that cost nothing but the line they are on.
+ */
+static void doctor_reports_every_config_problem(void **state)
+{
+	static const struct {
+		const char *text, *what, *fix;
+	} cases[] = {
+		{"[circuit_breaker]\nmax_blocks = -1\n", "config.toml:2:14: 'circuit_breaker.max_blocks' must not be negative; using 3",
+		 "delete the line to use the default"},
+		{"[review]\nmode = \"Prompt\"\n", "config.toml:2:8: 'review.mode' must be one of", "give it a value"},
+		{"[circuit_breaker]\nmax_blocks = 99999999999999999999\n", "config.toml:2:14: integer out of range",
+		 "correct the TOML"},
+		{"[review]\nmode = \"never\"\nmode = \"always\"\n", "config.toml:3:1: duplicate key 'mode'; the first, on line 2, is used",
+		 "delete one of the two"},
+		{"# caf\xe9\n", "config.toml:1:6: invalid utf-8; nothing else is affected", "save the file as UTF-8"},
+		{"[review.gates]\ntools = [\"Bash:git push*\", Edit]\n",
+		 "config.toml:2:28: invalid value; roz cannot tell which tools are gated", "correct the TOML"},
+	};
+	home h;
+	t_run r;
+	char *cfg;
+
+	(void)state;
+	home_make(&h);
+	cfg = t_sprintf("%s/config.toml", h.dir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		t_write_file(cfg, cases[i].text);
+		r = doctor(&h, NULL);
+		expect_failure(&r, cases[i].what, cases[i].fix);
+		assert_non_null(strstr(r.out, "has 1 problem"));
+		t_run_free(&r);
+	}
+	/* several at once: each is listed, in the order of the file */
+	t_write_file(cfg, "[trace]\nmax_events = -5\n[review.gates]\ntools = [1]\nthis is not toml\n");
+	r = doctor(&h, NULL);
+	expect_failure(&r, "has 3 problems", "correct each problem below");
+	{
+		const char *a = strstr(r.out, "config.toml:2:14:"), *b = strstr(r.out, "config.toml:4:10:"),
+			   *c = strstr(r.out, "config.toml:5:6:");
+
+		if (!a || !b || !c || !(a < b && b < c))
+			fail_msg("problems missing or out of order:\n%s", r.out);
+	}
+	assert_non_null(strstr(r.out, "hooks ask before each tool call that could be gated"));
+	t_run_free(&r);
+	free(cfg);
+	home_free(&h);
+}
+
+/*
+ * A copy of the real plugin where `claude plugin install roz@roz` puts it,
+ * with Claude Code's record of the install (as 2.1.197 and 2.1.331 write it) if `record`.
+ */
+static char *install_in_claude(const home *h, bool record)
+{
+	char *dir = t_sprintf("%s/.claude/plugins/cache/roz/roz/0.2.0", h->dir);
+	char *src = t_sprintf("%s/plugin/hooks/hooks.json", ROZ_SOURCE_DIR), *dst = t_sprintf("%s/hooks/hooks.json", dir);
+	char *text = t_read_file(src, NULL), *path;
+
+	assert_non_null(text);
+	t_write_file(dst, text);
+	if (record) {
+		path = t_sprintf("%s/.claude/plugins/installed_plugins.json", h->dir);
+		free(text);
+		text = t_sprintf("{\"version\": 2, \"plugins\": {\"roz@roz\": [{\"scope\": \"user\", "
+				 "\"installPath\": \"%s\", \"version\": \"0.2.0\"}]}}",
+				 dir);
+		t_write_file(path, text);
+		free(path);
+	}
+	free(text);
+	free(src);
+	free(dst);
+	return dir;
+}
+
+static t_run doctor_unguided(home *h)
+{
+	const char *argv[] = {"doctor", NULL};
+	t_run r;
+
+	t_run_roz(&r, NULL, (const char *const *)h->env, argv);
+	return r;
+}
+
+/* Installed with `claude plugin install roz@roz`, the plugin lives under ~/.claude/plugins. */
+static void doctor_finds_the_marketplace_install(void **state)
+{
+	home h;
+	t_run r;
+	char *dir, *want, *hooks;
+
+	(void)state;
+	home_make(&h);
+	/* not installed in Claude Code: a note naming the commands */
+	r = doctor_unguided(&h);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "note Claude Code has not installed the roz plugin"));
+	t_run_free(&r);
+
+	dir = install_in_claude(&h, true);
+	want = t_sprintf("ok plugin hooks (installed in Claude Code as roz@roz): %s/hooks/hooks.json", dir);
+	r = doctor_unguided(&h);
+	if (r.status != 0 || !strstr(r.out, want) || strstr(r.out, "has not installed"))
+		fail_msg("exit %d, output:\n%s", r.status, r.out);
+	/* roz's own copy is checked as well */
+	assert_non_null(strstr(r.out, "ok plugin hooks: "));
+	t_run_free(&r);
+
+	/* what Claude Code runs is what must be right */
+	hooks = t_sprintf("%s/hooks/hooks.json", dir);
+	t_write_file(hooks, "{\"hooks\": {}}");
+	r = doctor_unguided(&h);
+	expect_failure(&r, "(installed in Claude Code as roz@roz): 7 hooks not wired to roz", "restore hooks.json");
+	t_run_free(&r);
+
+	/* CLAUDE_CONFIG_DIR moves Claude Code's directory */
+	h.env[3] = t_sprintf("CLAUDE_CONFIG_DIR=%s/elsewhere", h.dir);
+	h.env[4] = NULL;
+	r = doctor_unguided(&h);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "has not installed the roz plugin"));
+	t_run_free(&r);
+	free(hooks);
+	free(want);
+	free(dir);
+	home_free(&h);
+}
+
+/* Without the record (older layouts, a damaged file) the cache is searched. */
+static void doctor_finds_the_plugin_cache_without_its_record(void **state)
+{
+	home h;
+	t_run r;
+	char *dir, *want;
+
+	(void)state;
+	home_make(&h);
+	dir = install_in_claude(&h, false);
+	want = t_sprintf("ok plugin hooks (installed in Claude Code as roz@roz): %s/hooks/hooks.json", dir);
+	r = doctor_unguided(&h);
+	if (r.status != 0 || !strstr(r.out, want))
+		fail_msg("exit %d, output:\n%s", r.status, r.out);
+	t_run_free(&r);
+	free(want);
+	free(dir);
+	home_free(&h);
+}
+
+/* A `claude` on PATH that prints `out` for --version (or, with out NULL, never answers). */
+static void fake_claude(const home *h, const char *out)
+{
+	char *path = t_sprintf("%s/claude", h->bin), *script;
+
+	script = out ? t_sprintf("#!/bin/sh\n[ \"$1\" = --version ] && echo '%s'\n", out)
+		     : t_sprintf("#!/bin/sh\nexec sleep 30\n");
+	t_write_file(path, script);
+	assert_int_equal(chmod(path, 0755), 0);
+	free(script);
+	free(path);
+}
+
+static void doctor_shows_the_claude_code_version(void **state)
+{
+	home h;
+	t_run r;
+	char *line;
+	time_t start;
+
+	(void)state;
+	home_make(&h);
+	r = doctor(&h, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "note claude is not on PATH here"));
+	t_run_free(&r);
+
+	/* the ends of the tested range are inside it */
+	fake_claude(&h, ROZ_CLAUDE_TESTED_NEWEST " (Claude Code)");
+	r = doctor(&h, NULL);
+	line = t_sprintf("ok Claude Code %s at %s/claude (roz is tested with %s to %s)", ROZ_CLAUDE_TESTED_NEWEST,
+			 h.bin, ROZ_CLAUDE_TESTED_OLDEST, ROZ_CLAUDE_TESTED_NEWEST);
+	if (r.status != 0 || !strstr(r.out, line))
+		fail_msg("wanted '%s'; exit %d, output:\n%s", line, r.status, r.out);
+	free(line);
+	t_run_free(&r);
+	fake_claude(&h, ROZ_CLAUDE_TESTED_OLDEST " (Claude Code)");
+	r = doctor(&h, NULL);
+	assert_non_null(strstr(r.out, "ok Claude Code " ROZ_CLAUDE_TESTED_OLDEST));
+	t_run_free(&r);
+
+	/* outside it: a warning, not a failure */
+	fake_claude(&h, "999.0.0 (Claude Code)");
+	r = doctor(&h, NULL);
+	if (r.status != 0 || !strstr(r.out, "warn Claude Code 999.0.0 at ") ||
+	    !strstr(r.out, "is outside the range roz is tested with, " ROZ_CLAUDE_TESTED_OLDEST " to "
+			   ROZ_CLAUDE_TESTED_NEWEST))
+		fail_msg("exit %d, output:\n%s", r.status, r.out);
+	t_run_free(&r);
+	fake_claude(&h, "0.9.1 (Claude Code)");
+	r = doctor(&h, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "warn Claude Code 0.9.1 at "));
+	assert_non_null(strstr(r.out, "claude update"));
+	t_run_free(&r);
+	fake_claude(&h, "not a version");
+	r = doctor(&h, NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "--version not a version"));
+	t_run_free(&r);
+
+	/* one that hangs is given a few seconds, then left */
+	fake_claude(&h, NULL);
+	start = time(NULL);
+	r = doctor(&h, NULL);
+	assert_true(time(NULL) - start < 10);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "--version did not answer within 3 s"));
+	t_run_free(&r);
 	home_free(&h);
 }
 
@@ -607,11 +856,16 @@ int main(void)
 		cmocka_unit_test(doctor_passes_on_a_good_install),
 		cmocka_unit_test(doctor_reports_roz_missing_from_path),
 		cmocka_unit_test(doctor_reports_another_roz_on_path),
-		cmocka_unit_test(doctor_reports_missing_storage),
+		cmocka_unit_test(doctor_passes_on_a_fresh_install),
+		cmocka_unit_test(doctor_reports_storage_it_cannot_create),
 		cmocka_unit_test(doctor_reports_storage_others_can_read),
 		cmocka_unit_test(doctor_reports_a_bad_config_with_position),
 		cmocka_unit_test(doctor_reports_templates_it_cannot_use),
 		cmocka_unit_test(doctor_reports_a_miswired_plugin),
+		cmocka_unit_test(doctor_reports_every_config_problem),
+		cmocka_unit_test(doctor_finds_the_marketplace_install),
+		cmocka_unit_test(doctor_finds_the_plugin_cache_without_its_record),
+		cmocka_unit_test(doctor_shows_the_claude_code_version),
 		cmocka_unit_test(clean_sweeps_orphaned_lock_and_temp_files),
 		cmocka_unit_test(clean_keeps_evidence_it_just_moved_aside),
 		cmocka_unit_test(hook_answers_at_once_on_a_fifo),
