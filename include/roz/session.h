@@ -17,6 +17,12 @@
  * Trace events are kept as their JSON text: hooks append and compact
  * without parsing old events. roz_trace_event_parse() reads one for display.
  *
+ * Nothing roz writes may be something it cannot read back: a session file
+ * that does not load is moved aside and its review is lost. So the setters
+ * refuse (ROZ_EINVALID, session unchanged) text that is not valid UTF-8,
+ * and a trace event that is not valid JSON, before anything is stored; the
+ * gate trigger's tool input, which roz does not choose, is encoded to fit.
+ *
  * Ownership: a roz_session and every string and cJSON value inside it are
  * owned by the session and released by roz_session_free(). Setters copy
  * their arguments.
@@ -38,6 +44,10 @@ struct cJSON;
 #define ROZ_MAX_HISTORY 50
 #define ROZ_MAX_ATTEMPTS 50
 #define ROZ_MAX_TOOL_INPUT_BYTES (10 * 1024)
+/* Nesting kept of a stored tool input (its own level is 1); deeper parts become a note. */
+#define ROZ_MAX_TOOL_INPUT_DEPTH 64
+/* Longest JSON text a stored tool input may take, however it was shortened. */
+#define ROZ_MAX_TOOL_INPUT_STORED (2 * ROZ_MAX_TOOL_INPUT_BYTES)
 #define ROZ_MAX_SESSION_ID 128
 #define ROZ_MAX_REVIEWER_RUNS 10
 #define ROZ_MAX_TICKETS 8
@@ -182,7 +192,10 @@ bool roz_session_id_valid(const char *id);
 
 void roz_decision_clear(roz_decision *d); /* frees strings, back to PENDING */
 int roz_decision_copy(roz_decision *dst, const roz_decision *src) ROZ_WARN_UNUSED;
-/* Build a decision; strings are copied, NULL allowed for the optional ones. */
+/*
+ * Build a decision; strings are copied, NULL allowed for the optional ones.
+ * ROZ_EINVALID (nothing changed) if a string given is not valid UTF-8.
+ */
 int roz_decision_set(roz_decision *d, roz_decision_kind kind, const char *summary,
 		     const char *second_opinions, const char *message_to_agent) ROZ_WARN_UNUSED;
 const char *roz_decision_kind_name(roz_decision_kind kind); /* "pending", ... */
@@ -198,7 +211,10 @@ roz_opt_time roz_session_decided_at(const roz_session *s);
 
 /* ---- prompts, attempts, gate trigger ------------------------------------ */
 
-/* Store a prompt, cut at ROZ_MAX_PROMPT_BYTES, dropping the oldest past ROZ_MAX_PROMPTS. */
+/*
+ * Store a prompt, cut at ROZ_MAX_PROMPT_BYTES, dropping the oldest past
+ * ROZ_MAX_PROMPTS. ROZ_EINVALID if it is not valid UTF-8.
+ */
 int roz_session_add_prompt(roz_session *s, const char *prompt) ROZ_WARN_UNUSED;
 /* The stored form of a prompt: itself, or cut with a note of its size. Caller frees. */
 char *roz_prompt_truncate(const char *prompt);
@@ -211,7 +227,13 @@ const char *roz_outcome_kind_name(roz_outcome_kind kind); /* "pending", "success
 /*
  * Record what triggered a gate. `input` is the tool input (borrowed; may be
  * NULL); it is stored whole if its JSON text is at most
- * ROZ_MAX_TOOL_INPUT_BYTES, else shortened, hashed and sized.
+ * ROZ_MAX_TOOL_INPUT_BYTES, else shortened, hashed and sized. Whatever the
+ * input, what is stored reads back: text that is not UTF-8 is repaired
+ * (U+FFFD), containers deeper than ROZ_MAX_TOOL_INPUT_DEPTH become a note,
+ * and an input that still shortens to more than ROZ_MAX_TOOL_INPUT_STORED
+ * bytes is kept as the start of its JSON text, in a string; any such change
+ * marks it truncated, with the original's hash and size. ROZ_EINVALID if
+ * tool_key or pattern is not UTF-8.
  */
 int roz_session_set_gate_trigger(roz_session *s, const char *tool_key, const struct cJSON *input,
 				 const char *pattern, roz_time now) ROZ_WARN_UNUSED;
@@ -252,7 +274,8 @@ int roz_event_type_from_name(const char *name, size_t len, roz_event_type *out);
  * `max_events`, it is compacted: the first min(10, max/2) events stay, a
  * trace_compacted marker (stamped `now`, identified by `marker_id`) records
  * how many were dropped, and the latest events fill the rest. With
- * max_events 0 nothing is kept.
+ * max_events 0 nothing is kept. ROZ_EINVALID (trace unchanged) if the
+ * event would not be valid JSON, e.g. a payload with text that is not UTF-8.
  */
 int roz_session_trace_add(roz_session *s, roz_event_type type, const char *id, roz_time now,
 			  const char *payload_json, size_t max_events, const char *marker_id) ROZ_WARN_UNUSED;

@@ -14,6 +14,15 @@ extern "C" {
 /* True when the `len` bytes are well-formed UTF-8 (no overlongs, no surrogates). */
 bool roz_utf8_valid(const char *s, size_t len);
 
+/* Length of the well-formed character at the start of s[0..len), or 0 if there is none. */
+size_t roz_utf8_char_len(const char *s, size_t len);
+
+/*
+ * Append s[0..len) to b with each byte that does not start a well-formed
+ * character replaced by U+FFFD. Returns how many bytes were replaced.
+ */
+size_t roz_utf8_add_repaired(roz_buf *b, const char *s, size_t len);
+
 /* The largest n <= max such that s[0..n) ends on a character boundary. */
 size_t roz_utf8_cut(const char *s, size_t len, size_t max);
 

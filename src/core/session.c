@@ -5,6 +5,7 @@
 #include "roz/session.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -92,6 +93,20 @@ void roz_decision_clear(roz_decision *d)
 	d->kind = ROZ_DECISION_PENDING;
 }
 
+/*
+ * Text the session file can hold and give back unchanged: valid UTF-8 (a C
+ * string holds no NUL). Refused here, before anything is stored, because the
+ * reader treats a file with such text as corrupt and the session would be lost.
+ */
+static int storable(const char *what, const char *s)
+{
+	if (s && !roz_utf8_valid(s, strlen(s))) {
+		roz_error_set("%s is not valid UTF-8 text", what);
+		return ROZ_EINVALID;
+	}
+	return ROZ_OK;
+}
+
 static int dup_opt(char **dst, const char *src)
 {
 	*dst = NULL;
@@ -105,7 +120,13 @@ int roz_decision_set(roz_decision *d, roz_decision_kind kind, const char *summar
 		     const char *second_opinions, const char *message_to_agent)
 {
 	roz_decision nd = {kind, NULL, NULL, NULL};
+	int rc;
 
+	/* every string given is checked, also one this kind does not keep: callers trace them */
+	if ((rc = storable("the summary", summary)) < 0 ||
+	    (rc = storable("the second-opinion text", second_opinions)) < 0 ||
+	    (rc = storable("the message to the agent", message_to_agent)) < 0)
+		return rc;
 	if (kind != ROZ_DECISION_PENDING) {
 		if (dup_opt(&nd.summary, summary ? summary : "") < 0 ||
 		    (kind == ROZ_DECISION_COMPLETE && dup_opt(&nd.second_opinions, second_opinions) < 0) ||
@@ -187,9 +208,12 @@ char *roz_prompt_truncate(const char *prompt)
 int roz_session_add_prompt(roz_session *s, const char *prompt)
 {
 	roz_review_state *r = &s->review;
-	char *p = roz_prompt_truncate(prompt);
+	char *p;
+	int rc;
 
-	if (!p)
+	if ((rc = storable("the prompt", prompt)) < 0)
+		return rc;
+	if (!(p = roz_prompt_truncate(prompt)))
 		return ROZ_ENOMEM;
 	if (r->n_prompts >= ROZ_MAX_PROMPTS) {
 		roz_free(r->prompts[0]);
@@ -229,7 +253,10 @@ int roz_session_add_attempt(roz_session *s, const char *template_id, roz_time no
 {
 	roz_review_state *r = &s->review;
 	roz_attempt a;
+	int rc;
 
+	if ((rc = storable("the template id", template_id)) < 0)
+		return rc;
 	memset(&a, 0, sizeof(a));
 	a.template_id = roz_strdup(template_id);
 	if (!a.template_id)
@@ -270,7 +297,10 @@ int roz_session_reviewer_start(roz_session *s, const char *agent_id, roz_time no
 {
 	roz_review_state *r = &s->review;
 	roz_reviewer_run run;
+	int rc;
 
+	if ((rc = storable("the reviewer's agent id", agent_id)) < 0)
+		return rc;
 	memset(&run, 0, sizeof(run));
 	run.agent_id = roz_strdup(agent_id ? agent_id : "");
 	if (!run.agent_id)
@@ -374,11 +404,106 @@ void roz_truncated_input_clear(roz_truncated_input *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* A string node holding s[0..len) with every malformed byte replaced by U+FFFD. */
+static cJSON *repaired_string(const char *s, size_t len)
+{
+	roz_buf b = ROZ_BUF_INIT;
+	cJSON *out;
+
+	roz_utf8_add_repaired(&b, s, len);
+	out = roz_buf_failed(&b) ? NULL : cJSON_CreateString(roz_buf_cstr(&b));
+	roz_buf_free(&b);
+	return out;
+}
+
+/* A number node's text, as the tree parser keeps it, must be a JSON number to be written raw. */
+static bool raw_is_number(const char *raw)
+{
+	return raw && (*raw == '-' || (*raw >= '0' && *raw <= '9')) && roz_json_valid(raw, strlen(raw));
+}
+
+/*
+ * A copy of a tool input that the session file can hold and give back:
+ * strings and keys repaired to UTF-8, raw text that is not a number kept as
+ * a string, numbers JSON cannot write as null, and containers below
+ * ROZ_MAX_TOOL_INPUT_DEPTH replaced by a note. `level` is v's own depth
+ * (1 for the input); *changed is set when the copy differs from v. The
+ * recursion is bounded by the depth limit, not by the input.
+ */
+static cJSON *storable_copy(const cJSON *v, int level, bool *changed)
+{
+	const cJSON *child;
+	cJSON *out, *item;
+
+	if (cJSON_IsObject(v) || cJSON_IsArray(v)) {
+		if (level > ROZ_MAX_TOOL_INPUT_DEPTH) {
+			*changed = true;
+			return cJSON_CreateString("[roz: nested too deep to keep, left out]");
+		}
+		out = cJSON_IsObject(v) ? cJSON_CreateObject() : cJSON_CreateArray();
+		cJSON_ArrayForEach(child, v) {
+			bool add_ok;
+
+			item = storable_copy(child, level + 1, changed);
+			if (!out || !item) {
+				cJSON_Delete(item);
+				cJSON_Delete(out);
+				return NULL;
+			}
+			if (!cJSON_IsObject(v)) {
+				add_ok = cJSON_AddItemToArray(out, item);
+			} else if (roz_utf8_valid(child->string, strlen(child->string))) {
+				add_ok = cJSON_AddItemToObject(out, child->string, item);
+			} else {
+				roz_buf key = ROZ_BUF_INIT;
+
+				*changed = true;
+				roz_utf8_add_repaired(&key, child->string, strlen(child->string));
+				add_ok = !roz_buf_failed(&key) &&
+					 cJSON_AddItemToObject(out, roz_buf_cstr(&key), item);
+				roz_buf_free(&key);
+			}
+			if (!add_ok) {
+				cJSON_Delete(item);
+				cJSON_Delete(out);
+				return NULL;
+			}
+		}
+		return out;
+	}
+	if (cJSON_IsString(v)) {
+		size_t len = strlen(v->valuestring);
+
+		if (roz_utf8_valid(v->valuestring, len))
+			return cJSON_CreateString(v->valuestring);
+		*changed = true;
+		return repaired_string(v->valuestring, len);
+	}
+	if (cJSON_IsRaw(v)) {
+		if (raw_is_number(v->valuestring))
+			return cJSON_CreateRaw(v->valuestring);
+		*changed = true;
+		return repaired_string(v->valuestring ? v->valuestring : "",
+				       v->valuestring ? strlen(v->valuestring) : 0);
+	}
+	if (cJSON_IsNumber(v)) {
+		if (isfinite(v->valuedouble))
+			return cJSON_CreateNumber(v->valuedouble);
+		*changed = true;
+		return cJSON_CreateNull();
+	}
+	if (cJSON_IsBool(v))
+		return cJSON_CreateBool(cJSON_IsTrue(v));
+	if (!cJSON_IsNull(v))
+		*changed = true; /* a node type JSON has no text for */
+	return cJSON_CreateNull();
+}
+
 /*
  * Shrink a value to roughly `budget` bytes while keeping its shape: long
  * strings keep their first 200 bytes (or fewer) and a note of their size,
  * arrays keep ten items and a count of the rest, objects share the budget
- * among their keys.
+ * among their keys, arrays among the items they keep.
  */
 static cJSON *shrink(const cJSON *v, size_t budget)
 {
@@ -413,21 +538,24 @@ static cJSON *shrink(const cJSON *v, size_t budget)
 		}
 		return out;
 	}
-	if (cJSON_IsArray(v) && cJSON_GetArraySize(v) > 10) {
+	if (cJSON_IsArray(v)) {
 		int total = cJSON_GetArraySize(v), i = 0;
+		size_t keep = total > 10 ? 10 : (size_t)total;
 		char *more;
 
 		out = cJSON_CreateArray();
 		cJSON_ArrayForEach(child, v) {
 			if (i++ == 10)
 				break;
-			item = shrink(child, budget / 10);
+			item = shrink(child, budget / keep);
 			if (!out || !item || !cJSON_AddItemToArray(out, item)) {
 				cJSON_Delete(item);
 				cJSON_Delete(out);
 				return NULL;
 			}
 		}
+		if (total <= 10)
+			return out;
 		more = roz_asprintf("... [%d more items]", total - 10);
 		item = more ? cJSON_CreateString(more) : NULL;
 		roz_free(more);
@@ -441,11 +569,49 @@ static cJSON *shrink(const cJSON *v, size_t budget)
 	return cJSON_Duplicate(v, true);
 }
 
+/* The canonical JSON text of v (caller frees), or NULL when memory ran out. */
+static char *canonical_text(const cJSON *v, size_t *len)
+{
+	roz_buf b = ROZ_BUF_INIT;
+
+	roz_json_add_canonical(&b, v);
+	if (roz_buf_failed(&b)) {
+		roz_buf_free(&b);
+		return NULL;
+	}
+	return roz_buf_detach(&b, len);
+}
+
+/*
+ * The last resort for an input whose shortened shape is still too big (a
+ * thousand keys, one huge key): the start of its JSON text, as a string.
+ */
+static cJSON *as_text_prefix(const cJSON *v, size_t original_size)
+{
+	size_t len, cut;
+	char *text = canonical_text(v, &len), *s;
+	cJSON *out;
+
+	if (!text)
+		return NULL;
+	/* room for escaping every byte of the cut twice over, and the note */
+	cut = roz_utf8_cut(text, len, ROZ_MAX_TOOL_INPUT_STORED / 2 - 64);
+	s = roz_asprintf("%.*s... [truncated, %zu bytes total]", (int)cut, text, original_size);
+	roz_free(text);
+	if (!s)
+		return NULL;
+	out = cJSON_CreateString(s);
+	roz_free(s);
+	return out;
+}
+
 int roz_truncated_input_make(const cJSON *input, roz_truncated_input *out)
 {
 	char *text;
-	size_t len;
+	size_t len, stored_len;
 	char hash[ROZ_SHA256_HEX_SIZE];
+	bool changed = false;
+	cJSON *value, *smaller;
 
 	memset(out, 0, sizeof(*out));
 	if (!input) {
@@ -453,28 +619,40 @@ int roz_truncated_input_make(const cJSON *input, roz_truncated_input *out)
 		return out->value ? ROZ_OK : ROZ_ENOMEM;
 	}
 	/* size and hash are of the canonical text: keys sorted, numbers as written */
-	{
-		roz_buf b = ROZ_BUF_INIT;
-
-		roz_json_add_canonical(&b, input);
-		if (roz_buf_failed(&b)) {
-			roz_buf_free(&b);
-			return ROZ_ENOMEM;
-		}
-		text = roz_buf_detach(&b, &len);
-		if (!text)
-			return ROZ_ENOMEM;
-	}
-	if (len <= ROZ_MAX_TOOL_INPUT_BYTES) {
+	if (!(text = canonical_text(input, &len)))
+		return ROZ_ENOMEM;
+	if (!(value = storable_copy(input, 1, &changed))) {
 		roz_free(text);
-		out->value = cJSON_Duplicate(input, true);
-		return out->value ? ROZ_OK : ROZ_ENOMEM;
+		return ROZ_ENOMEM;
+	}
+	if (len <= ROZ_MAX_TOOL_INPUT_BYTES && !changed) {
+		roz_free(text);
+		out->value = value;
+		return ROZ_OK;
 	}
 	roz_sha256_hex(text, len, hash);
 	roz_free(text);
-	out->value = shrink(input, ROZ_MAX_TOOL_INPUT_BYTES);
+	if (len > ROZ_MAX_TOOL_INPUT_BYTES) {
+		smaller = shrink(value, ROZ_MAX_TOOL_INPUT_BYTES);
+		cJSON_Delete(value);
+		if (!(value = smaller))
+			return ROZ_ENOMEM;
+	}
+	/* the shape kept may still be large: bound what is stored, whatever the input */
+	if (!(text = canonical_text(value, &stored_len))) {
+		cJSON_Delete(value);
+		return ROZ_ENOMEM;
+	}
+	roz_free(text);
+	if (stored_len > ROZ_MAX_TOOL_INPUT_STORED) {
+		smaller = as_text_prefix(value, len);
+		cJSON_Delete(value);
+		if (!(value = smaller))
+			return ROZ_ENOMEM;
+	}
+	out->value = value;
 	out->original_hash = roz_strdup(hash);
-	if (!out->value || !out->original_hash) {
+	if (!out->original_hash) {
 		roz_truncated_input_clear(out);
 		return ROZ_ENOMEM;
 	}
@@ -497,9 +675,13 @@ void roz_gate_trigger_free(roz_gate_trigger *g)
 int roz_session_set_gate_trigger(roz_session *s, const char *tool_key, const cJSON *input,
 				 const char *pattern, roz_time now)
 {
-	roz_gate_trigger *g = roz_calloc(1, sizeof(*g));
+	roz_gate_trigger *g;
+	int rc;
 
-	if (!g)
+	if ((rc = storable("the gated tool key", tool_key)) < 0 ||
+	    (rc = storable("the gate pattern", pattern)) < 0)
+		return rc;
+	if (!(g = roz_calloc(1, sizeof(*g))))
 		return ROZ_ENOMEM;
 	g->tool_name = roz_strdup(tool_key);
 	g->pattern_matched = roz_strdup(pattern);
@@ -567,6 +749,12 @@ int roz_session_trace_add(roz_session *s, roz_event_type type, const char *id, r
 	json = event_json(type, id, now, payload_json, &len);
 	if (!json)
 		return ROZ_ENOMEM;
+	/* the loader would call the whole file corrupt: refuse the event, keep the session */
+	if (!roz_json_valid(json, len)) {
+		roz_free(json);
+		roz_error_set("%s event is not valid JSON; not recorded", roz_event_type_name(type));
+		return ROZ_EINVALID;
+	}
 	if (roz_session_trace_push_raw(s, json, len) < 0) {
 		roz_free(json);
 		return ROZ_ENOMEM;

@@ -4,41 +4,75 @@
  */
 #include "roz/utf8.h"
 
-bool roz_utf8_valid(const char *str, size_t len)
+size_t roz_utf8_char_len(const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0;
+	size_t n;
+	unsigned long cp;
+
+	if (len == 0)
+		return 0;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		n = 1, cp = s[0] & 0x1F;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		n = 2, cp = s[0] & 0x0F;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		n = 3, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len <= n)
+		return 0;
+	for (size_t k = 1; k <= n; k++) {
+		if ((s[k] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[k] & 0x3F);
+	}
+	/* overlong forms, code points past U+10FFFF and UTF-16 surrogates are not characters */
+	if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n + 1;
+}
+
+bool roz_utf8_valid(const char *str, size_t len)
+{
+	size_t i = 0, n;
 
 	while (i < len) {
-		unsigned char c = s[i];
-		size_t n;
-		unsigned long cp;
-
-		if (c < 0x80) {
+		/* ASCII runs are the common case: no call per byte */
+		if ((unsigned char)str[i] < 0x80) {
 			i++;
 			continue;
 		}
-		if (c >= 0xC2 && c <= 0xDF)
-			n = 1, cp = c & 0x1F;
-		else if (c >= 0xE0 && c <= 0xEF)
-			n = 2, cp = c & 0x0F;
-		else if (c >= 0xF0 && c <= 0xF4)
-			n = 3, cp = c & 0x07;
-		else
+		if ((n = roz_utf8_char_len(str + i, len - i)) == 0)
 			return false;
-		if (len - i <= n)
-			return false;
-		for (size_t k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xC0) != 0x80)
-				return false;
-			cp = (cp << 6) | (s[i + k] & 0x3F);
-		}
-		if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-		    (cp >= 0xD800 && cp <= 0xDFFF))
-			return false;
-		i += n + 1;
+		i += n;
 	}
 	return true;
+}
+
+size_t roz_utf8_add_repaired(roz_buf *b, const char *s, size_t len)
+{
+	size_t i = 0, run = 0, bad = 0, n;
+
+	while (i < len) {
+		if ((unsigned char)s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if ((n = roz_utf8_char_len(s + i, len - i)) != 0) {
+			i += n;
+			continue;
+		}
+		roz_buf_add(b, s + run, i - run);
+		roz_utf8_add(b, 0xFFFD);
+		bad++;
+		run = ++i;
+	}
+	roz_buf_add(b, s + run, len - run);
+	return bad;
 }
 
 size_t roz_utf8_cut(const char *s, size_t len, size_t max)

@@ -1295,6 +1295,205 @@ static void test_trace_event_parse_rejects(void **state)
 	}
 }
 
+/* ---- nothing stored that cannot be read back (issue 12) -------------------------------- */
+
+/* Each setter refuses text that is not UTF-8, and leaves the session as it was. */
+static void test_setters_refuse_text_that_is_not_utf8(void **state)
+{
+	static const char *const bad[] = {"\xff", "caf\xc3", "\xed\xa0\x80", "\xc0\xaf", "ok \xf4\x90\x80\x80"};
+	roz_session *s = new_session("s");
+	roz_decision d = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
+
+	(void)state;
+	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, "kept", "opinions", NULL), ROZ_OK);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, bad[i], NULL, NULL), ROZ_EINVALID);
+		assert_non_null(strstr(roz_error_last(), "the summary is not valid UTF-8"));
+		assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, "x", NULL, bad[i]), ROZ_EINVALID);
+		assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, "x", bad[i], NULL), ROZ_EINVALID);
+		/* checked even where this kind would not keep it */
+		assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, "x", bad[i], NULL), ROZ_EINVALID);
+		assert_int_equal(d.kind, ROZ_DECISION_COMPLETE);
+		assert_string_equal(d.summary, "kept");
+		assert_int_equal(roz_session_add_prompt(s, bad[i]), ROZ_EINVALID);
+		assert_int_equal(roz_session_add_attempt(s, bad[i], at(1)), ROZ_EINVALID);
+		assert_int_equal(roz_session_reviewer_start(s, bad[i], at(1)), ROZ_EINVALID);
+		assert_int_equal(roz_session_set_gate_trigger(s, bad[i], NULL, "p", at(1)), ROZ_EINVALID);
+		assert_int_equal(roz_session_set_gate_trigger(s, "Edit", NULL, bad[i], at(1)), ROZ_EINVALID);
+	}
+	assert_int_equal(s->review.n_prompts, 0);
+	assert_int_equal(s->review.n_attempts, 0);
+	assert_int_equal(s->review.n_reviewers, 0);
+	assert_false(s->review.reviewer_started_at.set);
+	assert_null(s->review.gate_trigger);
+	roz_decision_clear(&d);
+	roz_session_free(s);
+}
+
+/* A trace event that would not be JSON is refused; the trace is as it was. */
+static void test_trace_add_refuses_invalid_json(void **state)
+{
+	roz_session *s = new_session("s");
+
+	(void)state;
+	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_ROZ_DECISION, "e1", at(0), "{\"summary\":\"ok\"}", 10, "m"),
+			 ROZ_OK);
+	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_ROZ_DECISION, "e2", at(1),
+					       "{\"summary\":\"bad \xff\"}", 10, "m"),
+			 ROZ_EINVALID);
+	assert_non_null(strstr(roz_error_last(), "roz_decision event is not valid JSON"));
+	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_ROZ_DECISION, "e\xff", at(1), NULL, 10, "m"),
+			 ROZ_EINVALID);
+	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_ROZ_DECISION, "e3", at(1), "{\"a\":", 10, "m"),
+			 ROZ_EINVALID);
+	assert_int_equal(s->n_trace, 1);
+	roz_session_free(s);
+}
+
+static int tree_depth(const cJSON *v)
+{
+	int deepest = 0;
+	const cJSON *c;
+
+	if (!cJSON_IsArray(v) && !cJSON_IsObject(v))
+		return 0;
+	cJSON_ArrayForEach(c, v) {
+		int d = tree_depth(c);
+
+		if (d > deepest)
+			deepest = d;
+	}
+	return deepest + 1;
+}
+
+/* The stored value's JSON text, as the session file writes it. */
+static size_t stored_size(const cJSON *v)
+{
+	char *text = cJSON_PrintUnformatted(v);
+	size_t n;
+
+	assert_non_null(text);
+	assert_true(roz_json_valid(text, strlen(text)));
+	n = strlen(text);
+	roz_free(text);
+	return n;
+}
+
+/* A tool input nested past ROZ_MAX_TOOL_INPUT_DEPTH keeps its top, the rest is a note. */
+static void test_truncated_input_depth_is_bounded(void **state)
+{
+	static const int depths[] = {ROZ_MAX_TOOL_INPUT_DEPTH, ROZ_MAX_TOOL_INPUT_DEPTH + 1, 511, 2000};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(depths) / sizeof(depths[0]); i++) {
+		cJSON *in = cJSON_CreateString("bottom"), *wrap;
+		roz_truncated_input t;
+		const cJSON *v;
+
+		for (int d = 0; d < depths[i]; d++) {
+			wrap = d % 2 ? cJSON_CreateArray() : cJSON_CreateObject();
+			if (d % 2)
+				cJSON_AddItemToArray(wrap, in);
+			else
+				cJSON_AddItemToObject(wrap, "k", in);
+			in = wrap;
+		}
+		assert_int_equal(tree_depth(in), depths[i]);
+		assert_int_equal(roz_truncated_input_make(in, &t), ROZ_OK);
+		if (depths[i] <= ROZ_MAX_TOOL_INPUT_DEPTH) {
+			/* compared as text: cJSON_Compare takes time exponential in the depth of objects */
+			char *want = cJSON_PrintUnformatted(in), *got = cJSON_PrintUnformatted(t.value);
+
+			assert_false(t.truncated);
+			assert_string_equal(got, want);
+			roz_free(want);
+			roz_free(got);
+		} else {
+			assert_true(t.truncated);
+			assert_true(t.has_original_size);
+			assert_non_null(t.original_hash);
+			assert_int_equal(tree_depth(t.value), ROZ_MAX_TOOL_INPUT_DEPTH);
+			/* follow the first children down to the note */
+			for (v = t.value; cJSON_IsArray(v) || cJSON_IsObject(v); v = v->child)
+				;
+			assert_string_equal(v->valuestring, "[roz: nested too deep to keep, left out]");
+		}
+		roz_truncated_input_clear(&t);
+		cJSON_Delete(in);
+	}
+}
+
+/* Text in a tool input that is not UTF-8 (a caller's tree) is repaired, not stored raw. */
+static void test_truncated_input_repairs_text(void **state)
+{
+	cJSON *in = cJSON_CreateObject();
+	roz_truncated_input t;
+
+	(void)state;
+	cJSON_AddStringToObject(in, "a\xff", "b\xc3");
+	cJSON_AddItemToObject(in, "n", cJSON_CreateRaw("12e3"));
+	cJSON_AddItemToObject(in, "r", cJSON_CreateRaw("1,\"x\":2"));
+	cJSON_AddItemToObject(in, "f", cJSON_CreateNumber(1.0 / 0.0));
+	assert_int_equal(roz_truncated_input_make(in, &t), ROZ_OK);
+	assert_true(t.truncated);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(t.value, "a\xef\xbf\xbd")->valuestring,
+			    "b\xef\xbf\xbd");
+	assert_true(cJSON_IsRaw(cJSON_GetObjectItemCaseSensitive(t.value, "n")));
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(t.value, "r")->valuestring, "1,\"x\":2");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(t.value, "f")));
+	stored_size(t.value);
+	roz_truncated_input_clear(&t);
+	cJSON_Delete(in);
+}
+
+/*
+ * Shapes the shrinking used to keep whole or even grow: a short array of
+ * long strings, a thousand keys, one huge key. What is stored stays within
+ * ROZ_MAX_TOOL_INPUT_STORED whatever the input.
+ */
+static void test_truncated_input_size_is_bounded(void **state)
+{
+	char *big = repeat("z", 50000);
+	cJSON *edits = cJSON_CreateArray(), *keys = cJSON_CreateObject(), *huge_key = cJSON_CreateObject();
+	cJSON *inputs[3];
+	roz_truncated_input t;
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		cJSON_AddItemToArray(edits, cJSON_CreateString(big));
+	for (int i = 0; i < 5000; i++) {
+		char k[16];
+
+		snprintf(k, sizeof(k), "k%d", i);
+		cJSON_AddItemToObject(keys, k, cJSON_CreateString("a value longer than its share"));
+	}
+	cJSON_AddStringToObject(huge_key, big, "v");
+	inputs[0] = edits;
+	inputs[1] = keys;
+	inputs[2] = huge_key;
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(roz_truncated_input_make(inputs[i], &t), ROZ_OK);
+		assert_true(t.truncated);
+		assert_true(t.original_size > ROZ_MAX_TOOL_INPUT_BYTES);
+		assert_true(stored_size(t.value) <= ROZ_MAX_TOOL_INPUT_STORED);
+		if (i == 0) {
+			/* the shape survives where it fits: three cut strings */
+			assert_int_equal(cJSON_GetArraySize(t.value), 3);
+			assert_non_null(strstr(cJSON_GetArrayItem(t.value, 2)->valuestring, "50000 bytes total"));
+		} else {
+			/* else the start of its text, and how long the whole was */
+			char *note = t_sprintf("... [truncated, %llu bytes total]", (unsigned long long)t.original_size);
+
+			assert_true(cJSON_IsString(t.value));
+			assert_non_null(strstr(t.value->valuestring, note));
+			free(note);
+		}
+		roz_truncated_input_clear(&t);
+		cJSON_Delete(inputs[i]);
+	}
+	free(big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1357,6 +1556,11 @@ int main(void)
 		cmocka_unit_test(test_trace_event_parse_tolerates_missing_fields),
 		cmocka_unit_test(test_trace_event_parse_keeps_unknown_type),
 		cmocka_unit_test(test_trace_event_parse_rejects),
+		cmocka_unit_test(test_setters_refuse_text_that_is_not_utf8),
+		cmocka_unit_test(test_trace_add_refuses_invalid_json),
+		cmocka_unit_test(test_truncated_input_depth_is_bounded),
+		cmocka_unit_test(test_truncated_input_repairs_text),
+		cmocka_unit_test(test_truncated_input_size_is_bounded),
 	};
 
 	roz_alloc_init();

@@ -7,6 +7,7 @@
 
 #include "roz/json.h"
 #include "roz/session_json.h"
+#include "roz/utf8.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -1094,6 +1095,211 @@ static void test_alloc_failure_writing(void **state)
 	roz_session_free(s);
 }
 
+/* ---- round trip: whatever a setter accepts comes back (issue 12) ------------------------- */
+
+static uint64_t rt_rng = 0x9E3779B97F4A7C15u;
+
+static uint64_t rt_next(uint64_t bound)
+{
+	rt_rng ^= rt_rng << 13;
+	rt_rng ^= rt_rng >> 7;
+	rt_rng ^= rt_rng << 17;
+	return bound ? rt_rng % bound : 0;
+}
+
+/* A short string from pieces roz must carry, and some it must refuse. */
+static char *rt_string(void)
+{
+	static const char *const pieces[] = {
+		"a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\x01", "\x1f", "\x7f", "\xc3\xa9", "\xe2\x82\xac",
+		"\xf0\x9f\x8e\x89", "\xef\xbf\xbd", "\\u0000", "#roz", "git push",
+		/* not UTF-8: a lone continuation, a cut sequence, an encoded surrogate, overlong, past U+10FFFF */
+		"\x80", "\xc3", "\xed\xa0\x80", "\xc0\xaf", "\xf4\x90\x80\x80", "\xff",
+	};
+	size_t n = (size_t)rt_next(12);
+	roz_buf b = ROZ_BUF_INIT;
+
+	roz_buf_adds(&b, "");
+	for (size_t i = 0; i < n; i++) {
+		/* mostly carryable text, so most calls get through */
+		size_t k = rt_next(4) ? rt_next(18) : rt_next(sizeof(pieces) / sizeof(pieces[0]));
+
+		roz_buf_adds(&b, pieces[k]);
+	}
+	assert_false(b.oom);
+	return roz_buf_detach(&b, NULL);
+}
+
+/* A tool input: any shape, any depth (past the parser's), sometimes past the size cap. */
+static cJSON *rt_tree(int depth, int max_depth)
+{
+	uint64_t pick = rt_next(depth >= max_depth ? 5 : 8);
+	cJSON *v;
+
+	switch (pick) {
+	case 0: return cJSON_CreateNull();
+	case 1: return cJSON_CreateBool(rt_next(2));
+	case 2: {
+		static const char *const nums[] = {"0", "-1", "12345678901234567890", "1.5e300", "3.0"};
+
+		return cJSON_CreateRaw(nums[rt_next(5)]);
+	}
+	case 3: return cJSON_CreateNumber((double)rt_next(1000) / 7.0);
+	case 4: {
+		char *s = rt_string();
+
+		if (rt_next(40) == 0) {
+			/* one long string, past ROZ_MAX_TOOL_INPUT_BYTES on its own */
+			size_t len = 11000 + (size_t)rt_next(5000);
+
+			free(s);
+			s = malloc(len + 1);
+			memset(s, 'x', len);
+			s[len] = '\0';
+		}
+		v = cJSON_CreateString(s);
+		free(s);
+		return v;
+	}
+	default: {
+		bool object = pick % 2;
+		size_t n = (size_t)rt_next(depth > 3 ? 2 : 6) + (depth > 3);
+
+		v = object ? cJSON_CreateObject() : cJSON_CreateArray();
+		for (size_t i = 0; i < n; i++) {
+			cJSON *item = rt_tree(depth + 1, max_depth);
+
+			if (object) {
+				char *key = rt_string();
+
+				cJSON_AddItemToObject(v, key, item);
+				free(key);
+			} else {
+				cJSON_AddItemToArray(v, item);
+			}
+		}
+		return v;
+	}
+	}
+}
+
+static bool rt_utf8(const char *s)
+{
+	return !s || roz_utf8_valid(s, strlen(s));
+}
+
+static void rt_assert_reloads(const roz_session *s)
+{
+	roz_buf first = ROZ_BUF_INIT, second = ROZ_BUF_INIT;
+	roz_session *back = NULL;
+	int rc;
+
+	assert_int_equal(roz_session_to_json(s, &first), ROZ_OK);
+	rc = roz_session_from_json(first.ptr, first.len, &back);
+	if (rc != ROZ_OK)
+		fail_msg("a session built by its setters does not load back: %s", roz_error_last());
+	assert_int_equal(roz_session_to_json(back, &second), ROZ_OK);
+	assert_int_equal(second.len, first.len);
+	assert_memory_equal(second.ptr, first.ptr, first.len);
+	/* what a reader sees: the values themselves */
+	assert_int_equal(back->review.decision.kind, s->review.decision.kind);
+	if (s->review.decision.summary)
+		assert_string_equal(back->review.decision.summary, s->review.decision.summary);
+	assert_int_equal(back->review.n_prompts, s->review.n_prompts);
+	for (size_t i = 0; i < s->review.n_prompts; i++)
+		assert_string_equal(back->review.prompts[i], s->review.prompts[i]);
+	assert_int_equal(back->n_trace, s->n_trace);
+	if (s->review.gate_trigger) {
+		const roz_truncated_input *a = &s->review.gate_trigger->tool_input;
+		const roz_truncated_input *b = &back->review.gate_trigger->tool_input;
+		char *ta = cJSON_PrintUnformatted(a->value), *tb = cJSON_PrintUnformatted(b->value);
+
+		assert_string_equal(tb, ta);
+		assert_true(strlen(ta) <= ROZ_MAX_TOOL_INPUT_STORED);
+		assert_int_equal(b->truncated, a->truncated);
+		roz_free(ta);
+		roz_free(tb);
+	}
+	roz_session_free(back);
+	roz_buf_free(&first);
+	roz_buf_free(&second);
+}
+
+/*
+ * The property behind issue 12's lost reviews: anything a setter accepts is
+ * written and read back equal, and a setter refuses exactly the text that
+ * is not UTF-8. Random strings and tool inputs of every shape and depth.
+ */
+static void test_setters_round_trip(void **state)
+{
+	roz_session *s = NULL;
+	roz_decision d = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
+	size_t accepted = 0, refused = 0;
+
+	(void)state;
+	assert_int_equal(roz_session_new("rt", at(0, 0), &s), ROZ_OK);
+	for (int round = 0; round < 400; round++) {
+		char *a = rt_string(), *b = rt_string(), *c = rt_string();
+		bool ok = rt_utf8(a) && rt_utf8(b) && rt_utf8(c);
+		roz_time now = at(round, round * 1000);
+		int rc = ROZ_OK;
+
+		switch (round % 6) {
+		case 0:
+			rc = roz_decision_set(&d, round % 12 ? ROZ_DECISION_ISSUES : ROZ_DECISION_COMPLETE, a,
+					      b, c);
+			if (rc == ROZ_OK)
+				assert_int_equal(roz_session_record_decision(s, &d, now), ROZ_OK);
+			break;
+		case 1:
+			ok = rt_utf8(a);
+			rc = roz_session_add_prompt(s, a);
+			break;
+		case 2:
+			ok = rt_utf8(a);
+			rc = roz_session_add_attempt(s, a, now);
+			break;
+		case 3:
+			ok = rt_utf8(a);
+			rc = roz_session_reviewer_start(s, a, now);
+			break;
+		case 4: {
+			cJSON *input = rt_tree(0, rt_next(4) ? 8 : 600);
+
+			ok = rt_utf8(a) && rt_utf8(b);
+			rc = roz_session_set_gate_trigger(s, a, input, b, now);
+			cJSON_Delete(input);
+			break;
+		}
+		default: {
+			roz_buf p = ROZ_BUF_INIT;
+
+			ok = rt_utf8(a) && rt_utf8(b);
+			roz_buf_adds(&p, "{\"summary\":");
+			roz_json_add_string(&p, a);
+			roz_buf_addc(&p, '}');
+			assert_false(p.oom);
+			rc = roz_session_trace_add(s, ROZ_EVENT_ROZ_DECISION, b, now, p.ptr, 50, "marker");
+			roz_buf_free(&p);
+		}
+		}
+		if (ok)
+			assert_int_equal(rc, ROZ_OK);
+		else
+			assert_int_equal(rc, ROZ_EINVALID);
+		accepted += ok;
+		refused += !ok;
+		rt_assert_reloads(s);
+		free(a);
+		free(b);
+		free(c);
+	}
+	/* both sides of the property were exercised */
+	assert_true(accepted > 100 && refused > 30);
+	roz_decision_clear(&d);
+	roz_session_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1138,6 +1344,7 @@ int main(void)
 		cmocka_unit_test(test_alloc_failure_fixture_pretty),
 		cmocka_unit_test(test_alloc_failure_full_session),
 		cmocka_unit_test(test_alloc_failure_writing),
+		cmocka_unit_test(test_setters_round_trip),
 	};
 
 	roz_alloc_init();
