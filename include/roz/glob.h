@@ -11,6 +11,11 @@
  * A pattern with an unclosed `[` is not a valid glob; such a pattern
  * matches keys that start with the pattern minus its trailing stars, so a
  * typo still gates rather than silently letting everything through.
+ *
+ * When only the start of a key is known (a Bash line whose later words are
+ * computed when it runs), roz_glob_could_match() answers whether the pattern
+ * matches some key with that start: it is the question "could this gate
+ * fire, depending on what the line computes?".
  */
 #ifndef ROZ_GLOB_H
 #define ROZ_GLOB_H
@@ -26,6 +31,13 @@ bool roz_glob_match(const char *pattern, const char *text);
 
 /* True when the pattern is a well-formed glob (every `[` closed). */
 bool roz_glob_valid(const char *pattern);
+
+/*
+ * True when some text that begins with the first `len` bytes of `prefix`
+ * matches `pattern` as a whole (roz_glob_match on that text would say yes).
+ * With len == 0 every pattern could match. Linear in len.
+ */
+bool roz_glob_could_match(const char *pattern, const char *prefix, size_t len);
 
 #ifdef __cplusplus
 }

@@ -63,6 +63,8 @@ typedef struct roz_env {
 	char *(*load_template)(void *ud, const char *id);
 	/* second-opinion tools found, e.g. "codex, gemini"; NULL for none */
 	const char *second_opinions;
+	/* the home directory and symbolic links, for paths in tool calls (zeroed: neither known) */
+	roz_path_fs paths;
 	void *ud;
 } roz_env;
 

@@ -1,7 +1,9 @@
 /*
  * glob.c - matching gate patterns against tool keys. A small, non-recursive
  * matcher: after a `*` it remembers one restart point, which keeps the cost
- * linear in the text for every pattern a user can write.
+ * linear in the text for every pattern a user can write. Also the question
+ * asked of keys whose end is known only at run time: could the pattern match
+ * some key that starts this way?
  */
 #include "roz/glob.h"
 
@@ -128,6 +130,63 @@ static bool glob_match(const char *p, const char *t)
 	while (*p == '*')
 		p++;
 	return *p == '\0';
+}
+
+/* Bytes in the UTF-8 sequence a lead byte starts (1 for anything else). */
+static size_t cp_len(unsigned char c)
+{
+	if ((c & 0xE0) == 0xC0)
+		return 2;
+	if ((c & 0xF0) == 0xE0)
+		return 3;
+	if ((c & 0xF8) == 0xF0)
+		return 4;
+	return 1;
+}
+
+/*
+ * A star can swallow whatever is left of the known start, and the unknown
+ * rest can then be chosen to complete the pattern, so the known start only
+ * has to agree with the pattern up to its first star.
+ */
+bool roz_glob_could_match(const char *pattern, const char *prefix, size_t len)
+{
+	const char *p = pattern, *t = prefix, *end = prefix + len;
+	unsigned long pc, tc;
+
+	if (!roz_glob_valid(pattern)) {
+		size_t n = strlen(pattern);
+
+		while (n && pattern[n - 1] == '*')
+			n--;
+		return strncmp(prefix, pattern, n < len ? n : len) == 0;
+	}
+	while (t < end) {
+		const char *pn;
+		bool ok = false;
+
+		if (*p == '*')
+			return true;
+		if (!*p)
+			return false;
+		/* the known start ends inside a character: its rest is unknown too */
+		if ((size_t)(end - t) < cp_len((unsigned char)*t))
+			return true;
+		t = next_cp(t, &tc);
+		if (*p == '?') {
+			pn = p + 1;
+			ok = true;
+		} else if (*p == '[') {
+			pn = match_class(p + 1, tc, &ok);
+		} else {
+			pn = next_cp(p, &pc);
+			ok = pc == tc;
+		}
+		if (!ok)
+			return false;
+		p = pn;
+	}
+	return true;
 }
 
 bool roz_glob_match(const char *pattern, const char *text)

@@ -172,7 +172,7 @@ int roz_hook_prepare(roz_hook_event ev, const roz_hook_input *in, const roz_conf
 		plan->needs_session = !plan->is_notification;
 		return ROZ_OK;
 	case ROZ_HOOK_PRE_TOOL_USE: {
-		int rc = roz_gate_check(config, in->tool_name, in->tool_input, &plan->gate);
+		int rc = roz_gate_check(config, in->tool_name, in->tool_input, in->cwd, &plan->gate);
 
 		/* refusals need no state; only a gate that may start a review does */
 		plan->needs_session = plan->gate.matched && !plan->gate.touches_store &&
@@ -923,10 +923,23 @@ static int issue_ticket(roz_session *s, const roz_hook_input *in, const roz_env 
 	return ROZ_OK;
 }
 
+/* A call that could write into roz's storage, depending on what it computes, is the user's to allow. */
+static int store_ask(roz_hook_result *res, roz_gate_store_verdict store, const char *why)
+{
+	if (store != ROZ_GATE_STORE_ASK)
+		return ROZ_OK;
+	return roz_hook_output_take(&res->output, ROZ_OUTPUT_ASK,
+				    roz_asprintf("roz: %s. Tools may not write roz's record of the review; "
+						 "please look at this call before it runs.",
+						 why));
+}
+
 static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const roz_hook_plan *plan,
 			   roz_session **session, roz_hook_result *res)
 {
 	const roz_gate_match *g = &plan->gate;
+	roz_gate_store_verdict store;
+	char store_why[512];
 	roz_session *s;
 	roz_review_state *r;
 	roz_buf p = ROZ_BUF_INIT;
@@ -943,10 +956,16 @@ static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const r
 	if ((g->roz_runs & ROZ_RUNS_DECIDE) && !g->matched && *session && env->config->require_reviewer &&
 	    (rc = issue_ticket(*session, in, env, res)) < 0)
 		return rc;
-	if (g->touches_store)
-		return roz_hook_output_set(&res->output, ROZ_OUTPUT_DENY,
-					   "roz: the files under roz's session storage are its record of "
-					   "the review; tools may not write them.");
+	/* the agent has no route to the store: resolved against cwd, home and links */
+	if ((rc = roz_gate_check_store(g, env->config, in->cwd, &env->paths, &store, store_why,
+				       sizeof(store_why))) < 0)
+		return rc;
+	if (g->touches_store || store == ROZ_GATE_STORE_DENY)
+		return roz_hook_output_take(
+			&res->output, ROZ_OUTPUT_DENY,
+			roz_asprintf("roz: the files under roz's storage are its record of the review; tools "
+				     "may not write or delete them (%s).",
+				     store_why[0] ? store_why : "the call writes there"));
 	/*
 	 * The reviewer checks gated actions, it does not take them. Refusing one
 	 * must not start a new review either: that would clear the verdict it
@@ -970,7 +989,7 @@ static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const r
 			return roz_hook_output_take(&res->output, ROZ_OUTPUT_ASK,
 						    roz_config_hold_message(env->config));
 		if (!g->unsure)
-			return ROZ_OK;
+			return store_ask(res, store, store_why);
 		return roz_hook_output_take(
 			&res->output, ROZ_OUTPUT_ASK,
 			roz_asprintf("roz: gates are configured and roz cannot tell which command this "
@@ -983,12 +1002,15 @@ static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const r
 	s = *session;
 	r = &s->review;
 	res->save = true;
+	/* a gate's approval covers the gated command, not a write that could reach the store */
 	if (roz_breaker_cooling(s, env->config, env->now))
-		return gate_allowed(s, env, g->tool_key, "circuit_breaker");
+		return (rc = gate_allowed(s, env, g->tool_key, "circuit_breaker")) < 0 ? rc
+										: store_ask(res, store, store_why);
 	if (roz_gate_approved(s, env->config, env->now)) {
 		if (env->config->approval_scope == ROZ_SCOPE_TOOL)
 			r->gate_approved_at.set = false;
-		return gate_allowed(s, env, g->tool_key, "approved");
+		return (rc = gate_allowed(s, env, g->tool_key, "approved")) < 0 ? rc
+										 : store_ask(res, store, store_why);
 	}
 	r->enabled = true;
 	r->review_started_at.set = true;

@@ -6,12 +6,16 @@
 #include "roz/shell.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Deepest nesting of substitutions, compound commands and nested shells. */
 #define MAX_NEST 32
 /* How much of an offending word a reason quotes. */
 #define CLIP 60
+/* An offset that is not there: no computed part seen yet. */
+#define NONE ((size_t)-1)
 
 /* What lexing found in a word. */
 enum {
@@ -59,6 +63,7 @@ static const struct {
 struct sword {
 	char *s;
 	unsigned flags; /* SW_* */
+	roz_shell_word info;
 };
 
 struct words {
@@ -73,6 +78,7 @@ struct token {
 	const char *op;        /* operator text, for reasons */
 	roz_buf text;          /* TK_WORD: the word with quotes removed */
 	unsigned flags;        /* TK_WORD: SW_* */
+	roz_shell_word info;   /* TK_WORD: what of it is computed at run time */
 	size_t raw, rawend;    /* TK_WORD: its place in the source */
 };
 
@@ -106,12 +112,34 @@ struct parser {
 	unsigned level; /* recursion nesting, capped at MAX_NEST */
 	bool halt;      /* stop reading: out of memory or nested too deep */
 	bool nomem;
+	bool arith;        /* the line has an arithmetic context */
+	bool quoted_subst; /* quoted or escaped text holds `$(` or a backquote */
+	char **aliases;    /* names the line defines aliases for */
+	size_t naliases, capaliases;
 };
 
-/* Cooked text of a word being read; b is NULL when only scanning. */
+/*
+ * Cooked text of a word being read; b is NULL when only scanning. Computed
+ * parts are kept as their source text, so their offsets in the cooked text
+ * say how much of the word is known before the line runs.
+ */
 struct acc {
 	roz_buf *b;
 	unsigned flags;
+	unsigned parts;    /* ROZ_SHELL_PART_* */
+	size_t dyn;        /* offset of the first computed part, or NONE */
+	size_t dyn_nohome; /* the same, a leading $HOME aside */
+	size_t home_len;   /* length of a leading $HOME or ${HOME}, or 0 */
+};
+
+#define ACC_INIT(buf) {(buf), 0, 0, NONE, NONE, 0}
+
+/* What a wrapper puts into the words of the command it runs. */
+struct feed {
+	bool more_args;   /* appends arguments */
+	const char *repl; /* fills in words holding this text */
+	unsigned part;    /* ROZ_SHELL_PART_FED or ROZ_SHELL_PART_FOUND */
+	const char *why;  /* for reasons */
 };
 
 /* Where a command's standard input comes from, when that can matter. */
@@ -135,7 +163,7 @@ static void lex_backquote(struct parser *p, struct lexer *l, struct acc *a, int 
 static void lex_word(struct parser *p, struct lexer *l, struct token *t);
 static void parse_range(struct parser *p, const char *s, size_t start, size_t end);
 static void run_words(struct parser *p, const struct sword *w, size_t n,
-		      const struct input *in, unsigned hops);
+		      const struct input *in, unsigned hops, const struct feed *feed);
 
 /* ---- bookkeeping -------------------------------------------------------- */
 
@@ -219,6 +247,40 @@ static void acc_addc(struct acc *a, char c)
 {
 	if (a->b && c)
 		roz_buf_addc(a->b, c);
+}
+
+/* A computed part starts at cooked offset `at`; home_len when it is a leading $HOME. */
+static void acc_dyn(struct acc *a, size_t at, unsigned part, size_t home_len)
+{
+	if (!a->b)
+		return;
+	a->parts |= part;
+	if (at < a->dyn)
+		a->dyn = at;
+	if (home_len && at == 0)
+		a->home_len = home_len;
+	else if (at < a->dyn_nohome)
+		a->dyn_nohome = at;
+}
+
+static size_t acc_len(const struct acc *a)
+{
+	return a->b ? a->b->len : 0;
+}
+
+/* Text that reaches a command as data but would run if evaluated again. */
+static bool holds_subst(const char *s, size_t n)
+{
+	return memchr(s, '`', n) || memmem(s, n, "$(", 2) || memmem(s, n, "$[", 2);
+}
+
+/* Static words: everything known. */
+static roz_shell_word known_word(const char *s)
+{
+	size_t n = strlen(s);
+	roz_shell_word w = {n, n, 0};
+
+	return w;
 }
 
 static int ch(const struct lexer *l, size_t at)
@@ -312,36 +374,68 @@ static void cmd_free(roz_shell_cmd *c)
 		roz_free(c->words[i]);
 	roz_free(c->words);
 	roz_free(c->line);
+	roz_free(c->info);
 	memset(c, 0, sizeof(*c));
 }
 
-/* Report the command `head w[0] ... w[n-1]` at the current depth. */
-static void emit(struct parser *p, const char *head, const struct sword *w, size_t n)
+/* What a word of a reported command leaves to run time, wrapper input included. */
+static roz_shell_word word_info(const char *s, roz_shell_word info, const struct feed *f)
+{
+	const char *hit = f && f->repl ? strstr(s, f->repl) : NULL;
+
+	if (hit) {
+		size_t at = (size_t)(hit - s);
+
+		if (at < info.known)
+			info.known = at;
+		if (at < info.known_home)
+			info.known_home = at;
+		info.parts |= f->part;
+	}
+	return info;
+}
+
+/*
+ * Report the command `head w[0] ... w[n-1]` at the current depth. hinfo
+ * describes head (NULL: all known); f is what a wrapper feeds it (or NULL);
+ * at most `cap` bytes of the line are known before it runs.
+ */
+static size_t emit(struct parser *p, const char *head, const roz_shell_word *hinfo,
+		   const struct sword *w, size_t n, const struct feed *f, size_t cap)
 {
 	roz_shell_result *r = p->out;
 	roz_shell_cmd *c;
-	size_t i, len = 0;
+	size_t i, len = 0, at = NONE;
 	char *q;
 
 	if (p->nomem)
-		return;
+		return NONE;
 	if (roz_array_reserve((void **)&r->cmds, &r->cap, sizeof(*r->cmds), r->ncmds + 1) < 0) {
 		nomem(p);
-		return;
+		return NONE;
 	}
 	c = &r->cmds[r->ncmds];
 	memset(c, 0, sizeof(*c));
 	c->depth = p->depth;
 	c->words = roz_calloc(n + 1, sizeof(*c->words));
-	if (!c->words)
+	c->info = roz_calloc(n + 1, sizeof(*c->info));
+	if (!c->words || !c->info)
 		goto fail;
 	for (i = 0; i <= n; i++) {
 		const char *s = i ? w[i - 1].s : head;
+		roz_shell_word info = i ? w[i - 1].info : hinfo ? *hinfo : known_word(head);
 
 		c->words[i] = roz_strdup(s);
 		if (!c->words[i])
 			goto fail;
 		c->nwords = i + 1;
+		c->info[i] = word_info(s, info, f);
+		if (at == NONE && c->info[i].known < strlen(s)) {
+			/* a computed word may be empty and vanish, taking its space with it */
+			at = len + c->info[i].known - (i && !c->info[i].known);
+			if (f && (c->info[i].parts & f->part) && c->info[i].known == (size_t)(strstr(s, f->repl) - s))
+				c->why = f->why;
+		}
 		len += strlen(s) + 1;
 	}
 	c->line = roz_malloc(len);
@@ -356,11 +450,58 @@ static void emit(struct parser *p, const char *head, const struct sword *w, size
 		q += k;
 	}
 	*q = '\0';
-	r->ncmds++;
-	return;
+	c->known = at < len - 1 ? at : len - 1;
+	if (cap < c->known) {
+		c->known = cap;
+		c->why = NULL;
+	}
+	c->more_args = f && f->more_args;
+	if (c->more_args && c->known == len - 1)
+		c->why = f->why;
+	return r->ncmds++;
 fail:
 	cmd_free(c);
 	nomem(p);
+	return NONE;
+}
+
+/* Mark a reported command (emit's answer) as one that runs another. */
+static void mark_wrapper(struct parser *p, size_t at)
+{
+	if (at != NONE && at < p->out->ncmds)
+		p->out->cmds[at].wrapper = true;
+}
+
+/* Remember a name in a list of strings, once. */
+static void add_name(struct parser *p, char ***list, size_t *n, size_t *cap, const char *s, size_t len)
+{
+	char *copy;
+
+	if (!len || p->nomem)
+		return;
+	for (size_t i = 0; i < *n; i++)
+		if (strlen((*list)[i]) == len && !memcmp((*list)[i], s, len))
+			return;
+	if (roz_array_reserve((void **)list, cap, sizeof(**list), *n + 1) < 0 ||
+	    !(copy = roz_strndup(s, len))) {
+		nomem(p);
+		return;
+	}
+	(*list)[(*n)++] = copy;
+}
+
+/* A variable the line assigns: NAME, NAME=..., NAME[i]=..., NAME+=... */
+static void note_assigned(struct parser *p, const char *s)
+{
+	size_t n = 0;
+
+	if (!name_start((unsigned char)s[0]))
+		return;
+	while (name_char((unsigned char)s[n]))
+		n++;
+	if (s[n] == '[')
+		p->arith = true; /* an indexed array's subscript is arithmetic */
+	add_name(p, &p->out->names, &p->out->nnames, &p->out->capnames, s, n);
 }
 
 /* ---- lexing words ------------------------------------------------------- */
@@ -379,6 +520,8 @@ static void lex_squote(struct parser *p, struct lexer *l, struct acc *a)
 		return;
 	}
 	acc_add(a, l->s + start, (size_t)(q - l->s) - start);
+	if (holds_subst(l->s + start, (size_t)(q - l->s) - start))
+		p->quoted_subst = true;
 	l->pos = (size_t)(q - l->s) + 1;
 }
 
@@ -421,6 +564,7 @@ static void add_utf8(struct acc *a, unsigned long cp)
 static void lex_ansi(struct parser *p, struct lexer *l, struct acc *a)
 {
 	static const char simple[] = "a\ab\be\033E\033f\fn\nr\rt\tv\v\\\\''\"\"??";
+	size_t from = acc_len(a), raw = l->pos;
 
 	a->flags |= SW_QUOTED;
 	l->pos += 2;
@@ -431,6 +575,10 @@ static void lex_ansi(struct parser *p, struct lexer *l, struct acc *a)
 
 		if (c == '\'') {
 			l->pos++;
+			/* escapes can spell `$(`: look at the decoded text, or at any escape when not keeping it */
+			if (a->b ? a->b->ptr && holds_subst(a->b->ptr + from, a->b->len - from)
+				 : memchr(l->s + raw, '\\', l->pos - raw) || holds_subst(l->s + raw, l->pos - raw))
+				p->quoted_subst = true;
 			return;
 		}
 		if (c != '\\' || l->pos + 1 >= l->end) {
@@ -539,9 +687,10 @@ static bool arith_closes(const struct lexer *l, size_t i)
 /* The inside of $(( )) or (( )), up to and past the closing `))`. */
 static void lex_arith(struct parser *p, struct lexer *l)
 {
-	struct acc none = {NULL, 0};
+	struct acc none = ACC_INIT(NULL);
 	unsigned long nest = 0;
 
+	p->arith = true;
 	if (!enter(p))
 		return;
 	while (l->pos < l->end && !p->halt) {
@@ -580,8 +729,9 @@ static void lex_arith(struct parser *p, struct lexer *l)
 /* The inside of ${...}: defaults like ${x:-$(cmd)} run commands too. */
 static void lex_param(struct parser *p, struct lexer *l, int mode)
 {
-	struct acc none = {NULL, 0};
+	struct acc none = ACC_INIT(NULL);
 
+	p->arith = true; /* subscripts and offsets are arithmetic */
 	if (!enter(p))
 		return;
 	while (l->pos < l->end && !p->halt) {
@@ -647,7 +797,14 @@ static void lex_dollar(struct parser *p, struct lexer *l, struct acc *a, int mod
 		return;
 	}
 	a->flags |= SW_EXP;
-	acc_add(a, l->s + start, l->pos - start);
+	{
+		size_t n = l->pos - start;
+		const char *src = l->s + start;
+		bool home = (n == 5 && !memcmp(src, "$HOME", 5)) || (n == 7 && !memcmp(src, "${HOME}", 7));
+
+		acc_dyn(a, acc_len(a), ROZ_SHELL_PART_EXPANSION, home ? n : 0);
+		acc_add(a, src, n);
+	}
 }
 
 /*
@@ -686,6 +843,8 @@ static void lex_dquote(struct parser *p, struct lexer *l, struct acc *a, int mod
 			if (n == '\n') {
 				l->pos += 2;
 			} else if (n == '$' || n == '`' || n == '\\' || (n == '"' && mode == M_DQ)) {
+				if (n == '$' || n == '`')
+					p->quoted_subst = true;
 				acc_addc(a, (char)n);
 				l->pos += 2;
 			} else {
@@ -731,6 +890,7 @@ static void lex_backquote(struct parser *p, struct lexer *l, struct acc *a, int 
 	}
 	l->pos = closed ? i + 1 : l->end;
 	a->flags |= SW_EXP;
+	acc_dyn(a, acc_len(a), ROZ_SHELL_PART_EXPANSION, 0);
 	acc_add(a, l->s + start, l->pos - start);
 	if (!closed)
 		flag(p, ROZ_SHELL_UNPARSED, "unterminated backquote");
@@ -837,8 +997,8 @@ static bool word_special(unsigned char c)
 /* One unquoted word: quotes removed, expansions kept as their source text. */
 static void lex_word(struct parser *p, struct lexer *l, struct token *t)
 {
-	struct acc a = {&t->text, 0};
-	size_t start = l->pos, brace = 0;
+	struct acc a = ACC_INIT(&t->text);
+	size_t start = l->pos, brace = 0, brace_at = 0, bracket_at = NONE;
 	bool in_brace = false, bracket = false, array_checked = false;
 
 	while (l->pos < l->end && !p->halt) {
@@ -861,6 +1021,7 @@ static void lex_word(struct parser *p, struct lexer *l, struct token *t)
 			l->pos = run + 2;
 			nested_list(p, l, "process substitution");
 			a.flags |= SW_EXP;
+			acc_dyn(&a, acc_len(&a), ROZ_SHELL_PART_EXPANSION, 0);
 			acc_add(&a, l->s + run, l->pos - run);
 			break;
 		case '(':
@@ -885,6 +1046,8 @@ static void lex_word(struct parser *p, struct lexer *l, struct token *t)
 				l->pos += 2;
 			} else {
 				a.flags |= SW_QUOTED;
+				if (l->s[run + 1] == '$' || l->s[run + 1] == '`')
+					p->quoted_subst = true;
 				acc_addc(&a, l->s[run + 1]);
 				l->pos += 2;
 			}
@@ -903,31 +1066,39 @@ static void lex_word(struct parser *p, struct lexer *l, struct token *t)
 			break;
 		case '*': case '?':
 			a.flags |= SW_GLOB;
+			acc_dyn(&a, acc_len(&a), ROZ_SHELL_PART_GLOB, 0);
 			acc_addc(&a, (char)c);
 			l->pos++;
 			break;
 		case '[':
 			bracket = true;
+			if (bracket_at == NONE)
+				bracket_at = acc_len(&a);
 			acc_addc(&a, (char)c);
 			l->pos++;
 			break;
 		case ']':
-			if (bracket)
+			if (bracket) {
 				a.flags |= SW_GLOB;
+				acc_dyn(&a, bracket_at, ROZ_SHELL_PART_GLOB, 0);
+			}
 			acc_addc(&a, (char)c);
 			l->pos++;
 			break;
 		case '{':
 			in_brace = true;
 			brace = run;
+			brace_at = acc_len(&a);
 			acc_addc(&a, (char)c);
 			l->pos++;
 			break;
 		case '}':
 			/* each `{` is looked at by one `}` only, which keeps this linear */
 			if (in_brace && (memchr(l->s + brace, ',', run - brace) ||
-					 memmem(l->s + brace, run - brace, "..", 2)))
+					 memmem(l->s + brace, run - brace, "..", 2))) {
 				a.flags |= SW_BRACE;
+				acc_dyn(&a, brace_at, ROZ_SHELL_PART_BRACE, 0);
+			}
 			in_brace = false;
 			acc_addc(&a, (char)c);
 			l->pos++;
@@ -942,6 +1113,12 @@ done:
 	t->flags = a.flags;
 	t->raw = start;
 	t->rawend = l->pos;
+	t->info.parts = a.parts;
+	t->info.known = a.dyn < t->text.len ? a.dyn : t->text.len;
+	t->info.known_home = a.dyn_nohome < t->text.len ? a.dyn_nohome : t->text.len;
+	/* ${HOME}x is not a path at the home directory */
+	if (a.home_len && t->text.ptr && t->text.ptr[a.home_len] != '/' && t->text.ptr[a.home_len] != '\0')
+		t->info.known_home = 0;
 	if (t->text.oom)
 		nomem(p);
 }
@@ -967,7 +1144,8 @@ static void lex_redir(struct lexer *l, struct token *t)
 	int n1 = ch(l, l->pos + 1), n2 = ch(l, l->pos + 2);
 
 	if (l->s[l->pos] == '>')
-		redir_token(l, t, R_OUT, ">", n1 == '>' || n1 == '|' || n1 == '&' ? 2 : 1);
+		redir_token(l, t, R_OUT, n1 == '>' ? ">>" : n1 == '|' ? ">|" : n1 == '&' ? ">&" : ">",
+			    n1 == '>' || n1 == '|' || n1 == '&' ? 2 : 1);
 	else if (n1 == '<' && n2 == '<')
 		redir_token(l, t, R_HERESTR, "<<<", 3);
 	else if (n1 == '<' && n2 == '-')
@@ -975,7 +1153,8 @@ static void lex_redir(struct lexer *l, struct token *t)
 	else if (n1 == '<')
 		redir_token(l, t, R_HEREDOC, "<<", 2);
 	else
-		redir_token(l, t, R_IN, "<", n1 == '>' || n1 == '&' ? 2 : 1);
+		redir_token(l, t, R_IN, n1 == '>' ? "<>" : n1 == '&' ? "<&" : "<",
+			    n1 == '>' || n1 == '&' ? 2 : 1);
 }
 
 static void lex_token(struct parser *p, struct lexer *l, struct token *t)
@@ -1009,6 +1188,7 @@ static void lex_token(struct parser *p, struct lexer *l, struct token *t)
 
 		roz_buf_add(&t->text, l->s + l->pos, len);
 		t->kind = TK_WORD;
+		t->info.known = t->info.known_home = len;
 		t->raw = l->pos;
 		l->pos += len;
 		t->rawend = l->pos;
@@ -1032,7 +1212,8 @@ static void lex_token(struct parser *p, struct lexer *l, struct token *t)
 		if (n == '&')
 			op_token(l, t, TK_AND, "&&", 2);
 		else if (n == '>')
-			redir_token(l, t, R_OUT, "&>", ch(l, l->pos + 2) == '>' ? 3 : 2);
+			redir_token(l, t, R_OUT, ch(l, l->pos + 2) == '>' ? "&>>" : "&>",
+				    ch(l, l->pos + 2) == '>' ? 3 : 2);
 		else
 			op_token(l, t, TK_AMP, "&", 1);
 		return;
@@ -1107,7 +1288,7 @@ static void heredoc_body(struct parser *p, const struct lexer *l, const struct h
 {
 	unsigned depth = p->depth;
 	struct lexer sub;
-	struct acc none = {NULL, 0};
+	struct acc none = ACC_INIT(NULL);
 
 	if (h->to_shell) {
 		if (!enter(p))
@@ -1199,6 +1380,7 @@ static char *take_text(struct parser *p, struct lexer *l)
 static bool words_push(struct parser *p, struct lexer *l, struct words *v)
 {
 	unsigned flags = l->tok.flags;
+	roz_shell_word info = l->tok.info;
 	char *s;
 
 	if (roz_array_reserve((void **)&v->v, &v->cap, sizeof(*v->v), v->n + 1) < 0) {
@@ -1211,6 +1393,7 @@ static bool words_push(struct parser *p, struct lexer *l, struct words *v)
 		return false;
 	v->v[v->n].s = s;
 	v->v[v->n].flags = flags;
+	v->v[v->n].info = info;
 	v->n++;
 	return true;
 }
@@ -1342,8 +1525,18 @@ static void run_joined(struct parser *p, const struct sword *w, size_t n)
 	roz_free(text);
 }
 
-/* git's global options come before the subcommand; report it without them too. */
-static void git_variant(struct parser *p, const struct sword *w, size_t n)
+/* A `-c` / `--config-env` value that sets an alias (git's names ignore case), or could. */
+static bool git_alias_config(const char *value, unsigned parts)
+{
+	return parts || strncasecmp(value, "alias.", 6) == 0;
+}
+
+/*
+ * git's global options come before the subcommand; report it without them
+ * too. An alias given with -c makes the subcommand mean something else, so
+ * then only `git ` is known.
+ */
+static void git_variant(struct parser *p, const struct sword *w, size_t n, const struct feed *f)
 {
 	static const char *const valued[] = {"-C", "-c", "--git-dir", "--work-tree", "--namespace",
 					     "--super-prefix", "--config-env", "--attr-source",
@@ -1353,7 +1546,8 @@ static void git_variant(struct parser *p, const struct sword *w, size_t n)
 					    "--glob-pathspecs", "--noglob-pathspecs",
 					    "--icase-pathspecs", "--no-optional-locks",
 					    "--no-lazy-fetch", "--no-advice", "--exec-path", NULL};
-	size_t i = 1, k;
+	size_t i = 1, k, at;
+	bool alias = false;
 
 	while (i < n) {
 		const char *a = w[i].s;
@@ -1374,10 +1568,36 @@ static void git_variant(struct parser *p, const struct sword *w, size_t n)
 			step = 1;
 		if (!step)
 			break;
+		if ((!strcmp(a, "-c") || !strcmp(a, "--config-env")) && i + 1 < n &&
+		    git_alias_config(w[i + 1].s, w[i + 1].info.parts))
+			alias = true;
+		else if (!strncmp(a, "--config-env=", 13) && git_alias_config(a + 13, w[i].info.parts))
+			alias = true;
 		i += step;
 	}
-	if (i > 1 && i < n)
-		emit(p, "git", w + i, n - i);
+	if (i > 1 && i < n) {
+		at = emit(p, "git", NULL, w + i, n - i, f, alias ? 4 : NONE);
+		if (alias && at != NONE)
+			p->out->cmds[at].why = "an alias given with git -c";
+	}
+}
+
+/* git-push, git-receive-pack, ...: git's helper programs are git subcommands. */
+static void git_helper(struct parser *p, const char *sub, const struct sword *w, size_t n,
+		       const struct feed *f)
+{
+	struct sword *v = roz_calloc(n, sizeof(*v));
+
+	if (!v || !(v[0].s = roz_strdup(sub))) {
+		roz_free(v);
+		nomem(p);
+		return;
+	}
+	v[0].info = known_word(sub);
+	memcpy(v + 1, w + 1, (n - 1) * sizeof(*v));
+	emit(p, "git", NULL, v, n, f, NONE);
+	roz_free(v[0].s);
+	roz_free(v);
 }
 
 /* A shell reading its script from stdin: find that script if it is known. */
@@ -1500,9 +1720,10 @@ static void run_trap(struct parser *p, const struct sword *w, size_t n)
 		parse_payload(p, w[i].s, strlen(w[i].s));
 }
 
-/* find ... -exec cmd ... ; runs cmd. */
+/* find ... -exec cmd ... ; runs cmd, with each path found in place of `{}`. */
 static void run_find(struct parser *p, const struct sword *w, size_t n, unsigned hops)
 {
+	static const struct feed found = {false, "{}", ROZ_SHELL_PART_FOUND, "the paths find fills in"};
 	size_t i, k;
 
 	for (i = 1; i < n; i++) {
@@ -1513,15 +1734,19 @@ static void run_find(struct parser *p, const struct sword *w, size_t n, unsigned
 		for (k = i + 1; k < n && strcmp(w[k].s, ";") && strcmp(w[k].s, "+"); k++)
 			;
 		if (k > i + 1)
-			run_words(p, w + i + 1, k - i - 1, NULL, hops + 1);
+			run_words(p, w + i + 1, k - i - 1, NULL, hops + 1, &found);
 		i = k;
 	}
 }
 
-/* su/runuser -c 'cmd' runs cmd through a shell. */
-static void run_su(struct parser *p, const struct sword *w, size_t n)
+/*
+ * su/runuser -c 'cmd' runs cmd through a shell; runuser -u user cmd runs
+ * cmd itself. Returns where that command starts, or n.
+ */
+static size_t run_su(struct parser *p, const struct sword *w, size_t n, bool runuser)
 {
 	size_t i;
+	bool user = false;
 
 	for (i = 1; i < n; i++) {
 		const char *a = w[i].s;
@@ -1529,16 +1754,47 @@ static void run_su(struct parser *p, const struct sword *w, size_t n)
 		if ((!strcmp(a, "-c") || !strcmp(a, "--command") || !strcmp(a, "--session-command")) &&
 		    i + 1 < n) {
 			parse_payload(p, w[i + 1].s, strlen(w[i + 1].s));
-			return;
+			return n;
 		}
-		if (!strncmp(a, "--command=", 10)) {
-			parse_payload(p, a + 10, strlen(a + 10));
-			return;
+		if (!strncmp(a, "--command=", 10) || !strncmp(a, "--session-command=", 18)) {
+			const char *v = strchr(a, '=') + 1;
+
+			parse_payload(p, v, strlen(v));
+			return n;
 		}
 	}
+	if (!runuser)
+		return n;
+	for (i = 1; i < n; i++) {
+		const char *a = w[i].s;
+
+		if (!strcmp(a, "--"))
+			return user ? i + 1 : n;
+		if (a[0] != '-' || !a[1])
+			break;
+		if (!strcmp(a, "-u") || !strcmp(a, "--user"))
+			user = true;
+		if (!strncmp(a, "--user=", 7))
+			user = true;
+		if ((a[1] != '-' && a[2] == '\0' && strchr("ugGsw", a[1])) ||
+		    !strcmp(a, "--user") || !strcmp(a, "--group") || !strcmp(a, "--supp-group") ||
+		    !strcmp(a, "--shell") || !strcmp(a, "--whitelist-environment"))
+			i++;
+	}
+	return user ? i : n;
 }
 
-enum wkind { WK_PLAIN, WK_COMMAND, WK_FLOCK, WK_WATCH };
+enum wkind {
+	WK_PLAIN,    /* runs the command its remaining arguments name */
+	WK_COMMAND,  /* command: -v/-V only look it up */
+	WK_FLOCK,    /* flock FILE cmd, or flock FILE -c text */
+	WK_WATCH,    /* hands its arguments to sh -c, unless -x */
+	WK_XARGS,    /* appends what it reads, or fills in -I's string */
+	WK_PARALLEL, /* cmd ::: args, {} filled in; no command: runs its input */
+	WK_SCRIPT,   /* runs only its -c text; an operand is a log file */
+	WK_ENTR,     /* -s: its operand is shell text */
+	WK_SG        /* sg GROUP [-c] text: the text goes to sh -c */
+};
 
 /* Commands that run another command given as their remaining arguments. */
 struct wrapper {
@@ -1552,39 +1808,94 @@ struct wrapper {
 	enum wkind kind;
 };
 
+/* Sorted by name; see the list in roz/shell.h for what belongs here. */
 static const struct wrapper wrappers[] = {
 	{"builtin", "", "", 0, NULL, 0, false, WK_PLAIN},
 	{"busybox", "", "", 0, NULL, 0, false, WK_PLAIN},
 	{"caffeinate", "tw", "", 0, NULL, 0, false, WK_PLAIN},
+	{"catchsegv", "", "", 0, NULL, 0, false, WK_PLAIN},
+	{"cgexec", "g", "", 0, NULL, 0, false, WK_PLAIN},
 	{"chronic", "", "", 0, NULL, 0, false, WK_PLAIN},
+	{"chroot", "", "userspec groups", 0, NULL, 1, false, WK_PLAIN},
+	{"chrt", "TPD", "sched-runtime sched-period sched-deadline", 0, NULL, 1, false, WK_PLAIN},
 	{"command", "", "", 0, NULL, 0, false, WK_COMMAND},
+	{"cpulimit", "lpe", "limit pid exe", 0, NULL, 0, false, WK_PLAIN},
+	{"dbus-run-session", "", "config-file dbus-daemon", 0, NULL, 0, false, WK_PLAIN},
 	{"doas", "uC", "", 0, NULL, 0, false, WK_PLAIN},
+	{"eatmydata", "", "", 0, NULL, 0, false, WK_PLAIN},
+	{"entr", "", "", 0, NULL, 0, false, WK_ENTR},
 	{"env", "uCPS", "unset chdir split-string", 'S', "split-string", 0, true, WK_PLAIN},
 	{"exec", "a", "", 0, NULL, 0, false, WK_PLAIN},
+	{"fakechroot", "ldecb", "lib use-system-libs config-dir bindir", 0, NULL, 0, false, WK_PLAIN},
+	{"fakeroot", "lsib", "lib faked", 0, NULL, 0, false, WK_PLAIN},
+	{"faketime", "", "", 0, NULL, 1, false, WK_PLAIN},
+	{"firejail", "", "", 0, NULL, 0, false, WK_PLAIN},
 	{"flock", "wEc", "timeout conflict-exit-code command", 'c', "command", 0, false, WK_FLOCK},
 	{"ionice", "cnpPu", "class classdata pid pgid uid", 0, NULL, 0, false, WK_PLAIN},
+	{"ltrace", "aADeFlnopsuwx", "output library", 0, NULL, 0, false, WK_PLAIN},
 	{"nice", "n", "adjustment", 0, NULL, 0, false, WK_PLAIN},
+	{"nocache", "n", "", 0, NULL, 0, false, WK_PLAIN},
 	{"nocorrect", "", "", 0, NULL, 0, false, WK_PLAIN},
 	{"noglob", "", "", 0, NULL, 0, false, WK_PLAIN},
 	{"nohup", "", "", 0, NULL, 0, false, WK_PLAIN},
+	{"nsenter", "tSG", "target setuid setgid", 0, NULL, 0, false, WK_PLAIN},
+	{"numactl", "imNCpPw",
+	 "interleave membind cpunodebind physcpubind preferred preferred-many weighted-interleave",
+	 0, NULL, 0, false, WK_PLAIN},
+	{"parallel", "adEIjLlnNPSs",
+	 "arg-file delimiter eof replace jobs max-lines max-args max-replace-args max-procs "
+	 "sshlogin max-chars joblog results tmpdir workdir basefile transferfile return colsep "
+	 "timeout delay memfree load",
+	 0, NULL, 0, false, WK_PARALLEL},
+	{"pkexec", "", "user", 0, NULL, 0, false, WK_PLAIN},
+	{"prlimit", "po", "pid output", 0, NULL, 0, false, WK_PLAIN},
+	{"proxychains", "f", "", 0, NULL, 0, false, WK_PLAIN},
+	{"proxychains4", "f", "", 0, NULL, 0, false, WK_PLAIN},
+	{"rlwrap", "bCDefgHlOPqsStwz", "", 0, NULL, 0, false, WK_PLAIN},
+	{"script", "cEIOBTmo", "command echo log-in log-out log-io log-timing logging-format output-limit",
+	 'c', "command", 0, false, WK_SCRIPT},
+	{"setpriv", "",
+	 "reuid regid groups inh-caps ambient-caps bounding-set securebits pdeathsig selinux-label "
+	 "apparmor-profile landlock-access landlock-rule rlimit",
+	 0, NULL, 0, false, WK_PLAIN},
 	{"setsid", "", "", 0, NULL, 0, false, WK_PLAIN},
+	{"sg", "", "", 0, NULL, 1, false, WK_SG},
 	{"stdbuf", "ioe", "input output error", 0, NULL, 0, false, WK_PLAIN},
+	{"strace", "abeEIoOpPsSuUX", "output attach user env trace signal status string-limit", 0, NULL,
+	 0, false, WK_PLAIN},
 	{"sudo", "ugpCDrtTURh",
 	 "user group prompt close-from chdir role type command-timeout other-user chroot host",
 	 0, NULL, 0, true, WK_PLAIN},
+	{"systemd-inhibit", "", "what who why mode", 0, NULL, 0, false, WK_PLAIN},
+	{"systemd-run", "upEMHC",
+	 "unit property description slice setenv machine host uid gid nice working-directory "
+	 "on-active on-boot on-startup on-unit-active on-unit-inactive on-calendar timer-property "
+	 "path-property socket-property service-type capsule",
+	 0, NULL, 0, false, WK_PLAIN},
+	{"taskset", "", "", 0, NULL, 1, false, WK_PLAIN},
 	{"time", "fo", "format output", 0, NULL, 0, true, WK_PLAIN},
 	{"timeout", "sk", "signal kill-after", 0, NULL, 1, false, WK_PLAIN},
+	{"torsocks", "upaP", "user pass address port", 0, NULL, 0, false, WK_PLAIN},
 	{"unbuffer", "", "", 0, NULL, 0, false, WK_PLAIN},
+	{"unshare", "SGRw",
+	 "setuid setgid root wd map-user map-group map-users map-groups propagation setgroups "
+	 "load-interp",
+	 0, NULL, 0, false, WK_PLAIN},
+	{"valgrind", "", "", 0, NULL, 0, false, WK_PLAIN},
 	{"watch", "nq", "interval equexit", 0, NULL, 0, false, WK_WATCH},
 	{"xargs", "adEILnPs", "arg-file delimiter max-args max-procs max-chars process-slot-var",
-	 0, NULL, 0, false, WK_PLAIN},
+	 0, NULL, 0, false, WK_XARGS},
+	{"xvfb-run", "nsfpew", "server-num server-args auth-file xauth-protocol error-file wait", 0, NULL,
+	 0, false, WK_PLAIN},
 };
 
 struct unwrapped {
 	size_t cmd;          /* index of the wrapped command; n when there is none */
 	const char *payload; /* shell text the wrapper runs instead */
+	const char *repl;    /* xargs -I: the text replaced by each input item */
 	bool lookup_only;    /* command -v: names the command, does not run it */
 	bool exec_mode;      /* watch -x: runs its arguments without a shell */
+	bool shell_mode;     /* entr -s: its operand is shell text */
 };
 
 static bool in_list(const char *list, const char *name, size_t len)
@@ -1601,14 +1912,15 @@ static bool in_list(const char *list, const char *name, size_t len)
 	return false;
 }
 
+static int wrapper_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct wrapper *)elem)->name);
+}
+
 static const struct wrapper *find_wrapper(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(wrappers) / sizeof(wrappers[0]); i++)
-		if (!strcmp(name, wrappers[i].name))
-			return &wrappers[i];
-	return NULL;
+	return bsearch(name, wrappers, sizeof(wrappers) / sizeof(wrappers[0]), sizeof(wrappers[0]),
+		       wrapper_cmp);
 }
 
 /* Skip a wrapper's options (and their values) to find what it runs. */
@@ -1642,6 +1954,8 @@ static void unwrap(const struct wrapper *wr, const struct sword *w, size_t n, st
 				u->payload = val;
 			if (wr->kind == WK_WATCH && len == 4 && !memcmp(name, "exec", 4))
 				u->exec_mode = true;
+			if (wr->kind == WK_XARGS && len == 7 && !memcmp(name, "replace", 7))
+				u->repl = val ? val : "{}";
 			i++;
 			continue;
 		}
@@ -1651,12 +1965,20 @@ static void unwrap(const struct wrapper *wr, const struct sword *w, size_t n, st
 
 				if (val && a[k] == wr->payload)
 					u->payload = val;
+				if (val && wr->kind == WK_XARGS && a[k] == 'I')
+					u->repl = val;
+				break;
+			}
+			if (wr->kind == WK_XARGS && a[k] == 'i') {
+				u->repl = a[k + 1] ? a + k + 1 : "{}"; /* -i[R]: the value is attached or absent */
 				break;
 			}
 			if (wr->kind == WK_COMMAND && (a[k] == 'v' || a[k] == 'V'))
 				u->lookup_only = true;
 			if (wr->kind == WK_WATCH && a[k] == 'x')
 				u->exec_mode = true;
+			if (wr->kind == WK_ENTR && a[k] == 's')
+				u->shell_mode = true;
 		}
 		i++;
 	}
@@ -1675,28 +1997,182 @@ static void unwrap(const struct wrapper *wr, const struct sword *w, size_t n, st
 	if (wr->assigns)
 		while (i < n && assign_len(w[i].s, strlen(w[i].s)))
 			i++;
-	u->cmd = u->payload ? n : i;
+	u->cmd = u->payload || wr->kind == WK_SCRIPT ? n : i;
+}
+
+/* source FILE / . FILE: a script that is not a plain file named in the line is unknown. */
+static void run_source(struct parser *p, const struct sword *w, size_t n, const struct input *in)
+{
+	size_t i = 1;
+	const char *f;
+
+	if (i < n && !strcmp(w[i].s, "--"))
+		i++;
+	if (i >= n)
+		return;
+	f = w[i].s;
+	if (w[i].info.parts) {
+		flag(p, ROZ_SHELL_DYNAMIC, "`%s` runs a script named only when the line runs: %.*s", w[0].s,
+		     clip(f), f);
+	} else if (!strcmp(f, "/dev/stdin") || !strcmp(f, "/dev/fd/0") || !strcmp(f, "/proc/self/fd/0")) {
+		shell_stdin(p, in);
+	} else if (!strncmp(f, "/dev/", 5) || !strncmp(f, "/proc/", 6)) {
+		flag(p, ROZ_SHELL_DYNAMIC, "`%s` runs a script read from %.*s", w[0].s, clip(f), f);
+	}
+}
+
+/* Skip options of a builtin; `values` are its short options that take a value. Returns the first operand. */
+static size_t skip_options(const struct sword *w, size_t n, const char *values, const char **value_of,
+			   char which)
+{
+	size_t i = 1;
+
+	while (i < n && (w[i].s[0] == '-' || w[i].s[0] == '+') && w[i].s[1]) {
+		const char *a = w[i].s;
+
+		if (!strcmp(a, "--"))
+			return i + 1;
+		for (size_t k = 1; a[k]; k++) {
+			if (strchr(values, a[k])) {
+				const char *val = a[k + 1] ? a + k + 1 : i + 1 < n ? w[++i].s : NULL;
+
+				if (a[k] == which && value_of)
+					*value_of = val;
+				break;
+			}
+		}
+		i++;
+	}
+	return i;
+}
+
+/*
+ * Builtins that assign variables or define aliases, and the arithmetic
+ * contexts among them: their array subscripts are evaluated, and a
+ * subscript can run a command.
+ */
+static void run_assigning(struct parser *p, const char *name, const struct sword *w, size_t n)
+{
+	const char *val = NULL;
+	size_t i;
+
+	if (!strcmp(name, "export") || !strcmp(name, "declare") || !strcmp(name, "typeset") ||
+	    !strcmp(name, "local") || !strcmp(name, "readonly")) {
+		p->arith = true;
+		for (i = skip_options(w, n, "", NULL, 0); i < n; i++)
+			note_assigned(p, w[i].s);
+	} else if (!strcmp(name, "alias") || (!strcmp(name, "hash") && n > 2)) {
+		bool hash = name[0] == 'h';
+
+		for (i = 1; i < n; i++) {
+			const char *eq = strchr(w[i].s, '=');
+
+			if (w[i].info.parts) {
+				flag(p, ROZ_SHELL_DYNAMIC, "`%s` defines a name computed at run time: %.*s", name,
+				     clip(w[i].s), w[i].s);
+			} else if (hash ? i == n - 1 && !strcmp(w[1].s, "-p") : eq && w[i].s[0] != '-') {
+				/* hash -p PATH NAME makes NAME run PATH, as an alias would */
+				add_name(p, &p->aliases, &p->naliases, &p->capaliases, w[i].s,
+					 hash ? strlen(w[i].s) : (size_t)(eq - w[i].s));
+			}
+		}
+	} else if (!strcmp(name, "read")) {
+		p->arith = true;
+		i = skip_options(w, n, "adinNptu", &val, 'a');
+		if (val)
+			note_assigned(p, val);
+		for (; i < n; i++)
+			note_assigned(p, w[i].s);
+	} else if (!strcmp(name, "printf")) {
+		if (n > 2 && !strcmp(w[1].s, "-v")) {
+			p->arith = true;
+			note_assigned(p, w[2].s);
+		}
+	} else if (!strcmp(name, "mapfile") || !strcmp(name, "readarray")) {
+		p->arith = true;
+		i = skip_options(w, n, "dnOsuCc", &val, 'C');
+		if (val)
+			parse_payload(p, val, strlen(val)); /* the callback -C runs as a command */
+		if (i < n)
+			note_assigned(p, w[n - 1].s);
+	} else if (!strcmp(name, "let")) {
+		p->arith = true;
+	} else if (!strcmp(name, "getopts")) {
+		if (n > 2)
+			note_assigned(p, w[2].s);
+	}
+}
+
+/* The command a parallel run starts ends at its first argument separator. */
+static size_t parallel_end(const struct sword *w, size_t from, size_t n)
+{
+	for (size_t i = from; i < n; i++)
+		if (!strcmp(w[i].s, ":::") || !strcmp(w[i].s, "::::") || !strcmp(w[i].s, ":::+") ||
+		    !strcmp(w[i].s, "::::+"))
+			return i;
+	return n;
+}
+
+/* GNU parallel: a command and its inputs, or commands as inputs. */
+static bool run_parallel(struct parser *p, const struct sword *w, size_t n, size_t cmd,
+			 const struct input *in, size_t *end)
+{
+	size_t stop = parallel_end(w, cmd, n);
+	bool shell = false;
+	char *text;
+
+	*end = stop;
+	if (stop == cmd) {
+		/* no command: every input is a command line of its own */
+		if (stop == n) {
+			shell_stdin(p, in);
+		} else {
+			for (size_t i = stop + 1; i < n; i++)
+				if (w[i].s[0] != ':' || strncmp(w[i].s, ":::", 3))
+					parse_payload(p, w[i].s, strlen(w[i].s));
+		}
+		return false;
+	}
+	/* the command goes to a shell: a word holding shell syntax runs as such */
+	for (size_t i = cmd; i < stop && !shell; i++)
+		shell = strpbrk(w[i].s, " \t;|&$`()<>\n") != NULL;
+	if (!shell)
+		return true;
+	text = join_words(p, w + cmd, stop - cmd, false);
+	if (text) {
+		if (strchr(text, '{'))
+			flag(p, ROZ_SHELL_DYNAMIC, "parallel fills in `{}` in shell text: %.*s", clip(text), text);
+		parse_payload(p, text, strlen(text));
+	}
+	roz_free(text);
+	return true;
 }
 
 /*
  * Report a simple command (assignments and redirections already gone) and
  * everything it runs in turn: wrapped commands, nested shell scripts, eval
- * text. Wrappers are peeled in a loop; hops bounds how many.
+ * text. Wrappers are peeled in a loop; hops bounds how many. `feed` says
+ * what a wrapper outside this call puts into the words.
  */
 static void run_words(struct parser *p, const struct sword *w, size_t n,
-		      const struct input *in, unsigned hops)
+		      const struct input *in, unsigned hops, const struct feed *feed)
 {
+	struct feed f = {false, NULL, 0, NULL};
+
+	if (feed)
+		f = *feed;
 	while (n && !p->nomem) {
 		const struct wrapper *wr;
 		struct unwrapped u;
 		const char *name;
+		size_t at, k;
 
 		if (hops >= MAX_NEST) {
 			flag(p, ROZ_SHELL_UNPARSED, "commands wrapped more than %d deep", MAX_NEST);
 			return;
 		}
 		if (w[0].flags & (SW_EXP | SW_GLOB | SW_BRACE)) {
-			emit(p, w[0].s, w + 1, n - 1);
+			emit(p, w[0].s, &w[0].info, w + 1, n - 1, &f, NONE);
 			flag(p, ROZ_SHELL_DYNAMIC, "command name %s: %.*s",
 			     w[0].flags & SW_EXP ? "comes from an expansion" :
 			     w[0].flags & SW_GLOB ? "is a glob pattern" : "uses brace expansion",
@@ -1704,11 +2180,18 @@ static void run_words(struct parser *p, const struct sword *w, size_t n,
 			return;
 		}
 		name = base_name(w[0].s);
-		emit(p, name, w + 1, n - 1);
+		at = emit(p, name, NULL, w + 1, n - 1, &f, NONE);
 		if (!strcmp(name, "git")) {
-			git_variant(p, w, n);
+			git_variant(p, w, n, &f);
 			return;
 		}
+		if (!strncmp(name, "git-", 4) && name[4]) {
+			git_helper(p, name + 4, w, n, &f);
+			return;
+		}
+		if (is_shell(name) || !strcmp(name, "eval") || !strcmp(name, "trap") ||
+		    !strcmp(name, "find"))
+			mark_wrapper(p, at);
 		if (is_shell(name)) {
 			run_shell(p, w, n, in);
 			return;
@@ -1725,23 +2208,59 @@ static void run_words(struct parser *p, const struct sword *w, size_t n,
 			run_find(p, w, n, hops);
 			return;
 		}
-		if (!strcmp(name, "su") || !strcmp(name, "runuser")) {
-			run_su(p, w, n);
+		if (!strcmp(name, "source") || !strcmp(name, ".")) {
+			run_source(p, w, n, in);
 			return;
 		}
+		if (!strcmp(name, "su") || !strcmp(name, "runuser")) {
+			mark_wrapper(p, at);
+			k = run_su(p, w, n, name[0] == 'r');
+			if (k >= n)
+				return;
+			w += k;
+			n -= k;
+			hops++;
+			continue;
+		}
+		run_assigning(p, name, w, n);
 		wr = find_wrapper(name);
 		if (!wr)
 			return;
+		mark_wrapper(p, at);
 		unwrap(wr, w, n, &u);
 		if (u.payload) {
 			parse_payload(p, u.payload, strlen(u.payload));
 			return;
+		}
+		if (wr->kind == WK_PARALLEL) {
+			if (!run_parallel(p, w, n, u.cmd, in, &k))
+				return;
+			n = k; /* the inputs after ::: are data for {} or the end */
+			f.more_args = true;
+			f.repl = "{";
+			f.part = ROZ_SHELL_PART_FED;
+			f.why = "what parallel fills in";
 		}
 		if (u.lookup_only || u.cmd >= n)
 			return;
 		if (wr->kind == WK_WATCH && !u.exec_mode) {
 			run_joined(p, w + u.cmd, n - u.cmd); /* watch hands its arguments to sh -c */
 			return;
+		}
+		if (wr->kind == WK_ENTR && u.shell_mode) {
+			parse_payload(p, w[u.cmd].s, strlen(w[u.cmd].s));
+			return;
+		}
+		if (wr->kind == WK_SG) {
+			k = u.cmd < n && !strcmp(w[u.cmd].s, "-c") ? u.cmd + 1 : u.cmd;
+			run_joined(p, w + k, n - k); /* sg hands the rest to sh -c */
+			return;
+		}
+		if (wr->kind == WK_XARGS) {
+			f.more_args = !u.repl;
+			f.repl = u.repl;
+			f.part = ROZ_SHELL_PART_FED;
+			f.why = u.repl ? "what xargs fills in" : "the arguments xargs adds";
 		}
 		w += u.cmd;
 		n -= u.cmd;
@@ -1786,6 +2305,33 @@ static void pipe_output(struct parser *p, const struct sword *w, size_t n, struc
 }
 
 /* ---- grammar ------------------------------------------------------------ */
+
+/* Keep the file an output redirection writes; `>&2` and `<&-` only copy descriptors. */
+static void add_redir(struct parser *p, const char *op, const struct token *t)
+{
+	roz_shell_result *r = p->out;
+	const char *s = t->text.ptr ? t->text.ptr : "";
+	roz_shell_redir *d;
+
+	if ((!strcmp(op, ">&") || !strcmp(op, "<&")) && !t->info.parts &&
+	    (s[strspn(s, "0123456789")] == '\0' || !strcmp(s + strspn(s, "0123456789"), "-")))
+		return;
+	if (p->nomem)
+		return;
+	if (roz_array_reserve((void **)&r->redirs, &r->capredirs, sizeof(*r->redirs), r->nredirs + 1) < 0) {
+		nomem(p);
+		return;
+	}
+	d = &r->redirs[r->nredirs];
+	d->path = roz_strdup(s);
+	if (!d->path) {
+		nomem(p);
+		return;
+	}
+	d->info = t->info;
+	d->depth = p->depth;
+	r->nredirs++;
+}
 
 static void parse_redirect(struct parser *p, struct lexer *l, struct input *in)
 {
@@ -1838,6 +2384,8 @@ static void parse_redirect(struct parser *p, struct lexer *l, struct input *in)
 		input_clear(in);
 		in->kind = IN_FILE;
 	}
+	if (op == R_OUT || !strcmp(optext, "<>"))
+		add_redir(p, optext, &l->tok);
 	consume(p, l);
 }
 
@@ -1877,6 +2425,8 @@ static void parse_simple(struct parser *p, struct lexer *l, struct input *in,
 		t = peek(p, l);
 		if (t->kind == TK_WORD) {
 			if (!v->n && assign_len(l->s + t->raw, t->rawend - t->raw)) {
+				if (t->text.ptr)
+					note_assigned(p, t->text.ptr);
 				consume(p, l); /* NAME=value: its substitutions already ran */
 				assigned = true;
 				continue;
@@ -1905,7 +2455,7 @@ static void parse_simple(struct parser *p, struct lexer *l, struct input *in,
 		break;
 	}
 	if (v->n && !p->nomem) {
-		run_words(p, v->v, v->n, in, 0);
+		run_words(p, v->v, v->n, in, 0, NULL);
 		pipe_output(p, v->v, v->n, in, next);
 	}
 	words_free(v);
@@ -2032,6 +2582,8 @@ static void parse_for(struct parser *p, struct lexer *l, const char *what)
 		l->pos++;
 		lex_arith(p, l); /* for (( ; ; )) */
 	} else if (t->kind == TK_WORD) {
+		if (t->text.ptr)
+			note_assigned(p, t->text.ptr);
 		consume(p, l);
 		skip_newlines(p, l);
 		if (is_kw(peek(p, l), "in")) {
@@ -2133,8 +2685,9 @@ static void parse_cond(struct parser *p, struct lexer *l)
 			break;
 	}
 	l->cond = false;
+	p->arith = true; /* -eq and friends evaluate their operands */
 	if (!p->nomem)
-		emit(p, v.v[0].s, v.v + 1, v.n - 1);
+		emit(p, v.v[0].s, NULL, v.v + 1, v.n - 1, NULL, NONE);
 	words_free(&v);
 }
 
@@ -2301,6 +2854,53 @@ static unsigned parse_list(struct parser *p, struct lexer *l, unsigned accept)
 
 /* ---- API ---------------------------------------------------------------- */
 
+static bool assigns_prefix(const roz_shell_result *r, const char *prefix)
+{
+	for (size_t i = 0; i < r->nnames; i++)
+		if (!strncmp(r->names[i], prefix, strlen(prefix)))
+			return true;
+	return false;
+}
+
+/*
+ * What can only be judged once the whole line is read: names it defines
+ * that change what later words mean, and arithmetic that can run text the
+ * lexer took for data.
+ */
+static void settle(struct parser *p)
+{
+	roz_shell_result *r = p->out;
+	bool git_config = assigns_prefix(r, "GIT_CONFIG");
+
+	for (size_t i = 0; i < r->ncmds; i++) {
+		roz_shell_cmd *c = &r->cmds[i];
+
+		for (size_t k = 0; k < p->naliases; k++) {
+			if (!strcmp(c->words[0], p->aliases[k])) {
+				c->known = 0;
+				c->why = "an alias defined on this line";
+			}
+		}
+		if (git_config && !strcmp(c->words[0], "git") && c->known > 4) {
+			c->known = 4;
+			c->why = "git configuration set on this line";
+		}
+	}
+	if (roz_shell_assigns(r, "BASH_ALIASES"))
+		flag(p, ROZ_SHELL_DYNAMIC, "the line defines aliases through BASH_ALIASES");
+	if (p->arith && p->quoted_subst)
+		flag(p, ROZ_SHELL_DYNAMIC, "an arithmetic context can run a `$(...)` or backquote written "
+					   "inside quotes, as an array subscript");
+}
+
+bool roz_shell_assigns(const roz_shell_result *res, const char *name)
+{
+	for (size_t i = 0; i < res->nnames; i++)
+		if (!strcmp(res->names[i], name))
+			return true;
+	return false;
+}
+
 int roz_shell_parse(const char *text, size_t len, roz_shell_result *out)
 {
 	struct parser p;
@@ -2314,6 +2914,11 @@ int roz_shell_parse(const char *text, size_t len, roz_shell_result *out)
 	p.out = out;
 	if (text && len)
 		parse_range(&p, text, 0, len);
+	if (!p.nomem)
+		settle(&p);
+	for (size_t i = 0; i < p.naliases; i++)
+		roz_free(p.aliases[i]);
+	roz_free(p.aliases);
 	if (p.nomem) {
 		roz_shell_result_free(out);
 		roz_error_set("out of memory reading a shell command");
@@ -2332,5 +2937,11 @@ void roz_shell_result_free(roz_shell_result *res)
 		cmd_free(&res->cmds[i]);
 	roz_free(res->cmds);
 	roz_free(res->reason);
+	for (i = 0; i < res->nredirs; i++)
+		roz_free(res->redirs[i].path);
+	roz_free(res->redirs);
+	for (i = 0; i < res->nnames; i++)
+		roz_free(res->names[i]);
+	roz_free(res->names);
 	memset(res, 0, sizeof(*res));
 }

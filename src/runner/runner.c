@@ -48,6 +48,25 @@ static uint64_t real_random(void *ud, uint64_t bound)
 	return x % bound;
 }
 
+/*
+ * What a symbolic link points to, for the core's path resolution (see
+ * roz/path.h): anything that is not a readable link is "not a link", so the
+ * path is judged as written.
+ */
+static int real_read_link(void *ud, const char *path, char **target)
+{
+	char buf[4096];
+	ssize_t n;
+
+	(void)ud;
+	*target = NULL;
+	n = readlink(path, buf, sizeof(buf));
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return ROZ_ENOTFOUND;
+	*target = roz_strndup(buf, (size_t)n);
+	return *target ? ROZ_OK : ROZ_ENOMEM;
+}
+
 static bool template_id_ok(const char *id)
 {
 	if (!*id || *id == '.' || strlen(id) > 64)
@@ -248,6 +267,8 @@ int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out,
 	ctx.plugin_root = getenv_fn(env_ud, "CLAUDE_PLUGIN_ROOT");
 	env.load_template = env_load_template;
 	env.ud = &ctx;
+	env.paths.home = getenv_fn(env_ud, "HOME");
+	env.paths.read_link = real_read_link;
 	if (ev == ROZ_HOOK_SESSION_START) {
 		second = roz_find_second_opinions(&config, getenv_fn, env_ud);
 		env.second_opinions = second;

@@ -266,6 +266,83 @@ static void test_invalid_utf8_text(void **state)
 	yes("x*", "x\xf0\x9f");
 }
 
+/* ---- keys known only up to a point ------------------------------------------------- */
+
+static void could(const char *pattern, const char *prefix)
+{
+	if (!roz_glob_could_match(pattern, prefix, strlen(prefix)))
+		fail_msg("'%s' should be able to match something starting '%s'", pattern, prefix);
+}
+
+static void never(const char *pattern, const char *prefix)
+{
+	if (roz_glob_could_match(pattern, prefix, strlen(prefix)))
+		fail_msg("'%s' cannot match anything starting '%s'", pattern, prefix);
+}
+
+static void test_could_match_a_known_start(void **state)
+{
+	(void)state;
+	could("Bash:git push*", "Bash:git ");
+	could("Bash:git push*", "Bash:git pus");
+	could("Bash:git push*", "Bash:git push --force");
+	could("Bash:git push*", "Bash:");
+	could("Bash:git push*", "");
+	could("Bash:git push", "Bash:git p");
+	could("*", "anything at all");
+	could("*--force*", "Bash:echo ");
+	could("Bash:*rm -rf*", "Bash:ls ");
+	could("Bash:git ?ush*", "Bash:git x");
+	could("Bash:git [pP]ush*", "Bash:git P");
+	could("Bash:git [!x]ush", "Bash:git p");
+	could("Bash:gh issue close*", "Bash:gh issue ");
+	never("Bash:git push*", "Bash:echo ");
+	never("Bash:git push*", "Bash:git add ");
+	never("Bash:git push*", "Bash:gitk ");
+	never("Bash:git push*", "Bash:git pull");
+	never("Bash:git push", "Bash:git push ");
+	never("Bash:git [!p]ush*", "Bash:git p");
+	never("mcp__tissue__*", "Bash:");
+	never("Edit", "Editor");
+}
+
+static void test_could_match_counts_bytes_not_text(void **state)
+{
+	(void)state;
+	/* only the first len bytes are known; what follows them is not looked at */
+	assert_true(roz_glob_could_match("Bash:git push*", "Bash:git pull", 10));
+	assert_false(roz_glob_could_match("Bash:git push*", "Bash:git pull", 12));
+	assert_true(roz_glob_could_match("ab", "abc", 0));
+	/* a character cut by the end of the known start could be any character */
+	assert_true(roz_glob_could_match("x\xc3\xa9*", "x\xc3\xa9", 2));
+	assert_true(roz_glob_could_match("x\xc3\xa9*", "x\xc3\xa9", 3));
+	assert_false(roz_glob_could_match("x\xc3\xa9*", "x\xc3\xa8", 3));
+	assert_true(roz_glob_could_match("?", "\xc3\xa9", 2));
+}
+
+static void test_could_match_with_an_unclosed_bracket(void **state)
+{
+	(void)state;
+	/* an invalid pattern matches keys that start with it (stars aside) */
+	could("Bash:git [push*", "Bash:git ");
+	could("Bash:git [push*", "Bash:git [push now");
+	never("Bash:git [push*", "Bash:git p");
+}
+
+static void test_could_match_is_linear(void **state)
+{
+	char *text = calloc(1, 200001), *pat = calloc(1, 100003);
+
+	(void)state;
+	memset(text, 'a', 200000);
+	memset(pat, 'a', 100000);
+	memcpy(pat + 100000, "b*", 2);
+	assert_false(roz_glob_could_match(pat, text, 200000));
+	assert_true(roz_glob_could_match(pat, text, 99999));
+	free(text);
+	free(pat);
+}
+
 /* ---- Bash commands as gate keys ----------------------------------------------------- */
 
 static void gates(roz_config *c, const char *const *patterns, size_t n);
@@ -280,7 +357,7 @@ static bool holds(const char *pattern, const char *command)
 
 	gates(&c, &pattern, 1);
 	cJSON_AddStringToObject(in, "command", command);
-	assert_int_equal(roz_gate_check(&c, "Bash", in, &m), ROZ_OK);
+	assert_int_equal(roz_gate_check(&c, "Bash", in, "/w", &m), ROZ_OK);
 	hit = m.matched || m.unsure;
 	roz_gate_match_clear(&m);
 	cJSON_Delete(in);
@@ -380,6 +457,59 @@ static void test_bash_unreadable_lines_are_not_waved_through(void **state)
 	PASSES("mcp__tissue__*", "$CMD push");
 }
 
+/* The gate's answer for a line: matched, asked about (unsure) or neither. */
+static const char *verdict(const char *pattern, const char *command, char **why)
+{
+	roz_config c;
+	roz_gate_match m;
+	cJSON *in = cJSON_CreateObject();
+	const char *v;
+
+	gates(&c, &pattern, 1);
+	cJSON_AddStringToObject(in, "command", command);
+	assert_int_equal(roz_gate_check(&c, "Bash", in, "/w", &m), ROZ_OK);
+	v = m.matched ? "matched" : m.unsure ? "unsure" : "none";
+	if (why)
+		*why = m.unsure ? strdup(m.unsure) : NULL;
+	roz_gate_match_clear(&m);
+	cJSON_Delete(in);
+	roz_config_free(&c);
+	return v;
+}
+
+static void test_bash_run_time_arguments_are_asked_about(void **state)
+{
+	char *why = NULL;
+
+	(void)state;
+	assert_string_equal(verdict("Bash:git push*", "a=push; git $a origin main", &why), "unsure");
+	assert_non_null(strstr(why, "`git $a origin main`"));
+	assert_non_null(strstr(why, "`Bash:git push*`"));
+	assert_non_null(strstr(why, "`$a`"));
+	free(why);
+	assert_string_equal(verdict("Bash:git push*", "git \"$(echo push)\"", &why), "unsure");
+	assert_non_null(strstr(why, "`$(echo push)`"));
+	free(why);
+	assert_string_equal(verdict("Bash:git push*", "echo push | xargs git", &why), "unsure");
+	assert_non_null(strstr(why, "xargs"));
+	free(why);
+	assert_string_equal(verdict("Bash:git push*", "git -c alias.p=push p", &why), "unsure");
+	assert_non_null(strstr(why, "alias"));
+	free(why);
+	/* literal text that already matches is a match, as before */
+	assert_string_equal(verdict("Bash:git push*", "git push $REMOTE", NULL), "matched");
+	/* a known start no completion can turn into the pattern changes nothing */
+	assert_string_equal(verdict("Bash:git push*", "echo $(date) && git status", NULL), "none");
+	assert_string_equal(verdict("Bash:git push*", "git add \"$f\"", NULL), "none");
+	assert_string_equal(verdict("Bash:git push origin", "git push $X", NULL), "unsure");
+	assert_string_equal(verdict("Bash:git push", "git push $X", NULL), "unsure");
+	assert_string_equal(verdict("Bash:*--force*", "git push $X", NULL), "unsure");
+	/* roz's own commands stay ungated, computed or not */
+	assert_string_equal(verdict("Bash:*", "roz context $SID", NULL), "none");
+	/* with no gate on Bash, a computed argument is none of roz's business */
+	assert_string_equal(verdict("mcp__x__*", "git $a", NULL), "none");
+}
+
 static void test_bash_matches_the_whole_command(void **state)
 {
 	char cmd[300];
@@ -398,7 +528,7 @@ static void test_bash_matches_the_whole_command(void **state)
 	gates(&c, &pat, 1);
 	in = cJSON_CreateObject();
 	cJSON_AddStringToObject(in, "command", cmd);
-	assert_int_equal(roz_gate_check(&c, "Bash", in, &m), ROZ_OK);
+	assert_int_equal(roz_gate_check(&c, "Bash", in, "/w", &m), ROZ_OK);
 	assert_true(m.matched);
 	assert_int_equal(strlen(m.tool_key), ROZ_MAX_KEY_DISPLAY);
 	roz_gate_match_clear(&m);
@@ -427,7 +557,7 @@ static void test_gate_match_bash(void **state)
 
 	(void)state;
 	gates(&c, pats, 2);
-	assert_int_equal(roz_gate_check(&c, "Bash", in, &m), ROZ_OK);
+	assert_int_equal(roz_gate_check(&c, "Bash", in, "/w", &m), ROZ_OK);
 	assert_true(m.matched);
 	assert_string_equal(m.tool_key, "Bash:git push origin main");
 	assert_string_equal(m.pattern, "Bash:git push*");
@@ -447,31 +577,31 @@ static void test_gate_match_tool_names(void **state)
 
 	(void)state;
 	gates(&c, pats, 2);
-	assert_int_equal(roz_gate_check(&c, "mcp__tissue__close_issue", NULL, &m), ROZ_OK);
+	assert_int_equal(roz_gate_check(&c, "mcp__tissue__close_issue", NULL, "/w", &m), ROZ_OK);
 	assert_true(m.matched);
 	assert_string_equal(m.tool_key, "mcp__tissue__close_issue");
 	assert_string_equal(m.pattern, "mcp__tissue__close*");
 	roz_gate_match_clear(&m);
-	assert_int_equal(roz_gate_check(&c, "Edit", NULL, &m), ROZ_OK);
+	assert_int_equal(roz_gate_check(&c, "Edit", NULL, "/w", &m), ROZ_OK);
 	assert_false(m.matched);
 	assert_null(m.pattern);
 	roz_gate_match_clear(&m);
-	assert_int_equal(roz_gate_check(&c, "Bash", ls, &m), ROZ_OK);
+	assert_int_equal(roz_gate_check(&c, "Bash", ls, "/w", &m), ROZ_OK);
 	assert_false(m.matched);
 	roz_gate_match_clear(&m);
 	roz_config_free(&c);
 	/* the first pattern that matches wins */
 	gates(&c, pats + 2, 1);
-	assert_int_equal(roz_gate_check(&c, "Bash", ls, &m), ROZ_OK);
+	assert_int_equal(roz_gate_check(&c, "Bash", ls, "/w", &m), ROZ_OK);
 	assert_true(m.matched);
 	assert_string_equal(m.tool_key, "Bash:ls");
 	assert_string_equal(m.pattern, "*");
 	roz_gate_match_clear(&m);
 	/* no tool name is matched as "unknown"; Bash without a command as "Bash" */
-	assert_int_equal(roz_gate_check(&c, NULL, NULL, &m), ROZ_OK);
+	assert_int_equal(roz_gate_check(&c, NULL, NULL, "/w", &m), ROZ_OK);
 	assert_string_equal(m.tool_key, "unknown");
 	roz_gate_match_clear(&m);
-	assert_int_equal(roz_gate_check(&c, "Bash", NULL, &m), ROZ_OK);
+	assert_int_equal(roz_gate_check(&c, "Bash", NULL, "/w", &m), ROZ_OK);
 	assert_string_equal(m.tool_key, "Bash");
 	roz_gate_match_clear(&m);
 	roz_config_free(&c);
@@ -485,7 +615,7 @@ static void test_gate_match_no_gates(void **state)
 
 	(void)state;
 	assert_int_equal(roz_config_init(&c), ROZ_OK);
-	assert_int_equal(roz_gate_check(&c, "Edit", NULL, &m), ROZ_OK);
+	assert_int_equal(roz_gate_check(&c, "Edit", NULL, "/w", &m), ROZ_OK);
 	assert_false(m.matched);
 	assert_null(m.tool_key);
 	roz_config_free(&c);
@@ -515,7 +645,12 @@ int main(void)
 		cmocka_unit_test(test_bash_env_wrapper),
 		cmocka_unit_test(test_bash_nested_shells),
 		cmocka_unit_test(test_bash_unreadable_lines_are_not_waved_through),
+		cmocka_unit_test(test_bash_run_time_arguments_are_asked_about),
 		cmocka_unit_test(test_bash_matches_the_whole_command),
+		cmocka_unit_test(test_could_match_a_known_start),
+		cmocka_unit_test(test_could_match_counts_bytes_not_text),
+		cmocka_unit_test(test_could_match_with_an_unclosed_bracket),
+		cmocka_unit_test(test_could_match_is_linear),
 		cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_unclosed_bracket_falls_back_to_prefix),
 		cmocka_unit_test(test_pathological_pattern_finishes),

@@ -523,6 +523,387 @@ static void the_reviewer_cannot_restart_the_review(void **state)
 	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_ALLOW);
 }
 
+/* ---- run-time spellings of a gated command ----------------------------------------- */
+
+/* Every spelling the issue reproduced, and more: each runs `git push` once its words are known. */
+static const char *const run_time_pushes[] = {
+	"a=push; git $a origin main",
+	"git \"$(echo push)\"",
+	"git ${P:-push}",
+	"git {push,}",
+	"git pus[h]",
+	"echo push | xargs git",
+	"source <(echo git push)",
+	". <(printf 'git push')",
+	"alias p='git push'\np",
+	"let 'a[$(git push)]=1'",
+	"declare -i x='a[$(git push)]'",
+	"printf -v 'a[$(git push)]' x",
+	"(( a['$(git push)'] ))",
+	"git -c alias.p=push p",
+	"echo push | xargs -I{} git {}",
+	"parallel git ::: push",
+	"find push -maxdepth 0 -exec git {} \\;",
+	"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0=push git p",
+	"cd /r && git $(cat subcommand)",
+	NULL,
+};
+
+/* Spellings that are static once the wrapper or helper is understood: gated outright. */
+static const char *const static_pushes[] = {
+	"/usr/lib/git-core/git-push",
+	"/usr/lib/git-core/git-push origin main",
+	"strace -f git push",
+	"taskset -c 0 git push",
+	"script -qc 'git push' /dev/null",
+	"ltrace git push",
+	"chrt 10 git push",
+	"unshare -r git push",
+	"firejail git push",
+	"runuser -u me -- git push",
+	NULL,
+};
+
+static const char *const ordinary_lines[] = {
+	"git pull",
+	"git stash push -m wip",
+	"git log --grep=push",
+	"for f in *.c; do gcc -c \"$f\"; done",
+	"echo $(date) && git status",
+	"git commit -m \"$(cat msg.txt)\"",
+	"git -C \"$REPO\" status",
+	"ls *.md | xargs wc -l",
+	"mkdir -p build/{debug,release}",
+	NULL,
+};
+
+static void run_time_spellings_are_asked_about(void **state)
+{
+	t_hooks *h = *state;
+	static const char *const pats[] = {"Bash:git push*", NULL};
+	t_out out;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, pats);
+	for (const char *const *c = run_time_pushes; *c; c++) {
+		if (bash_as(h, NULL, *c, &out) != ROZ_OUTPUT_ASK)
+			fail_msg("not asked about: %s\n(answer %s)", *c, out.json);
+		assert_non_null(strstr(out.json, "\"permissionDecision\":\"ask\""));
+		assert_non_null(strstr(out.text, "cannot tell which command"));
+		assert_false(out.saved);
+		th_out_free(&out);
+	}
+	for (const char *const *c = static_pushes; *c; c++) {
+		if (bash_as(h, NULL, *c, &out) != ROZ_OUTPUT_DENY)
+			fail_msg("not gated: %s\n(answer %s)", *c, out.json);
+		assert_non_null(strstr(out.text, "`Bash:git push"));
+		th_out_free(&out);
+	}
+	for (const char *const *c = ordinary_lines; *c; c++) {
+		if (bash_as(h, NULL, *c, &out) != ROZ_OUTPUT_ALLOW)
+			fail_msg("wrongly held: %s\n(answer %s)", *c, out.json);
+		th_out_free(&out);
+	}
+}
+
+static void the_reason_names_the_run_time_part(void **state)
+{
+	t_hooks *h = *state;
+	static const char *const pats[] = {"Bash:git push*", NULL};
+	t_out out;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, pats);
+	assert_int_equal(bash_as(h, NULL, "a=push; git $a origin main", &out), ROZ_OUTPUT_ASK);
+	assert_non_null(strstr(out.text, "`git $a origin main` could match the gate `Bash:git push*` "
+					 "depending on `$a`"));
+	th_out_free(&out);
+	assert_int_equal(bash_as(h, NULL, "echo push | xargs git", &out), ROZ_OUTPUT_ASK);
+	assert_non_null(strstr(out.text, "the arguments xargs adds"));
+	th_out_free(&out);
+	assert_int_equal(bash_as(h, NULL, "alias p='git push'\np", &out), ROZ_OUTPUT_ASK);
+	assert_non_null(strstr(out.text, "an alias defined on this line"));
+	th_out_free(&out);
+}
+
+/* ---- no route to the store ---------------------------------------------------------- */
+
+struct fake_link {
+	const char *path, *target;
+};
+
+static const struct fake_link links[] = {
+	{"/tmp/r", "/home/u/.roz"},
+	{"/w/state", "/home/u/.roz/sessions"},
+	{"/tmp/out", "/srv/elsewhere"},
+	{NULL, NULL},
+};
+
+static int fake_read_link(void *ud, const char *path, char **target)
+{
+	(void)ud;
+	for (const struct fake_link *l = links; l->path; l++)
+		if (!strcmp(path, l->path))
+			return (*target = roz_strdup(l->target)) ? ROZ_OK : ROZ_ENOMEM;
+	return ROZ_ENOTFOUND;
+}
+
+/*
+ * A PreToolUse as the runner makes it, with the home directory and symbolic
+ * links known (the harness's env knows neither). No gate is configured, so
+ * no session is needed.
+ */
+static roz_output_kind tool_call(t_hooks *h, const char *tool, const char *field, const char *value,
+				 t_out *out)
+{
+	char *q = quoted(value);
+	char *json = t_sprintf("{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"%s\","
+			       "\"tool_input\":{\"%s\":%s}}", SID, tool, field, q);
+	roz_hook_input in;
+	roz_hook_plan plan;
+	roz_hook_result res;
+	roz_session *s = NULL;
+	roz_env env;
+
+	memset(out, 0, sizeof(*out));
+	assert_int_equal(roz_hook_input_parse(json, strlen(json), &in), ROZ_OK);
+	assert_int_equal(roz_hook_prepare(ROZ_HOOK_PRE_TOOL_USE, &in, &h->config, &plan), ROZ_OK);
+	assert_false(plan.needs_session);
+	memset(&env, 0, sizeof(env));
+	env.now = h->now;
+	env.config = &h->config;
+	env.paths.home = "/home/u";
+	env.paths.read_link = fake_read_link;
+	roz_hook_result_init(&res);
+	assert_int_equal(roz_hook_handle(ROZ_HOOK_PRE_TOOL_USE, &in, &env, &plan, &s, &res), ROZ_OK);
+	assert_null(s);
+	assert_false(res.save);
+	out->kind = res.output.kind;
+	out->text = res.output.text ? strdup(res.output.text) : NULL;
+	out->json = strdup("");
+	roz_hook_result_clear(&res);
+	roz_hook_plan_clear(&plan);
+	roz_hook_input_clear(&in);
+	roz_free(q);
+	free(json);
+	return out->kind;
+}
+
+static roz_output_kind bash_paths(t_hooks *h, const char *command, t_out *out)
+{
+	return tool_call(h, "Bash", "command", command, out);
+}
+
+/* Lines that would erase or forge the pending review: every one is denied. */
+static const char *const erasures[] = {
+	"rm ~/.roz/sessions/" SID ".json",
+	"rm -f /home/u/.roz/sessions/" SID ".json",
+	"rm $HOME/.roz/sessions/" SID ".json",
+	"rm \"${HOME}/.roz/sessions/" SID ".json\"",
+	"mv ~/.roz/sessions/" SID ".json /tmp/gone",
+	"mv /tmp/forged.json ~/.roz/sessions/" SID ".json",
+	"truncate -s 0 ~/.roz/sessions/" SID ".json",
+	"echo '{}' > ~/.roz/sessions/" SID ".json",
+	"cat /dev/null >| ~/.roz/sessions/" SID ".json",
+	": >> ~/.roz/sessions/" SID ".json",
+	"printf x &> ~/.roz/sessions/" SID ".json",
+	"exec 3<> ~/.roz/sessions/" SID ".json",
+	"echo x >& ~/.roz/sessions/" SID ".json",
+	"tee ~/.roz/sessions/" SID ".json < /dev/null",
+	"dd if=/dev/zero of=/home/u/.roz/sessions/" SID ".json",
+	"cp /tmp/forged.json ~/.roz/sessions/" SID ".json",
+	"cp /tmp/forged.json ~/.roz/sessions/",
+	"cp -t ~/.roz/sessions /tmp/" SID ".json",
+	"install -m 600 /tmp/f ~/.roz/sessions/" SID ".json",
+	"ln -sf /tmp/forged.json ~/.roz/sessions/" SID ".json",
+	"ln ~/.roz/sessions/" SID ".json /tmp/hardlink",
+	"sed -i 's/pending/complete/' ~/.roz/sessions/" SID ".json",
+	"perl -pi -e 's/pending/complete/' ~/.roz/sessions/" SID ".json",
+	"chmod 000 ~/.roz/sessions",
+	"chmod -R 000 ~",
+	"find ~/.roz -name '*.json' -delete",
+	"find ~/.roz/sessions -exec rm {} +",
+	"rm -rf ~/.roz",
+	"rm -rf ~",
+	"rm -rf ~/",
+	"rm -rf /home/u/.roz/sessions/*",
+	"rm ~/.roz/sessions/*.json",
+	"rm -rf ~/.r*",
+	"rm -rf ~/{.roz,tmp}",
+	"mv ~ /tmp/home",
+	"mv ~/.roz /tmp/gone",
+	"cp -r /tmp/fake/.roz ~/",
+	"mkfifo ~/.roz/sessions/" SID ".json",
+	"touch ~/.roz/sessions/" SID ".json",
+	/* relative to cwd, `..`, `//` and `.` */
+	"rm ../home/u/.roz/sessions/" SID ".json",
+	"rm /tmp/../home/u/.roz/sessions/" SID ".json",
+	"rm //home//u//.roz//sessions//" SID ".json",
+	"rm /home/u/./.roz/./sessions/" SID ".json",
+	/* through a cd in the same line */
+	"cd ~/.roz && rm sessions/" SID ".json",
+	"cd /home/u && cd .roz && rm -f sessions/*",
+	"cd ~ && rm -rf .roz",
+	"pushd ~/.roz/sessions && rm " SID ".json",
+	/* through symbolic links the file system has */
+	"rm /tmp/r/sessions/" SID ".json",
+	"rm state/" SID ".json",
+	"echo '{}' > /tmp/r/sessions/" SID ".json",
+	/* behind wrappers, chains and nested shells */
+	"sudo rm ~/.roz/sessions/" SID ".json",
+	"timeout 5 rm ~/.roz/sessions/" SID ".json",
+	"true && rm ~/.roz/sessions/" SID ".json",
+	"bash -c 'rm ~/.roz/sessions/" SID ".json'",
+	"echo $(rm ~/.roz/sessions/" SID ".json)",
+	"find /tmp -maxdepth 0 -exec rm ~/.roz/sessions/" SID ".json \\;",
+	/* programs roz does not know, handed a path in the store */
+	"python3 wipe.py ~/.roz/sessions/" SID ".json",
+	"vim ~/.roz/sessions/" SID ".json",
+	"git -C ~/.roz init",
+	NULL,
+};
+
+/* Writes whose place is known only when the line runs: asked about. */
+static const char *const maybe_erasures[] = {
+	"f=~/.roz/sessions/" SID ".json; rm \"$f\"",
+	"rm \"$(ls -t ~/.roz/sessions/* | head -1)\"",
+	"echo ~/.roz/sessions/" SID ".json | xargs rm",
+	"rm /tmp/$X/../../home/u/.roz/sessions/" SID ".json",
+	"echo x > \"$OUT\"",
+	"cd \"$D\" && rm " SID ".json",
+	"cd - && rm x",
+	"HOME=/tmp/h; rm ~/x",
+	"CDPATH=/home/u/.roz; cd sessions && rm x",
+	"rm ~other/.roz/x",
+	"rm /tmp/*/sessions/" SID ".json",
+	NULL,
+};
+
+/* Reads of the store, and writes elsewhere, stay allowed. */
+static const char *const harmless[] = {
+	"cat ~/.roz/sessions/" SID ".json",
+	"ls -la ~/.roz/sessions",
+	"roz context " SID,
+	"jq .review ~/.roz/sessions/" SID ".json",
+	"grep -r pending ~/.roz/sessions",
+	"cp ~/.roz/sessions/" SID ".json /tmp/copy.json",
+	"diff ~/.roz/sessions/" SID ".json /tmp/copy.json",
+	"cd ~/.roz && ls",
+	"rm -rf build && mkdir build",
+	"echo hi > out.txt 2>&1",
+	"make 2>&1 | tee build.log",
+	"rm -f *.o",
+	"rm /home/u/.rozzy/notes",
+	"echo x > /tmp/out/file",
+	"find . -name '*.pyc' -delete",
+	"find . -name '*.o' -exec rm {} +",
+	"python3 -m pytest tests/",
+	"cd sub && rm -f x.o",
+	"mkdir -p src/{a,b}/include",
+	"echo done >&2",
+	"sort -o sorted.txt data.txt",
+	"cp -r src ~/",
+	"git clone https://example.com/x.git ~/proj",
+	"tar czf /tmp/backup.tgz -C ~ notes",
+	NULL,
+};
+
+static void the_store_is_out_of_reach_of_bash(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	for (const char *const *c = erasures; *c; c++) {
+		if (bash_paths(h, *c, &out) != ROZ_OUTPUT_DENY)
+			fail_msg("store write not refused: %s\n(answer %s)", *c, out.text ? out.text : "{}");
+		assert_non_null(strstr(out.text, "record of the review"));
+		th_out_free(&out);
+	}
+	for (const char *const *c = maybe_erasures; *c; c++) {
+		if (bash_paths(h, *c, &out) != ROZ_OUTPUT_ASK)
+			fail_msg("possible store write not asked about: %s\n(answer %s)", *c,
+				 out.text ? out.text : "{}");
+		assert_non_null(strstr(out.text, "roz's storage"));
+		th_out_free(&out);
+	}
+	for (const char *const *c = harmless; *c; c++) {
+		if (bash_paths(h, *c, &out) != ROZ_OUTPUT_ALLOW)
+			fail_msg("wrongly held: %s\n(answer %s)", *c, out.text);
+		th_out_free(&out);
+	}
+}
+
+static void the_refusal_names_the_write(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	assert_int_equal(bash_paths(h, "cd /tmp && rm ../home/u/.roz/sessions/" SID ".json", &out),
+			 ROZ_OUTPUT_DENY);
+	assert_non_null(strstr(out.text, "`rm ../home/u/.roz/sessions/" SID ".json`"));
+	assert_non_null(strstr(out.text, "/home/u/.roz/sessions/" SID ".json"));
+	th_out_free(&out);
+	assert_int_equal(bash_paths(h, "rm -rf ~", &out), ROZ_OUTPUT_DENY);
+	assert_non_null(strstr(out.text, "which holds roz's storage"));
+	th_out_free(&out);
+	assert_int_equal(bash_paths(h, "rm \"$F\"", &out), ROZ_OUTPUT_ASK);
+	assert_non_null(strstr(out.text, "known only when it runs"));
+	th_out_free(&out);
+}
+
+static void file_tools_cannot_reach_the_store_by_any_spelling(void **state)
+{
+	t_hooks *h = *state;
+	static const char *const paths[] = {
+		"/tmp/../home/u/.roz/sessions/" SID ".json",
+		"/home/u//.roz/./sessions/" SID ".json",
+		"../home/u/.roz/sessions/" SID ".json",
+		"~/.roz/sessions/" SID ".json",
+		"/tmp/r/sessions/" SID ".json",
+		"/w/state/" SID ".json",
+		"state/" SID ".json",
+		NULL,
+	};
+	t_out out;
+
+	for (const char *const *p = paths; *p; p++) {
+		if (tool_call(h, "Write", "file_path", *p, &out) != ROZ_OUTPUT_DENY)
+			fail_msg("Write to %s not refused", *p);
+		th_out_free(&out);
+		assert_int_equal(tool_call(h, "Edit", "file_path", *p, &out), ROZ_OUTPUT_DENY);
+		th_out_free(&out);
+		assert_int_equal(tool_call(h, "NotebookEdit", "notebook_path", *p, &out), ROZ_OUTPUT_DENY);
+		th_out_free(&out);
+		assert_int_equal(tool_call(h, "Read", "file_path", *p, &out), ROZ_OUTPUT_ALLOW);
+		th_out_free(&out);
+	}
+	assert_int_equal(tool_call(h, "Write", "file_path", "/tmp/out/x.json", &out), ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+	/* the runner's harness knows no home: the `/tmp/..` spelling is refused from the text alone */
+	assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"Write\",\"tool_input\":"
+				"{\"file_path\":\"/tmp/../home/u/.roz/sessions/%s.json\"}}", SID, SID),
+			 ROZ_OUTPUT_DENY);
+	th_out_free(&out);
+}
+
+static void an_approved_gate_does_not_cover_a_store_write(void **state)
+{
+	t_hooks *h = *state;
+	static const char *const pats[] = {"Bash:git push*", NULL};
+	t_out out;
+
+	th_gates(h, ROZ_SCOPE_SESSION, pats);
+	assert_int_equal(th_bash(h, SID, "git push"), ROZ_OUTPUT_DENY);
+	th_review(h, SID, ROZ_DECISION_COMPLETE, "push is fine", NULL);
+	assert_int_equal(th_bash(h, SID, "git push"), ROZ_OUTPUT_ALLOW);
+	/* the approval is for the push; where "$F" points is still the user's to judge */
+	assert_int_equal(bash_as(h, NULL, "git push && rm \"$F\"", &out), ROZ_OUTPUT_ASK);
+	assert_non_null(strstr(out.text, "roz's storage"));
+	th_out_free(&out);
+	assert_int_equal(bash_as(h, NULL, "git push && rm /home/u/.roz/sessions/" SID ".json", &out),
+			 ROZ_OUTPUT_DENY);
+	th_out_free(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -547,6 +928,12 @@ int main(void)
 		T(gates_see_every_command_in_a_line),
 		T(unreadable_lines_are_asked_about_when_bash_is_gated),
 		T(the_reviewer_cannot_restart_the_review),
+		T(run_time_spellings_are_asked_about),
+		T(the_reason_names_the_run_time_part),
+		T(the_store_is_out_of_reach_of_bash),
+		T(the_refusal_names_the_write),
+		T(file_tools_cannot_reach_the_store_by_any_spelling),
+		T(an_approved_gate_does_not_cover_a_store_write),
 #undef T
 	};
 

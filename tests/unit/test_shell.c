@@ -38,19 +38,50 @@ static bool gated(const char *line, const char *pattern)
 	return hit;
 }
 
-/* Run a table, print every case that went the wrong way, then fail once. */
-static void check_table(const struct gate_case *cases, size_t n, bool want)
+/*
+ * What a gate makes of a line, computed parts included: a command matches,
+ * or its known start could grow into a match, or the line cannot be read.
+ */
+static bool held(const char *line, const char *pattern)
+{
+	roz_shell_result r;
+	bool hit;
+	size_t i;
+
+	if (!strncmp(pattern, "Bash:", 5))
+		pattern += 5;
+	assert_int_equal(roz_shell_parse(line, strlen(line), &r), ROZ_OK);
+	hit = r.flags != 0;
+	for (i = 0; i < r.ncmds && !hit; i++) {
+		const roz_shell_cmd *c = &r.cmds[i];
+
+		hit = roz_glob_match(pattern, c->line) ||
+		      ((c->known < strlen(c->line) || c->more_args) &&
+		       roz_glob_could_match(pattern, c->line, c->known));
+	}
+	roz_shell_result_free(&r);
+	return hit;
+}
+
+/* Run a table through a check, print every case that went the wrong way, then fail once. */
+static void check_with(bool (*check)(const char *, const char *), const struct gate_case *cases,
+		       size_t n, bool want)
 {
 	size_t i, bad = 0;
 
 	for (i = 0; i < n; i++) {
-		if (gated(cases[i].line, cases[i].pattern) != want) {
+		if (check(cases[i].line, cases[i].pattern) != want) {
 			print_error("%s: %s\n  %s\n", want ? "NOT gated" : "wrongly gated",
 				    cases[i].pattern, cases[i].line);
 			bad++;
 		}
 	}
 	assert_int_equal(bad, 0);
+}
+
+static void check_table(const struct gate_case *cases, size_t n, bool want)
+{
+	check_with(gated, cases, n, want);
 }
 
 static roz_shell_result parse_ok(const char *line)
@@ -215,6 +246,297 @@ static const struct gate_case git_globals[] = {
 	{PUSH, "sudo git -C /r push"},
 };
 
+/* Every word known only at run time, in a place that could make `git push`. */
+static const struct gate_case run_time_words[] = {
+	{PUSH, "a=push; git $a origin main"},
+	{PUSH, "git \"$(echo push)\""},
+	{PUSH, "git ${P:-push}"},
+	{PUSH, "git {push,}"},
+	{PUSH, "git pus[h]"},
+	{PUSH, "git pu?h"},
+	{PUSH, "git p*sh"},
+	{PUSH, "git $(printf push)"},
+	{PUSH, "git `echo push`"},
+	{PUSH, "git \"$X\""},
+	{PUSH, "git $1"},
+	{PUSH, "git \"$@\""},
+	{PUSH, "git ${arr[0]}"},
+	{PUSH, "git $((0))push"},
+	{PUSH, "git ${X}ush"},
+	{PUSH, "git p${X}"},
+	{PUSH, "git {pu,}sh"},
+	{PUSH, "git {p..p}ush"},
+	{PUSH, "git pu{s,}h"},
+	{PUSH, "git [p]ush"},
+	{PUSH, "X=push; git \"$X\""},
+	{PUSH, "read x <<< push; git $x"},
+	{PUSH, "for s in push; do git $s; done"},
+	{PUSH, "git -C /r $A"},
+	{PUSH, "sudo git $A"},
+	{PUSH, "env git $A"},
+	{PUSH, "timeout 5 git $A"},
+	{PUSH, "git --no-pager $(echo push)"},
+	{PUSH, "git ${IFS}push"},
+	{PUSH, "bash -c 'git $0' push"},
+	{PUSH, "git $(rev <<< hsup)"},
+	{PUSH, "git <(echo) push"},
+	{CLOSE, "gh issue $(echo close) 3"},
+	{CLOSE, "gh $SUB close 3"},
+	{RMRF, "rm $FLAGS /tmp/x"},
+	{RMRF, "rm -$F /tmp/x"},
+};
+
+/* Words a wrapper puts in when it runs. */
+static const struct gate_case fed_words[] = {
+	{PUSH, "echo push | xargs git"},
+	{PUSH, "xargs git < cmds.txt"},
+	{PUSH, "echo push | xargs -I{} git {}"},
+	{PUSH, "echo push | xargs -I % git %"},
+	{PUSH, "echo push | xargs -i git {}"},
+	{PUSH, "echo push | xargs --replace=X git X"},
+	{PUSH, "printf 'push\\n' | xargs -n1 git"},
+	{PUSH, "echo push | xargs -0 -r git"},
+	{PUSH, "find . -name push -exec git {} \\;"},
+	{PUSH, "find push -maxdepth 0 -execdir git {} +"},
+	{PUSH, "parallel git ::: push"},
+	{PUSH, "parallel git {} ::: push"},
+	{PUSH, "parallel -j2 git ::: push pull"},
+	{PUSH, "ls | parallel git"},
+	{PUSH, "echo 'git push' | parallel"},
+	{PUSH, "parallel ::: 'git push'"},
+	{PUSH, "parallel 'git {}' ::: push"},
+	{CLOSE, "echo 3 | xargs gh issue close"},
+	{RMRF, "echo /tmp/x | xargs rm -rf"},
+};
+
+/* A name that means something else because the same line says so. */
+static const struct gate_case redefined_names[] = {
+	{PUSH, "alias p='git push'\np"},
+	{PUSH, "alias p='git push'; p"},
+	{PUSH, "alias g=git; g push"},
+	{PUSH, "alias git='git push'; git status"},
+	{PUSH, "shopt -s expand_aliases; alias p='git push'\np origin"},
+	{PUSH, "alias -- p='git push'; p"},
+	{PUSH, "hash -p /usr/lib/git-core/git-push x; x"},
+	{PUSH, "BASH_ALIASES[p]='git push'; p"},
+	{PUSH, "git -c alias.p=push p"},
+	{PUSH, "git -c Alias.P=push p"},
+	{PUSH, "git -c 'alias.p=!git push' p"},
+	{PUSH, "git --config-env=alias.p=CMD p"},
+	{PUSH, "git --config-env alias.p=CMD p"},
+	{PUSH, "git -c \"$C\" p"},
+	{PUSH, "git -C /r -c alias.up=push up origin"},
+	{PUSH, "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.p GIT_CONFIG_VALUE_0=push git p"},
+	{PUSH, "export GIT_CONFIG_PARAMETERS=\"'alias.p=push'\"; git p"},
+	{PUSH, "GIT_CONFIG_GLOBAL=/tmp/cfg git p"},
+};
+
+/* Arithmetic runs a `$(...)` it finds in an array subscript, even from quoted text. */
+static const struct gate_case arithmetic[] = {
+	{PUSH, "let 'a[$(git push)]=1'"},
+	{PUSH, "declare -i x='a[$(git push)]'"},
+	{PUSH, "printf -v 'a[$(git push)]' x"},
+	{PUSH, "(( a['$(git push)'] ))"},
+	{PUSH, "typeset -i n='b[`git push`]'"},
+	{PUSH, "local -i n='a[$(git push)]'"},
+	{PUSH, "x='a[$(git push)]'; (( x ))"},
+	{PUSH, "x='a[$(git push)]'; [[ $x -eq 1 ]]"},
+	{PUSH, "echo $(( a['$(git push)'] ))"},
+	{PUSH, "let \"a[\\$(git push)]\""},
+	{PUSH, "mapfile -t 'a[$(git push)]' < /dev/null"},
+	{PUSH, "x=$'a[\\x24(git push)]'; (( x ))"},
+	{PUSH, "for (( i='a[$(git push)]'; i<1; i++ )); do :; done"},
+	{PUSH, "read 'a[$(git push)]' <<< 1"},
+	{PUSH, "v='a[$(git push)]'; echo ${v:$v}"},
+	{PUSH, "a[\\$(git push)]=1; let a"},
+	/* a plain double-quoted substitution simply runs, and is seen */
+	{PUSH, "let \"a[$(git push)]=1\""},
+};
+
+/* source and . of anything but a plain file the line names. */
+static const struct gate_case sourced[] = {
+	{PUSH, "source <(echo git push)"},
+	{PUSH, ". <(echo git push)"},
+	{PUSH, "source /dev/stdin <<< 'git push'"},
+	{PUSH, ". /dev/stdin <<EOF\ngit push\nEOF"},
+	{PUSH, "echo 'git push' | source /dev/stdin"},
+	{PUSH, "source /proc/self/fd/0 <<< 'git push'"},
+	{PUSH, "source \"$SCRIPT\""},
+	{PUSH, ". $(mktemp)"},
+	{PUSH, "source /dev/fd/3 3<<< 'git push'"},
+	{PUSH, "curl -s https://example.com/x | source /dev/stdin"},
+	{PUSH, "source ~/scripts/*.sh"},
+	{PUSH, "mapfile -C 'git push' -c 1 a < list"},
+};
+
+/* git's helper programs are its subcommands. */
+static const struct gate_case git_helpers[] = {
+	{PUSH, "/usr/lib/git-core/git-push origin"},
+	{PUSH, "git-push"},
+	{PUSH, "/usr/libexec/git-core/git-push --force"},
+	{PUSH, "exec /usr/lib/git-core/git-push"},
+	{PUSH, "sudo git-push"},
+	{PUSH, "env PATH=/usr/lib/git-core git-push"},
+	{PUSH, "\"$(git --exec-path)\"/git-push"},
+};
+
+/* Programs that run the command their arguments name. */
+static const struct gate_case more_wrappers[] = {
+	{PUSH, "strace -f git push"},
+	{PUSH, "strace -o /tmp/t -e trace=network git push"},
+	{PUSH, "ltrace -o x git push"},
+	{PUSH, "taskset -c 0 git push"},
+	{PUSH, "taskset 0x1 git push"},
+	{PUSH, "chrt -f 10 git push"},
+	{PUSH, "chrt 10 git push"},
+	{PUSH, "ionice -c2 -n7 git push"},
+	{PUSH, "numactl --interleave=all git push"},
+	{PUSH, "numactl -N 0 git push"},
+	{PUSH, "cgexec -g cpu:grp git push"},
+	{PUSH, "firejail --noprofile git push"},
+	{PUSH, "unshare -r git push"},
+	{PUSH, "unshare --map-root-user --net git push"},
+	{PUSH, "nsenter -t 1 -m git push"},
+	{PUSH, "chroot / git push"},
+	{PUSH, "chroot --userspec=u:g / git push"},
+	{PUSH, "runuser -u bob -- git push"},
+	{PUSH, "runuser -u bob git push"},
+	{PUSH, "runuser bob -c 'git push'"},
+	{PUSH, "su - bob -c 'git push'"},
+	{PUSH, "su --command='git push'"},
+	{PUSH, "doas git push"},
+	{PUSH, "script -c 'git push' /dev/null"},
+	{PUSH, "script -qec 'git push' log"},
+	{PUSH, "script --command 'git push'"},
+	{PUSH, "watch git push"},
+	{PUSH, "entr -s 'git push' < files"},
+	{PUSH, "entr git push < files"},
+	{PUSH, "valgrind --leak-check=full git push"},
+	{PUSH, "catchsegv git push"},
+	{PUSH, "prlimit --nofile=100 git push"},
+	{PUSH, "cpulimit -l 50 git push"},
+	{PUSH, "systemd-run --user -p X=1 git push"},
+	{PUSH, "systemd-inhibit --what=idle git push"},
+	{PUSH, "setpriv --reuid=1000 git push"},
+	{PUSH, "pkexec --user root git push"},
+	{PUSH, "fakeroot git push"},
+	{PUSH, "fakechroot git push"},
+	{PUSH, "eatmydata git push"},
+	{PUSH, "nocache git push"},
+	{PUSH, "faketime '2020-01-01' git push"},
+	{PUSH, "proxychains4 -q git push"},
+	{PUSH, "torsocks git push"},
+	{PUSH, "dbus-run-session git push"},
+	{PUSH, "xvfb-run -a git push"},
+	{PUSH, "rlwrap git push"},
+	{PUSH, "sg wheel -c 'git push'"},
+	{PUSH, "sg wheel 'git push'"},
+	{PUSH, "strace -f timeout 5 nice git push"},
+	{CLOSE, "taskset -c 1 gh issue close 3"},
+	{RMRF, "firejail rm -rf /tmp/x"},
+};
+
+/* Ordinary lines with computed parts that no value can turn into `git push`. */
+static const struct gate_case ordinary[] = {
+	{PUSH, "git pull"},
+	{PUSH, "git stash push -m wip"},
+	{PUSH, "git log --grep=push"},
+	{PUSH, "for f in *.c; do gcc -c \"$f\"; done"},
+	{PUSH, "for f in *.md; do git add \"$f\"; done"},
+	{PUSH, "echo $(date) && git status"},
+	{PUSH, "git add \"$f\""},
+	{PUSH, "git commit -m \"$(cat msg)\""},
+	{PUSH, "git -C \"$DIR\" status"},
+	{PUSH, "git log -n $N"},
+	{PUSH, "git checkout $BRANCH"},
+	{PUSH, "git diff HEAD~$N"},
+	{PUSH, "ls *.md"},
+	{PUSH, "rm -f *.o"},
+	{PUSH, "for f in $(git ls-files); do wc -l \"$f\"; done"},
+	{PUSH, "cat $FILE | grep push"},
+	{PUSH, "echo push | xargs echo"},
+	{PUSH, "echo push | xargs -n1 printf '%s\\n'"},
+	{PUSH, "find . -name '*.c' -exec wc -l {} +"},
+	{PUSH, "parallel gzip ::: *.log"},
+	{PUSH, "x=$((1+2)); echo $x"},
+	{PUSH, "(( i++ ))"},
+	{PUSH, "let i=i+1"},
+	{PUSH, "declare -i n=5"},
+	{PUSH, "printf -v out '%s' push"},
+	{PUSH, "arr=(a b); echo ${arr[1]}"},
+	{PUSH, "alias ll='ls -l'"},
+	{PUSH, "source ./env.sh"},
+	{PUSH, ". venv/bin/activate"},
+	{PUSH, "strace -f ls"},
+	{PUSH, "taskset -c 0 make"},
+	{PUSH, "git -c core.pager=cat log"},
+	{PUSH, "git -c user.name=x commit -m push"},
+	{PUSH, "/usr/lib/git-core/git-status"},
+	{PUSH, "sudo -u \"$U\" git status"},
+	{PUSH, "timeout $T git status"},
+	{PUSH, "echo {a,b}"},
+	{PUSH, "mkdir -p src/{a,b}"},
+	{PUSH, "git show HEAD:push.txt"},
+	{PUSH, "git log --format='%s' | grep push"},
+	{PUSH, "grep -r '$(git push)' docs/"},
+	{PUSH, "echo '$(git push)'"},
+	{PUSH, "echo \"${HOME}/push\""},
+	{PUSH, "make push-docs"},
+	{PUSH, "GIT_DIR=/x git status"},
+	{PUSH, "export GIT_PAGER=cat; git log"},
+	{PUSH, "n=$(git rev-list --count HEAD); echo $((n + 1))"},
+	{PUSH, "while read -r line; do echo \"$line\"; done < file"},
+	{PUSH, "case $1 in push) echo no;; esac"},
+	{PUSH, "[[ $branch == main ]] && git status"},
+	{PUSH, "cd \"$(git rev-parse --show-toplevel)\" && make"},
+	{CLOSE, "gh issue list --label \"$L\""},
+	{CLOSE, "gh pr close $N"},
+};
+
+static void test_run_time_words(void **state)
+{
+	(void)state;
+	check_with(held, run_time_words, NCASES(run_time_words), true);
+}
+
+static void test_fed_words(void **state)
+{
+	(void)state;
+	check_with(held, fed_words, NCASES(fed_words), true);
+}
+
+static void test_redefined_names(void **state)
+{
+	(void)state;
+	check_with(held, redefined_names, NCASES(redefined_names), true);
+}
+
+static void test_arithmetic(void **state)
+{
+	(void)state;
+	check_with(held, arithmetic, NCASES(arithmetic), true);
+}
+
+static void test_sourced(void **state)
+{
+	(void)state;
+	check_with(held, sourced, NCASES(sourced), true);
+}
+
+static void test_git_helpers(void **state)
+{
+	(void)state;
+	check_with(held, git_helpers, NCASES(git_helpers), true);
+	/* a static helper is matched outright, not merely asked about */
+	check_table(git_helpers, 6, true);
+}
+
+static void test_more_wrappers(void **state)
+{
+	(void)state;
+	check_table(more_wrappers, NCASES(more_wrappers), true);
+}
+
 static void test_chains(void **state)
 {
 	(void)state;
@@ -337,6 +659,15 @@ static void test_near_misses(void **state)
 	check_table(near_misses, NCASES(near_misses), false);
 }
 
+static void test_ordinary_lines_are_not_held(void **state)
+{
+	(void)state;
+	check_with(held, ordinary, NCASES(ordinary), false);
+	/* and the lines that were never in doubt stay that way */
+	check_with(held, data_only, NCASES(data_only), false);
+	check_with(held, near_misses, NCASES(near_misses), false);
+}
+
 /* ---- flags -------------------------------------------------------------- */
 
 static void expect_flag(const char *line, unsigned want)
@@ -374,6 +705,17 @@ static void test_dynamic(void **state)
 		"ls; $EDITOR file",
 		"git${IFS}push",
 		"bash -c \"$(cat <<'EOF'\ngit push\nEOF\n)\"",
+		"source <(echo x)",
+		". \"$F\"",
+		". /dev/fd/3",
+		"cat f | source /dev/stdin",
+		"let 'a[$(x)]'",
+		"declare -i n='a[`x`]'",
+		"(( a['$(x)'] ))",
+		"BASH_ALIASES[p]=x",
+		"alias \"$x\"",
+		"parallel 'git {}' ::: x",
+		"ls | parallel",
 	};
 	size_t i;
 
@@ -442,6 +784,18 @@ static void test_static_is_not_flagged(void **state)
 		"find . -name '*.c' -exec wc -l {} +",
 		"a=(1 2 3); echo ${a[@]}",
 		"f() { :; }\nf",
+		"let i++",
+		"(( i += 2 ))",
+		"source ./env.sh",
+		". /etc/profile",
+		"declare -i n=5",
+		"printf -v x %s y",
+		"alias ll='ls -l'",
+		"echo '$(x)'; echo done",
+		"git -c alias.p=push p",
+		"echo push | xargs git",
+		"git pus[h]",
+		"parallel gzip ::: a b",
 	};
 	size_t i;
 
@@ -576,6 +930,134 @@ static void test_normalized_lines(void **state)
 	assert_int_equal(r.ncmds, 2);
 	assert_string_equal(r.cmds[1].line, "git push");
 	assert_int_equal(r.cmds[1].depth, 1);
+	roz_shell_result_free(&r);
+}
+
+/* ---- what is known before the line runs ------------------------------------ */
+
+/* The first command whose line is `line`. */
+static const roz_shell_cmd *find_cmd(const roz_shell_result *r, const char *line)
+{
+	for (size_t i = 0; i < r->ncmds; i++)
+		if (!strcmp(r->cmds[i].line, line))
+			return &r->cmds[i];
+	fail_msg("no command `%s`", line);
+	return NULL;
+}
+
+static void expect_known(const char *text, const char *line, size_t known, const char *word_known)
+{
+	roz_shell_result r = parse_ok(text);
+	const roz_shell_cmd *c = find_cmd(&r, line);
+
+	if (c->known != known)
+		fail_msg("%s: `%s` known up to %zu, want %zu", text, line, c->known, known);
+	/* word_known: one digit per word, '*' for a word known whole */
+	for (size_t i = 0; word_known && word_known[i]; i++) {
+		size_t want = word_known[i] == '*' ? strlen(c->words[i]) : (size_t)(word_known[i] - '0');
+
+		if (c->info[i].known != want)
+			fail_msg("%s: word %zu `%s` known up to %zu, want %zu", text, i, c->words[i],
+				 c->info[i].known, want);
+	}
+	roz_shell_result_free(&r);
+}
+
+static void test_known_starts(void **state)
+{
+	roz_shell_result r;
+	const roz_shell_cmd *c;
+
+	(void)state;
+	expect_known("git push", "git push", 8, "**");
+	expect_known("git \"$(echo push)\" x", "git $(echo push) x", 3, "*0*");
+	expect_known("git pus[h]", "git pus[h]", 7, "*3");
+	expect_known("git p*sh", "git p*sh", 5, "*1");
+	expect_known("git {push,}", "git {push,}", 3, "*0");
+	expect_known("git x${A}", "git x${A}", 5, "*1");
+	expect_known("git 'p*' \"$x\"", "git p* $x", 6, "**0");
+	expect_known("$CMD push", "$CMD push", 0, "0*");
+	expect_known("xargs -I{} git {}", "git {}", 3, "*0");
+	expect_known("find . -exec rm -f {} +", "rm -f {}", 5, "**0");
+	expect_known("alias p=x; p y", "p y", 0, NULL);
+	expect_known("git -c alias.p=push p", "git p", 4, NULL);
+	expect_known("GIT_CONFIG_COUNT=1 git p", "git p", 4, NULL);
+
+	r = parse_ok("rm $HOME/.roz/x ${HOME}x ~/y \"$HOME\"/z");
+	c = find_cmd(&r, "rm $HOME/.roz/x ${HOME}x ~/y $HOME/z");
+	assert_int_equal(c->info[1].known, 0);
+	assert_int_equal(c->info[1].known_home, strlen("$HOME/.roz/x"));
+	assert_int_equal(c->info[2].known_home, 0);
+	assert_int_equal(c->info[3].known_home, 3);
+	assert_int_equal(c->info[4].known_home, strlen("$HOME/z"));
+	assert_true(c->info[1].parts & ROZ_SHELL_PART_EXPANSION);
+	roz_shell_result_free(&r);
+
+	r = parse_ok("echo push | xargs git");
+	c = find_cmd(&r, "git");
+	assert_true(c->more_args);
+	assert_int_equal(c->known, 3);
+	assert_non_null(strstr(c->why, "xargs"));
+	assert_false(find_cmd(&r, "echo push")->more_args);
+	roz_shell_result_free(&r);
+
+	r = parse_ok("sudo nice git push");
+	assert_true(find_cmd(&r, "sudo nice git push")->wrapper);
+	assert_true(find_cmd(&r, "nice git push")->wrapper);
+	assert_false(find_cmd(&r, "git push")->wrapper);
+	roz_shell_result_free(&r);
+}
+
+static void test_git_helper_lines(void **state)
+{
+	static const char *const helper[] = {"git-push origin", "git push origin"};
+	static const char *const wrapped[] = {"exec /usr/lib/git-core/git-push", "git-push", "git push"};
+
+	(void)state;
+	expect_lines("/usr/lib/git-core/git-push origin", helper, 2);
+	expect_lines("exec /usr/lib/git-core/git-push", wrapped, 3);
+}
+
+static void test_redirections_are_listed(void **state)
+{
+	static const char *const want[] = {"out.txt", "log", "all", "also", "rw", "clob", "file", "$F", "sub"};
+	roz_shell_result r;
+
+	(void)state;
+	r = parse_ok("echo hi > out.txt 2>&1 >>log &> all &>>also <> rw >| clob 3>&- >&2 >& file "
+		     "2>\"$F\" < in <<< here; (echo > sub)");
+	assert_int_equal(r.nredirs, NCASES(want));
+	for (size_t i = 0; i < r.nredirs; i++)
+		assert_string_equal(r.redirs[i].path, want[i]);
+	assert_int_equal(r.redirs[7].info.known, 0);
+	assert_int_equal(r.redirs[8].depth, 1);
+	roz_shell_result_free(&r);
+	r = parse_ok("bash -c 'echo x > /tmp/inner'");
+	assert_int_equal(r.nredirs, 1);
+	assert_string_equal(r.redirs[0].path, "/tmp/inner");
+	roz_shell_result_free(&r);
+	r = parse_ok("cat <<EOF > out\nbody\nEOF");
+	assert_int_equal(r.nredirs, 1);
+	assert_string_equal(r.redirs[0].path, "out");
+	roz_shell_result_free(&r);
+}
+
+static void test_assigned_names_are_listed(void **state)
+{
+	static const char *const names[] = {"a", "b", "C", "D", "e", "f", "g", "h", "i", "j", "k", "l"};
+	roz_shell_result r;
+
+	(void)state;
+	r = parse_ok("a=1 b[2]=3; export C=4 D; read -r e f; for g in x; do :; done; printf -v h x; "
+		     "declare -i i; local j=1; mapfile k; getopts ab l");
+	for (size_t i = 0; i < NCASES(names); i++)
+		if (!roz_shell_assigns(&r, names[i]))
+			fail_msg("`%s` not listed as assigned", names[i]);
+	assert_false(roz_shell_assigns(&r, "x"));
+	assert_false(roz_shell_assigns(&r, "ab"));
+	roz_shell_result_free(&r);
+	r = parse_ok("HOME=/tmp cd");
+	assert_true(roz_shell_assigns(&r, "HOME"));
 	roz_shell_result_free(&r);
 }
 
@@ -772,6 +1254,14 @@ int main(void)
 		cmocka_unit_test(test_git_globals),
 		cmocka_unit_test(test_data_is_not_commands),
 		cmocka_unit_test(test_near_misses),
+		cmocka_unit_test(test_run_time_words),
+		cmocka_unit_test(test_fed_words),
+		cmocka_unit_test(test_redefined_names),
+		cmocka_unit_test(test_arithmetic),
+		cmocka_unit_test(test_sourced),
+		cmocka_unit_test(test_git_helpers),
+		cmocka_unit_test(test_more_wrappers),
+		cmocka_unit_test(test_ordinary_lines_are_not_held),
 		cmocka_unit_test(test_dynamic),
 		cmocka_unit_test(test_unparsed),
 		cmocka_unit_test(test_unparsed_keeps_what_was_read),
@@ -779,6 +1269,10 @@ int main(void)
 		cmocka_unit_test(test_nesting_limit),
 		cmocka_unit_test(test_normalized_words),
 		cmocka_unit_test(test_normalized_lines),
+		cmocka_unit_test(test_known_starts),
+		cmocka_unit_test(test_git_helper_lines),
+		cmocka_unit_test(test_redirections_are_listed),
+		cmocka_unit_test(test_assigned_names_are_listed),
 		cmocka_unit_test(test_large_argument),
 		cmocka_unit_test(test_large_heredoc),
 		cmocka_unit_test(test_many_commands),
