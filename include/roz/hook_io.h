@@ -1,11 +1,37 @@
 /*
  * roz/hook_io.h - what Claude Code sends a hook and what roz answers.
  *
- * Input: one JSON object on stdin. session_id and cwd are required strings;
- * every other field roz reads is optional (absent or null), and unknown
- * fields are ignored. A known field of the wrong type is rejected, as is
- * input that is not UTF-8 JSON, so nothing half-understood reaches the
- * state machine.
+ * Input: one JSON object on stdin, judged field by field, so that one bad
+ * field costs only that field and never a review or a gate:
+ *
+ *   required      session_id (a string, with no flaw below). Without it, or
+ *                 when the text is not a JSON object at all, the input is
+ *                 rejected (ROZ_EINVALID): the runner answers {}, or `ask`
+ *                 for a PreToolUse while gates are configured.
+ *   decisive      what gates judge: tool_name, tool_input itself, a Bash
+ *                 call's tool_input.command, another tool's
+ *                 tool_input.file_path and notebook_path (the store guard).
+ *                 A flaw there, or a tool_name that is not a string, sets
+ *                 tool_unreadable; with gates configured the runner answers
+ *                 `ask` unless a refusal or a gate matched by name decides.
+ *                 prompt of another type reads as "" (a prompt, but no
+ *                 #roz); agent_type / agent_id of another type read as
+ *                 absent (not the reviewer); stop_hook_active that is not a
+ *                 boolean is ignored (-1); background_tasks that is not an
+ *                 array reads as no tasks.
+ *   not needed    cwd, transcript_path, permission_mode, hook_event_name,
+ *                 prompt_id, tool_use_id, source, model,
+ *                 agent_transcript_path, last_assistant_message, reason:
+ *                 another type reads as absent. tool_response and effort
+ *                 are kept as any JSON. Unknown fields are ignored.
+ *
+ * Every malformed field read this way leaves a line in `warnings`, naming
+ * it. JSON that C cannot carry is rewritten before parsing: \u0000 (cJSON
+ * would end the string there), lone UTF-16 surrogates, bytes that are not
+ * UTF-8 and raw control characters inside strings become U+FFFD or their
+ * escape, and a container nested past ROZ_JSON_MAX_DEPTH becomes a note;
+ * each such flaw is a warning too, and in a decisive field it also sets
+ * tool_unreadable. Text that is not JSON in shape is rejected.
  *
  * Output: exactly the shapes Claude Code accepts -
  *   allow      {}
@@ -16,8 +42,10 @@
  * roz never answers "allow" for a tool: with no objection it prints {} and
  * leaves Claude Code's own permission rules in force.
  *
- * Ownership: string pointers in roz_hook_input borrow from `root`, which
- * roz_hook_input_clear() frees. roz_hook_output owns its strings.
+ * Ownership: string pointers in roz_hook_input borrow from `root` (prompt
+ * may also point to a constant ""); `warnings`, `tool_unreadable` and
+ * `root` are owned by the input and released by roz_hook_input_clear().
+ * roz_hook_output owns its strings.
  */
 #ifndef ROZ_HOOK_IO_H
 #define ROZ_HOOK_IO_H
@@ -56,11 +84,16 @@ typedef struct roz_hook_input {
 	const struct cJSON *background_tasks; /* array, as Claude Code sends it */
 	const struct cJSON *effort;
 	int stop_hook_active; /* -1 absent, else 0 or 1 */
+	/* what was malformed and how it was read: lines without a "roz:" prefix, each ending in '\n' */
+	roz_buf warnings;
+	/* why a gate could not judge this tool call (a decisive field was unreadable), or NULL */
+	char *tool_unreadable;
 } roz_hook_input;
 
 /*
- * Parse hook input. ROZ_OK, ROZ_EINVALID (with a reason naming the field
- * or the JSON problem) or ROZ_ENOMEM. On failure `in` is cleared.
+ * Parse hook input. ROZ_OK (with any warnings in in->warnings), ROZ_EINVALID
+ * (the input cannot be used at all; the reason names the field or the JSON
+ * problem) or ROZ_ENOMEM. On failure `in` is cleared.
  */
 int roz_hook_input_parse(const char *text, size_t len, roz_hook_input *in) ROZ_WARN_UNUSED;
 void roz_hook_input_clear(roz_hook_input *in);

@@ -218,6 +218,37 @@ static int note_recovery(roz_session *s, const roz_env *env, const char *moved_t
 	return rc;
 }
 
+/* Gates are configured, or the config that would say which cannot be read. */
+static bool gates_apply(const roz_config *c)
+{
+	return c->n_gate_tools || c->hold;
+}
+
+/*
+ * A tool call roz cannot read while gates apply is neither let through
+ * (that would open every gate to malformed input) nor refused: the user
+ * looks at it.
+ */
+static int ask_unreadable(roz_hook_output *out, const char *why)
+{
+	return roz_hook_output_take(out, ROZ_OUTPUT_ASK,
+				    roz_asprintf("roz could not read this tool call (%s); gates are "
+						 "configured, so please look at it before it runs.",
+						 why));
+}
+
+/* The parser's notes on malformed fields, one warning line each. */
+static void report_input_warnings(roz_buf *err, const char *event, const roz_buf *warnings)
+{
+	const char *p = warnings->len ? warnings->ptr : NULL, *nl;
+
+	for (; p && *p; p = nl + 1) {
+		if (!(nl = strchr(p, '\n')))
+			break;
+		roz_buf_addf(err, "roz: warning: %s: %.*s\n", event, (int)(nl - p), p);
+	}
+}
+
 int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out, roz_buf *err,
 		 const roz_runner_opts *opts)
 {
@@ -233,7 +264,7 @@ int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out,
 	roz_session *session = NULL;
 	roz_env env;
 	runner_ctx ctx;
-	char *second = NULL, *moved_to = NULL, recovered[512] = "";
+	char *second = NULL, *moved_to = NULL, recovered[512] = "", why[512];
 	bool have_config = false, have_input = false;
 	int rc;
 
@@ -255,12 +286,36 @@ int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out,
 	if ((rc = roz_hook_input_parse(input, len, &in)) < 0) {
 		if (rc == ROZ_ENOMEM)
 			goto fail;
-		roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, roz_error_last());
+		snprintf(why, sizeof(why), "%s", roz_error_last());
+		if (ev == ROZ_HOOK_PRE_TOOL_USE && gates_apply(&config)) {
+			roz_buf_addf(err, "roz: warning: %s: %s; gates are configured, answering ask\n",
+				     event, why);
+			if (ask_unreadable(&res.output, why) < 0)
+				goto fail;
+			goto answer;
+		}
+		roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, why);
 		goto answer;
 	}
 	have_input = true;
+	report_input_warnings(err, event, &in.warnings);
 	if ((rc = roz_hook_prepare(ev, &in, &config, &plan)) < 0)
 		goto fail;
+	/*
+	 * Part of the call that gates judge could not be read: a refusal still
+	 * stands, a gate matched by the tool's name still judges, anything else
+	 * is the user's to look at. A Bash match came from the unreadable command
+	 * itself, so it is not trusted either way.
+	 */
+	if (ev == ROZ_HOOK_PRE_TOOL_USE && in.tool_unreadable && gates_apply(&config) &&
+	    !plan.gate.roz_runs && !plan.gate.touches_store &&
+	    (!plan.gate.matched || (in.tool_name && strcmp(in.tool_name, "Bash") == 0))) {
+		roz_buf_addf(err, "roz: warning: %s: gates cannot judge this call (%s); answering ask\n",
+			     event, in.tool_unreadable);
+		if (ask_unreadable(&res.output, in.tool_unreadable) < 0)
+			goto fail;
+		goto answer;
+	}
 
 	roz_runner_env(&env, &config);
 	ctx.config = &config;
@@ -278,9 +333,16 @@ int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out,
 		roz_store_file_opts so = {config.fsync};
 
 		if (!roz_session_id_valid(in.session_id)) {
-			roz_buf_addf(err, "roz: warning: %s: session id '%.80s' is not one roz can store "
-					  "(letters, digits, '-' and '_' only); answering {}\n",
-				     event, in.session_id);
+			snprintf(why, sizeof(why), "session id '%.80s' is not one roz can store "
+						   "(letters, digits, '-' and '_' only)", in.session_id);
+			/* the gate matched: without a session to hold an approval, the user decides */
+			if (ev == ROZ_HOOK_PRE_TOOL_USE && plan.gate.matched) {
+				roz_buf_addf(err, "roz: warning: %s: %s; answering ask\n", event, why);
+				if (ask_unreadable(&res.output, why) < 0)
+					goto fail;
+				goto answer;
+			}
+			roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, why);
 			goto answer;
 		}
 		if ((rc = roz_store_file_open(config.storage_path, &so, &store)) == ROZ_OK)

@@ -1,10 +1,12 @@
 /*
- * test_hook_io.c - what Claude Code hands a hook (strict about the fields
- * roz reads, blind to the rest) and the exact JSON answers roz prints.
+ * test_hook_io.c - what Claude Code hands a hook (each field judged on its
+ * own, flaws C cannot carry rewritten and reported) and the exact JSON
+ * answers roz prints.
  */
 #include "support.h"
 
 #include "roz/hook_io.h"
+#include "roz/json.h"
 
 #include <cjson/cJSON.h>
 #include <stddef.h>
@@ -358,14 +360,6 @@ static void test_reject_not_json(void **state)
 	assert_rejected("{'session_id':'s','cwd':'/'}", "JSON");
 }
 
-static void test_reject_invalid_utf8(void **state)
-{
-	(void)state;
-	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"prompt\":\"\xff\xfe\"}", "UTF-8");
-	assert_rejected("{\"session_id\":\"s\xc3\",\"cwd\":\"/\"}", "UTF-8");
-	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\xed\xa0\x80\"}", "UTF-8");
-}
-
 static void test_reject_not_an_object(void **state)
 {
 	(void)state;
@@ -375,74 +369,359 @@ static void test_reject_not_an_object(void **state)
 	assert_rejected("42", "object");
 }
 
-static void test_reject_missing_required(void **state)
+/* session_id is the one field every hook needs: without it the input is unusable. */
+static void test_reject_missing_session_id(void **state)
 {
 	(void)state;
 	assert_rejected("{}", "session_id");
 	assert_rejected("{\"cwd\":\"/tmp\"}", "session_id");
-	assert_rejected("{\"session_id\":\"s\"}", "cwd");
 	assert_rejected("{\"session_id\":null,\"cwd\":\"/\"}", "session_id");
-	assert_rejected("{\"session_id\":\"s\",\"cwd\":null}", "cwd");
+	assert_rejected("{\"session_id\":123,\"cwd\":\"/tmp\"}", "'session_id' must be a string");
+	assert_rejected("{\"session_id\":[\"s\"],\"cwd\":\"/tmp\"}", "'session_id' must be a string");
 }
 
-static void test_reject_wrong_types(void **state)
+/* One that cannot be read as sent names a different session, or none: rejected, never cut. */
+static void test_reject_flawed_session_id(void **state)
 {
 	(void)state;
-	assert_rejected("{\"session_id\":123,\"cwd\":\"/tmp\"}", "session_id");
-	assert_rejected("{\"session_id\":\"s\",\"cwd\":[\"/\"]}", "cwd");
-	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"prompt\":5}", "prompt");
-	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"tool_name\":{}}", "tool_name");
-	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"stop_hook_active\":\"yes\"}", "stop_hook_active");
-	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/\",\"stop_hook_active\":1}", "stop_hook_active");
+	assert_rejected("{\"session_id\":\"abc\\u0000../x\",\"cwd\":\"/\"}", "'session_id' has a NUL");
+	assert_rejected("{\"session_id\":\"s\\ud800\",\"cwd\":\"/\"}", "'session_id' has a lone");
+	assert_rejected("{\"session_id\":\"s\xc3\",\"cwd\":\"/\"}", "'session_id' has bytes that are not UTF-8");
+	/* a flaw in its key names the field too */
+	assert_rejected("{\"session_id\\u0000\":\"s\",\"cwd\":\"/\"}", "session_id");
+}
+
+/* The parser's warning lines, joined, for matching. */
+static const char *warnings_of(const roz_hook_input *in)
+{
+	return in->warnings.len ? in->warnings.ptr : "";
+}
+
+static void assert_warned(const roz_hook_input *in, const char *mentions)
+{
+	if (!strstr(warnings_of(in), mentions))
+		fail_msg("warnings do not mention '%s':\n%s", mentions, warnings_of(in));
 }
 
 /*
- * Fields roz only passes along, or that the Rust roz never read, are not a
- * reason to drop a call when mistyped: dropping it would let a gated call
- * through. They read as absent instead.
+ * A field roz does not need for a decision, of the wrong type, reads as
+ * absent with a warning naming it; the rest of the input is used as sent
+ * (issue 12: `stop_hook_active: "yes"` used to answer {} and let a pending
+ * review go).
  */
-static void test_loose_fields_wrong_type_are_ignored(void **state)
+static void test_wrong_types_cost_only_their_field(void **state)
 {
-	static const char *const texts[] = {
-		"{\"session_id\":\"s\",\"cwd\":\"/\",\"prompt_id\":true}",
-		"{\"session_id\":\"s\",\"cwd\":\"/\",\"tool_use_id\":5}",
-		"{\"session_id\":\"s\",\"cwd\":\"/\",\"background_tasks\":{}}",
-		"{\"session_id\":\"s\",\"cwd\":\"/\",\"background_tasks\":\"none\"}",
-	};
 	roz_hook_input in;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
-		parse_ok(texts[i], &in);
-		assert_null(in.prompt_id);
-		assert_null(in.tool_use_id);
-		assert_null(in.background_tasks);
-		roz_hook_input_clear(&in);
-	}
+	parse_ok("{\"session_id\":\"s\",\"cwd\":\"/\",\"stop_hook_active\":\"yes\",\"model\":7,"
+		 "\"permission_mode\":[\"x\"],\"agent_type\":3,\"agent_id\":{},\"prompt_id\":true,"
+		 "\"background_tasks\":{},\"last_assistant_message\":\"done\"}",
+		 &in);
+	assert_string_equal(in.session_id, "s");
+	assert_string_equal(in.last_assistant_message, "done");
+	assert_int_equal(in.stop_hook_active, -1);
+	assert_null(in.model);
+	assert_null(in.permission_mode);
+	assert_null(in.agent_type);
+	assert_null(in.agent_id);
+	assert_null(in.prompt_id);
+	assert_null(in.background_tasks);
+	assert_null(in.tool_unreadable);
+	assert_warned(&in, "'stop_hook_active' is a string, not true or false; ignored\n");
+	assert_warned(&in, "'model' is a number, not a string; ignored\n");
+	assert_warned(&in, "'permission_mode' is an array, not a string; ignored\n");
+	assert_warned(&in, "'agent_type' is a number, not a string; taken as not the reviewer\n");
+	assert_warned(&in, "'agent_id' is an object, not a string; taken as not the reviewer\n");
+	assert_warned(&in, "'background_tasks' is an object, not an array; read as no tasks\n");
+	assert_warned(&in, "'prompt_id' is true or false, not a string; ignored\n");
+	roz_hook_input_clear(&in);
+	/* cwd is not needed for any decision either */
+	parse_ok("{\"session_id\":\"s\"}", &in);
+	assert_null(in.cwd);
+	assert_int_equal(in.warnings.len, 0);
+	roz_hook_input_clear(&in);
+	parse_ok("{\"session_id\":\"s\",\"cwd\":[\"/\"]}", &in);
+	assert_null(in.cwd);
+	assert_warned(&in, "'cwd' is an array");
+	roz_hook_input_clear(&in);
 }
 
-static void test_reject_each_optional_string_wrong_type(void **state)
+static void test_each_optional_string_wrong_type_warns(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < N_STRING_FIELDS; i++) {
+		roz_hook_input in;
 		char *text = t_sprintf("{\"session_id\":\"s\",\"cwd\":\"/\",\"%s\":true}", string_fields[i].name);
+		char *want = t_sprintf("hook input field '%s' is true or false, not a string;",
+				       string_fields[i].name);
 
-		assert_rejected(text, string_fields[i].name);
+		parse_ok(text, &in);
+		assert_warned(&in, want);
+		if (strcmp(string_fields[i].name, "prompt") == 0)
+			assert_string_equal(field_at(&in, i), ""); /* still a prompt, but no #roz */
+		else
+			assert_null(field_at(&in, i));
+		/* only a tool name that cannot be read keeps a gate from judging the call */
+		if (strcmp(string_fields[i].name, "tool_name") == 0)
+			assert_string_equal(in.tool_unreadable, "'tool_name' is true or false, not a string");
+		else
+			assert_null(in.tool_unreadable);
+		roz_hook_input_clear(&in);
+		free(text);
+		free(want);
+	}
+}
+
+/* What a Bash gate sees of a call whose other members JSON cannot carry into C. */
+static void parse_bash(const char *tool_input, roz_hook_input *in)
+{
+	char *text = t_sprintf("{\"session_id\":\"s\",\"cwd\":\"/w\",\"tool_name\":\"Bash\",\"tool_input\":%s}",
+			       tool_input);
+
+	parse_ok(text, in);
+	free(text);
+}
+
+static const char *member(const roz_hook_input *in, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(in->tool_input, name);
+
+	assert_true(cJSON_IsString(v));
+	return v->valuestring;
+}
+
+/*
+ * Issue 12: with a `Bash:git push*` gate, a \u0000 or a lone surrogate in
+ * `description` made the whole input unreadable and the call answered {}.
+ * Now the rest of the input is read, the flaw replaced by U+FFFD and named
+ * in a warning, and the command stays what the gate judges.
+ */
+static void test_flaws_outside_the_command_are_replaced(void **state)
+{
+	static const struct {
+		const char *spelling, *reads_as, *what;
+	} cases[] = {
+		{"a\\u0000b", "a\xef\xbf\xbd" "b", "a NUL character (\\u0000)"},
+		{"\\ud800", "\xef\xbf\xbd", "a lone UTF-16 surrogate"},
+		{"x\\udfffy", "x\xef\xbf\xbdy", "a lone UTF-16 surrogate"},
+		{"\\ud800\\ud83d\\ude00", "\xef\xbf\xbd\xf0\x9f\x98\x80", "a lone UTF-16 surrogate"},
+		{"\\ud800\\u0041", "\xef\xbf\xbd" "A", "a lone UTF-16 surrogate"},
+		{"bad \xff byte", "bad \xef\xbf\xbd byte", "bytes that are not UTF-8"},
+		{"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "bytes that are not UTF-8"},
+		{"tab\there", "tab\there", "a raw control character"},
+		{"raw \x01", "raw \x01", "a raw control character"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		roz_hook_input in;
+		char *ti = t_sprintf("{\"command\":\"git push origin main\",\"description\":\"%s\"}",
+				     cases[i].spelling);
+
+		parse_bash(ti, &in);
+		assert_string_equal(member(&in, "command"), "git push origin main");
+		assert_string_equal(member(&in, "description"), cases[i].reads_as);
+		assert_warned(&in, "hook input field 'tool_input.description' has ");
+		assert_warned(&in, cases[i].what);
+		assert_null(in.tool_unreadable);
+		roz_hook_input_clear(&in);
+		free(ti);
+	}
+}
+
+/* The same flaw in what the gate reads leaves the call unreadable to it. */
+static void test_flaw_in_what_the_gate_reads(void **state)
+{
+	roz_hook_input in;
+
+	(void)state;
+	parse_bash("{\"command\":\"git push\\u0000\"}", &in);
+	assert_string_equal(in.tool_unreadable, "'tool_input.command' has a NUL character (\\u0000)");
+	roz_hook_input_clear(&in);
+	parse_bash("{\"command\":\"git \\udc00push\"}", &in);
+	assert_non_null(strstr(in.tool_unreadable, "'tool_input.command' has a lone UTF-16 surrogate"));
+	roz_hook_input_clear(&in);
+	/* tool_input that is not an object carries its flaws itself */
+	parse_bash("[\"git push\\u0000\"]", &in);
+	assert_non_null(strstr(in.tool_unreadable, "'tool_input' has a NUL"));
+	roz_hook_input_clear(&in);
+	parse_ok("{\"session_id\":\"s\",\"tool_name\":\"Bas\\u0000h\",\"tool_input\":{\"command\":\"x\"}}", &in);
+	assert_non_null(strstr(in.tool_unreadable, "'tool_name' has a NUL"));
+	roz_hook_input_clear(&in);
+	/* a file tool's path is read by the store guard; its command means nothing */
+	parse_ok("{\"session_id\":\"s\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"/a\\ud800\","
+		 "\"command\":\"\\u0000\"}}",
+		 &in);
+	assert_non_null(strstr(in.tool_unreadable, "'tool_input.file_path' has a lone"));
+	roz_hook_input_clear(&in);
+	parse_ok("{\"session_id\":\"s\",\"tool_name\":\"Read\",\"tool_input\":{\"command\":\"\\u0000\"}}", &in);
+	assert_null(in.tool_unreadable);
+	roz_hook_input_clear(&in);
+	/* and a Bash call's file_path is nobody's business */
+	parse_bash("{\"command\":\"ls\",\"file_path\":\"\\u0000\"}", &in);
+	assert_null(in.tool_unreadable);
+	roz_hook_input_clear(&in);
+}
+
+/* A flaw in a key belongs to the member it names. */
+static void test_flaw_in_a_key(void **state)
+{
+	roz_hook_input in;
+
+	(void)state;
+	parse_bash("{\"command\":\"git push\",\"descr\\u0000iption\":\"d\"}", &in);
+	assert_warned(&in, "'tool_input.descr\xef\xbf\xbdiption' has a NUL");
+	assert_null(in.tool_unreadable);
+	assert_string_equal(member(&in, "descr\xef\xbf\xbdiption"), "d");
+	roz_hook_input_clear(&in);
+	parse_ok("{\"session_id\":\"s\",\"mo\\ud800del\":1,\"prompt\":\"#roz\"}", &in);
+	assert_warned(&in, "'mo\xef\xbf\xbd" "del' has a lone");
+	assert_string_equal(in.prompt, "#roz");
+	roz_hook_input_clear(&in);
+}
+
+/* Nested deeper than the parser takes: that member is cut to a note, the rest is read. */
+static char *nested(const char *prefix, int depth, const char *suffix)
+{
+	roz_buf b = ROZ_BUF_INIT;
+
+	roz_buf_adds(&b, prefix);
+	for (int i = 0; i < depth; i++)
+		roz_buf_adds(&b, i % 2 ? "{\"k\":" : "[");
+	roz_buf_adds(&b, "1");
+	for (int i = depth; i-- > 0;)
+		roz_buf_adds(&b, i % 2 ? "}" : "]");
+	roz_buf_adds(&b, suffix);
+	assert_false(b.oom);
+	return roz_buf_detach(&b, NULL);
+}
+
+static int depth_of(const cJSON *v)
+{
+	int deepest = 0;
+	const cJSON *c;
+
+	if (!cJSON_IsArray(v) && !cJSON_IsObject(v))
+		return 0;
+	cJSON_ArrayForEach(c, v) {
+		int d = depth_of(c);
+
+		if (d > deepest)
+			deepest = d;
+	}
+	return deepest + 1;
+}
+
+static void test_nesting_past_the_limit(void **state)
+{
+	static const int depths[] = {509, 510, 511, 512, 600, 5000};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(depths) / sizeof(depths[0]); i++) {
+		roz_hook_input in;
+		char *text = nested("{\"session_id\":\"s\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":"
+				    "\"git push\",\"x\":",
+				    depths[i], "},\"prompt\":\"after\"}");
+
+		parse_ok(text, &in);
+		assert_string_equal(member(&in, "command"), "git push");
+		assert_string_equal(in.prompt, "after");
+		assert_null(in.tool_unreadable);
+		/* root, tool_input and x's own levels: 512 in all at most */
+		assert_true(depth_of(in.root) <= ROZ_JSON_MAX_DEPTH);
+		if (depths[i] + 2 > ROZ_JSON_MAX_DEPTH) {
+			assert_warned(&in, "'tool_input.x' has nesting deeper than 512 levels; read with the "
+					   "deeper part left out");
+			assert_int_equal(depth_of(in.root), ROZ_JSON_MAX_DEPTH);
+		} else {
+			assert_int_equal(in.warnings.len, 0);
+			assert_int_equal(depth_of(in.root), depths[i] + 2);
+		}
+		roz_hook_input_clear(&in);
 		free(text);
 	}
 }
 
-/*
- * BUG (src/core/hook_io.c, roz_hook_input_parse): a \u0000 escape is valid
- * JSON, but the decoded C string ends there, so "abc\u0000../x" is accepted
- * as session "abc" - a different session than the one Claude Code named.
- * Identifiers that cannot be represented should be rejected, not cut.
- */
-static void test_reject_nul_in_identifiers(void **state)
+/* "\\u0000" is a backslash and five characters, not a NUL: no flaw, text as sent. */
+static void test_escaped_backslash_is_not_a_nul(void **state)
+{
+	roz_hook_input in;
+
+	(void)state;
+	parse_bash("{\"command\":\"printf '\\\\u0000'\"}", &in);
+	assert_string_equal(member(&in, "command"), "printf '\\u0000'");
+	assert_int_equal(in.warnings.len, 0);
+	assert_null(in.tool_unreadable);
+	roz_hook_input_clear(&in);
+}
+
+/* Forgiving string contents is all the rewrite forgives: the grammar is as strict as ever. */
+static void test_rewrite_keeps_the_grammar(void **state)
 {
 	(void)state;
-	assert_rejected("{\"session_id\":\"abc\\u0000../x\",\"cwd\":\"/\"}", "session_id");
-	assert_rejected("{\"session_id\":\"s\",\"cwd\":\"/tmp\\u0000/etc\"}", "cwd");
+	assert_rejected("{\"session_id\":\"s\",\"p\":\"\\u0000\",}", "JSON");
+	assert_rejected("{\"session_id\":\"s\",\"p\":\"\\u0000\"", "JSON");
+	assert_rejected("{\"session_id\":\"s\",\"p\":\"\\ud800\\x\"}", "JSON");
+	assert_rejected("{\"session_id\":\"s\",\"p\":\"\\u00g0\"}", "JSON");
+	assert_rejected("{\"session_id\":\"s\",\"p\":[1,]}", "JSON");
+	assert_rejected("{\"session_id\":\"s\",\"p\":\xff}", "JSON");
+	assert_rejected("{\"session_id\":\"s\",\"p\":[}", "JSON");
+	assert_rejected("{\"session_id\":\"s\",\"p\":\"\\u0000\"} x", "JSON");
+	/* and deep nesting that never closes is no object at all */
+	{
+		char *text = nested("{\"session_id\":\"s\",\"x\":", 2000, "");
+
+		assert_rejected(text, "JSON");
+		free(text);
+	}
+}
+
+/* Flaws at the top level and in prompts: each field for itself, every warning on its own line. */
+static void test_warnings_are_lines(void **state)
+{
+	roz_hook_input in;
+	size_t lines = 0;
+
+	(void)state;
+	parse_ok("{\"session_id\":\"s\",\"cwd\":\"/tmp\\u0000/etc\",\"prompt\":\"#roz \\ud800\",\"model\":1}", &in);
+	assert_string_equal(in.cwd, "/tmp\xef\xbf\xbd/etc");
+	assert_string_equal(in.prompt, "#roz \xef\xbf\xbd");
+	for (const char *p = warnings_of(&in); *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 3);
+	assert_int_equal(in.warnings.ptr[in.warnings.len - 1], '\n');
+	assert_null(strstr(warnings_of(&in), "roz:"));
+	roz_hook_input_clear(&in);
+	assert_int_equal(in.warnings.len, 0);
+	assert_null(in.tool_unreadable);
+}
+
+/* The rewrite's every allocation may fail: ROZ_ENOMEM and nothing left behind. */
+static void test_rewrite_out_of_memory(void **state)
+{
+	static const char text[] = "{\"session_id\":\"s\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":"
+				   "\"git push\\u0000\",\"d\":\"\\ud800\"},\"model\":5}";
+	roz_hook_input in;
+	long n;
+	int rc = ROZ_ENOMEM;
+
+	(void)state;
+	for (n = 0; rc != ROZ_OK; n++) {
+		assert_true(n < 10000);
+		roz_alloc_fail_after(n);
+		rc = roz_hook_input_parse(text, sizeof(text) - 1, &in);
+		roz_alloc_fail_after(-1);
+		if (rc != ROZ_OK) {
+			assert_int_equal(rc, ROZ_ENOMEM);
+			assert_null(in.root);
+			assert_null(in.tool_unreadable);
+			assert_null(in.warnings.ptr);
+		}
+	}
+	assert_true(n > 5);
+	assert_non_null(in.tool_unreadable);
+	roz_hook_input_clear(&in);
 }
 
 static void test_parse_out_of_memory(void **state)
@@ -728,13 +1007,19 @@ int main(void)
 		cmocka_unit_test(test_clear_is_idempotent),
 		cmocka_unit_test(test_reject_empty),
 		cmocka_unit_test(test_reject_not_json),
-		cmocka_unit_test(test_reject_invalid_utf8),
 		cmocka_unit_test(test_reject_not_an_object),
-		cmocka_unit_test(test_reject_missing_required),
-		cmocka_unit_test(test_reject_wrong_types),
-		cmocka_unit_test(test_reject_each_optional_string_wrong_type),
-		cmocka_unit_test(test_loose_fields_wrong_type_are_ignored),
-		cmocka_unit_test(test_reject_nul_in_identifiers),
+		cmocka_unit_test(test_reject_missing_session_id),
+		cmocka_unit_test(test_reject_flawed_session_id),
+		cmocka_unit_test(test_wrong_types_cost_only_their_field),
+		cmocka_unit_test(test_each_optional_string_wrong_type_warns),
+		cmocka_unit_test(test_flaws_outside_the_command_are_replaced),
+		cmocka_unit_test(test_flaw_in_what_the_gate_reads),
+		cmocka_unit_test(test_flaw_in_a_key),
+		cmocka_unit_test(test_nesting_past_the_limit),
+		cmocka_unit_test(test_escaped_backslash_is_not_a_nul),
+		cmocka_unit_test(test_rewrite_keeps_the_grammar),
+		cmocka_unit_test(test_warnings_are_lines),
+		cmocka_unit_test(test_rewrite_out_of_memory),
 		cmocka_unit_test(test_parse_out_of_memory),
 		cmocka_unit_test(test_write_allow),
 		cmocka_unit_test(test_write_block),

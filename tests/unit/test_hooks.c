@@ -5,6 +5,7 @@
  */
 #include "hookenv.h"
 
+#include "roz/runner.h"
 #include "roz/session_json.h"
 
 #include <cjson/cJSON.h>
@@ -1465,6 +1466,214 @@ static void state_stays_bounded_over_ten_thousand_prompts(void **state)
 	assert_true(at_10000 <= at_1000 + at_1000 / 100);
 }
 
+/* ---- hostile input and stored data (issue 12) --------------------------------------------- */
+
+/* A tool input nested `depth` levels, objects and arrays in turn. */
+static char *nested_json(int depth)
+{
+	roz_buf b = ROZ_BUF_INIT;
+
+	for (int i = 0; i < depth; i++)
+		roz_buf_adds(&b, i % 2 ? "[" : "{\"k\":");
+	roz_buf_adds(&b, "1");
+	for (int i = depth; i-- > 0;)
+		roz_buf_adds(&b, i % 2 ? "]" : "}");
+	assert_false(b.oom);
+	return roz_buf_detach(&b, NULL);
+}
+
+static int json_depth(const cJSON *v)
+{
+	int deepest = 0;
+	const cJSON *c;
+
+	if (!cJSON_IsArray(v) && !cJSON_IsObject(v))
+		return 0;
+	cJSON_ArrayForEach(c, v) {
+		int d = json_depth(c);
+
+		if (d > deepest)
+			deepest = d;
+	}
+	return deepest + 1;
+}
+
+/*
+ * A gated input nested just inside the parser's 512 levels was stored three
+ * levels deeper, and the next hook found the session corrupt: the review was
+ * lost. It is stored bounded, and the stop after it is still held.
+ */
+static void gated_input_at_the_parsers_depth_keeps_the_review(void **state)
+{
+	static const char *const pats[] = {"mcp__*", NULL};
+	t_hooks *h = *state;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, pats);
+	for (int depth = 511; depth >= 509; depth--) {
+		char *input = nested_json(depth);
+		roz_session *s;
+		t_out out;
+
+		assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out,
+					"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"mcp__x\","
+					"\"tool_input\":%s}",
+					SID, input),
+				 ROZ_OUTPUT_DENY);
+		th_out_free(&out);
+		/* the harness fails the test if the stored session no longer loads */
+		assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+		s = th_get(h, SID);
+		assert_non_null(s->review.gate_trigger);
+		assert_true(s->review.gate_trigger->tool_input.truncated);
+		assert_true(json_depth(s->review.gate_trigger->tool_input.value) <= ROZ_MAX_TOOL_INPUT_DEPTH);
+		roz_session_free(s);
+		free(input);
+	}
+}
+
+/*
+ * With a Bash gate, a NUL, a lone surrogate or nesting past 512 levels in
+ * another member used to make the whole input unreadable, and the push was
+ * answered {}. The gate judges the command.
+ */
+static void flaws_beside_the_command_do_not_open_the_gate(void **state)
+{
+	static const char *const pats[] = {"Bash:git push*", NULL};
+	char *deep = nested_json(600);
+	const char *const others[] = {"\"description\":\"a\\u0000b\"", "\"description\":\"\\ud800\"",
+				      "\"description\":\"\\udfff x\"", deep};
+	t_hooks *h = *state;
+
+	th_gates(h, ROZ_SCOPE_PROMPT, pats);
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		t_out out;
+		char *member = i == 3 ? t_sprintf("\"x\":%s", deep) : strdup(others[i]);
+
+		assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out,
+					"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"Bash\","
+					"\"tool_input\":{\"command\":\"git push origin main\",%s}}",
+					SID, member),
+				 ROZ_OUTPUT_DENY);
+		assert_non_null(strstr(out.text, "Gated: `Bash:git push origin main`"));
+		th_out_free(&out);
+		free(member);
+	}
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+	free(deep);
+}
+
+/* Wrong types in fields the stop does not need used to answer {} and let a pending review go. */
+static void wrong_types_do_not_let_a_pending_review_go(void **state)
+{
+	t_hooks *h = *state;
+	t_out out;
+
+	enable_review(h);
+	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"stop_hook_active\":\"yes\",\"model\":7,"
+				"\"permission_mode\":[\"x\"],\"agent_type\":3}",
+				SID),
+			 ROZ_OUTPUT_BLOCK);
+	th_out_free(&out);
+	/* an agent_type of the wrong type is not the reviewer: its stop is not a reviewer's */
+	assert_int_equal(th_run(h, ROZ_HOOK_SUBAGENT_STOP, &out,
+				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"agent_type\":[\"roz:roz\"],\"agent_id\":\"a\"}",
+				SID),
+			 ROZ_OUTPUT_ALLOW);
+	th_out_free(&out);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+}
+
+/* Text that is not UTF-8 in each of the verdict's strings. */
+static const struct {
+	roz_decision_kind kind;
+	const char *summary, *message, *opinions, *names;
+} bad_verdicts[] = {
+	{ROZ_DECISION_ISSUES, "bad \xff", NULL, NULL, "the summary"},
+	{ROZ_DECISION_ISSUES, "fine", "bad \xc3", NULL, "the message to the agent"},
+	{ROZ_DECISION_COMPLETE, "fine", NULL, "bad \xed\xa0\x80", "the second-opinion text"},
+	/* also an argument this kind does not keep: roz decide writes it to the trace */
+	{ROZ_DECISION_ISSUES, "fine", NULL, "bad \xff", "the second-opinion text"},
+};
+
+/*
+ * `roz decide <id> ISSUES $'bad \xff'` used to record the verdict, and the
+ * next hook found the session file corrupt and started afresh: the review
+ * was gone. The verdict is refused with nothing changed.
+ */
+static void decide_refuses_text_it_cannot_read_back(void **state)
+{
+	t_hooks *h = *state;
+	roz_env env;
+
+	enable_review(h);
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+	memset(&env, 0, sizeof(env));
+	env.config = &h->config;
+	env.now = h->now;
+	for (size_t i = 0; i < sizeof(bad_verdicts) / sizeof(bad_verdicts[0]); i++) {
+		roz_session *s = th_get(h, SID);
+		roz_buf before = ROZ_BUF_INIT, after = ROZ_BUF_INIT;
+
+		assert_int_equal(roz_session_to_json(s, &before), ROZ_OK);
+		assert_int_equal(roz_decide_apply(s, bad_verdicts[i].kind, bad_verdicts[i].summary,
+						  bad_verdicts[i].message, bad_verdicts[i].opinions, false, &env),
+				 ROZ_EINVALID);
+		assert_non_null(strstr(roz_error_last(), bad_verdicts[i].names));
+		assert_non_null(strstr(roz_error_last(), "not valid UTF-8"));
+		assert_int_equal(roz_session_to_json(s, &after), ROZ_OK);
+		assert_string_equal(after.ptr, before.ptr);
+		roz_buf_free(&before);
+		roz_buf_free(&after);
+		roz_session_free(s);
+	}
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+}
+
+/* The same through the runner, against files: the stored session is left byte for byte. */
+static void run_decide_refuses_text_it_cannot_read_back(void **state)
+{
+	roz_store_file_opts so = {false};
+	roz_config config;
+	roz_store *store;
+	roz_session *s;
+	char *dir = t_mkdtemp(), *path, *before, *after;
+
+	(void)state;
+	assert_int_equal(roz_config_init(&config), ROZ_OK);
+	config.storage_path = roz_strdup(dir);
+	config.require_reviewer = false; /* the verdict is recorded at once, if at all */
+	assert_int_equal(roz_store_file_open(dir, &so, &store), ROZ_OK);
+	assert_int_equal(roz_session_new("g1", roz_time_make(1767225600, 0), &s), ROZ_OK);
+	s->review.enabled = true;
+	assert_int_equal(roz_store_put(store, s), ROZ_OK);
+	roz_session_free(s);
+	roz_store_free(store);
+	path = t_sprintf("%s/sessions/g1.json", dir);
+	before = t_read_file(path, NULL);
+	assert_non_null(before);
+	for (size_t i = 0; i < sizeof(bad_verdicts) / sizeof(bad_verdicts[0]); i++) {
+		roz_decide_request req;
+
+		memset(&req, 0, sizeof(req));
+		req.session_id = "g1";
+		req.kind = bad_verdicts[i].kind;
+		req.summary = bad_verdicts[i].summary;
+		req.message = bad_verdicts[i].message;
+		req.opinions = bad_verdicts[i].opinions;
+		assert_int_equal(roz_run_decide(&config, &req), ROZ_EINVALID);
+		assert_non_null(strstr(roz_error_last(), "not valid UTF-8"));
+		after = t_read_file(path, NULL);
+		assert_string_equal(after, before);
+		free(after);
+	}
+	free(before);
+	free(path);
+	roz_config_free(&config);
+	t_rmtree(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1549,6 +1758,11 @@ int main(void)
 		T(flow_lifecycle_start_prompt_end),
 		T(no_hook_ever_answers_allow),
 		T(state_stays_bounded_over_ten_thousand_prompts),
+		T(gated_input_at_the_parsers_depth_keeps_the_review),
+		T(flaws_beside_the_command_do_not_open_the_gate),
+		T(wrong_types_do_not_let_a_pending_review_go),
+		T(decide_refuses_text_it_cannot_read_back),
+		T(run_decide_refuses_text_it_cannot_read_back),
 #undef T
 	};
 
