@@ -19,7 +19,8 @@
  * Judging that takes two steps, because the second needs the file system:
  *
  *   roz_gate_check()        reads the call: the paths it writes, how, and
- *                           the directories a Bash line moves into; sets
+ *                           the directories a Bash line moves into; for a
+ *                           file tool, or a Bash line a gate matched, sets
  *                           touches_store when that is certain from the
  *                           text alone (an absolute path, `..` folded);
  *   roz_gate_check_store()  resolves those paths against the hook's cwd,

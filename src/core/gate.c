@@ -1107,8 +1107,12 @@ int roz_gate_check(const roz_config *config, const char *tool_name, const cJSON 
 			if (roz_glob_match(config->gate_tools[p], tool_name))
 				rc = set_match(m, tool_name, strlen(tool_name), config->gate_tools[p]);
 	}
-	/* what the text alone proves; home and links are settled by roz_gate_check_store() */
-	if (rc == ROZ_OK && m->nwrites &&
+	/*
+	 * What the text alone proves, for a file tool or a Bash line a gate
+	 * matched (whose denial then needs no session); home and links are
+	 * settled, and other Bash lines judged, by roz_gate_check_store().
+	 */
+	if (rc == ROZ_OK && m->nwrites && (m->matched || !command) &&
 	    (rc = roz_gate_check_store(m, config, cwd, NULL, &v, NULL, 0)) == ROZ_OK)
 		m->touches_store = v == ROZ_GATE_STORE_DENY;
 	return rc;

@@ -30,6 +30,7 @@ static int join(const char *base, const char *home, const char *path, roz_buf *b
 		roz_error_set("an empty path names no file");
 		return ROZ_EINVALID;
 	}
+	roz_buf_grow(b, strlen(path) + (base ? strlen(base) : 0) + (home ? strlen(home) : 0) + 2);
 	if (path[0] == '/') {
 		roz_buf_adds(b, path);
 	} else if ((rest = after_home(path)) != NULL) {
@@ -80,6 +81,8 @@ static void pop(roz_buf *b)
 /* Fold `.`, `..` and repeated slashes of an absolute path into b. */
 static void fold(roz_buf *b, const char *s)
 {
+	/* the folded path is never longer than the text: one allocation */
+	roz_buf_grow(b, strlen(s) + 1);
 	roz_buf_adds(b, "/");
 	while (*s) {
 		size_t n;
