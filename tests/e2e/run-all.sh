@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# Run the fake-model unit tests, the harness self-tests (harness-*) and every
-# roz scenario (roz-*): all of scenarios/*.js except capture-*.
+# Run the fake-model unit tests, then the harness self-tests (harness-*) and
+# every roz scenario (roz-*), i.e. all of scenarios/*.js except capture-*,
+# once per cell of the version matrix: every Claude Code release listed in
+# versions/matrix, in each of the modes listed for it.
 # usage: run-all.sh [SCENARIO...]
+# ROZ_E2E_CELLS="2.1.331:print ..." limits the run to those cells.
 #
 # The roz under test is the first `roz` on PATH; when there is none,
 # <repo>/build/roz is used (build it with cmake -S . -B build && cmake --build
 # build). The usual command, from the repository root:
 #   PATH="$PWD/build:$PATH" tests/e2e/run-all.sh
 #
-# Prints one PASS/FAIL/SKIP line per scenario (with the scenario's own output
-# indented above it) and a closing "e2e: N passed, N failed, N skipped".
+# Prints one PASS/FAIL/SKIP line per scenario and cell (with the scenario's
+# own output indented above it), a table of what the review loop cost in
+# each cell (stops blocked, reviewers started, main-model requests, stops let
+# through while a reviewer worked), and a closing "e2e: N passed, N failed,
+# N skipped".
 # Exit status: 0 all passed, 1 something failed, 2 no roz to test, 77 this
 # environment cannot run Claude Code (not root, no unshare, CLI not installed
 # and the npm registry unreachable) -- said on stderr.
@@ -38,7 +44,7 @@ unshare --net --pid --fork --mount-proc true 2>/dev/null || skip_all "unshare --
 "$here/install.sh" > "$root/install.log" 2>&1
 rc=$?
 if [[ $rc -eq 77 ]]; then
-  skip_all "the pinned Claude Code CLI is not installed and cannot be: $(tail -n 1 "$root/install.log")"
+  skip_all "the Claude Code releases of the matrix are not installed and cannot be: $(tail -n 1 "$root/install.log")"
 elif [[ $rc -ne 0 ]]; then
   echo "run-all: install.sh failed ($rc):" >&2
   cat "$root/install.log" >&2
@@ -84,18 +90,59 @@ else
   echo "FAIL unit: fake-model (see $root/unit.log)"; failed=$((failed + 1))
 fi
 
-for s in "${scenarios[@]}"; do
-  "$here/run-scenario.sh" "$s" 2>&1 | sed "s/^/  /"
-  rc=${PIPESTATUS[0]}
-  n="$(basename "$s" .js)"
-  case $rc in
-    0) echo "PASS $n"; passed=$((passed + 1)) ;;
-    77) echo "SKIP $n"; skipped=$((skipped + 1)) ;;
-    124) echo "FAIL $n (Claude Code timed out; artefacts in $root/$n)"; failed=$((failed + 1)) ;;
-    1) echo "FAIL $n (check failed or Claude Code exited 1; artefacts in $root/$n)"; failed=$((failed + 1)) ;;
-    *) echo "FAIL $n (exit $rc; artefacts in $root/$n)"; failed=$((failed + 1)) ;;
-  esac
+# the matrix: "<version>:<mode>" cells
+cells=()
+if [[ -n "${ROZ_E2E_CELLS:-}" ]]; then
+  read -r -a cells <<< "$ROZ_E2E_CELLS"
+else
+  while read -r v modes; do
+    for m in $modes; do cells+=("$v:$m"); done
+  done < <(sed -e 's/#.*//' "$here/versions/matrix" | awk 'NF')
+fi
+
+for cell in "${cells[@]}"; do
+  v="${cell%%:*}" m="${cell#*:}"
+  echo "run-all: Claude Code $v, $m mode"
+  for s in "${scenarios[@]}"; do
+    n="$(basename "$s" .js)"
+    "$here/run-scenario.sh" -V "$v" -m "$m" -r "$root/$v-$m/$n" "$s" 2>&1 | sed "s/^/  /"
+    rc=${PIPESTATUS[0]}
+    case $rc in
+      0) echo "PASS $n [$v $m]"; passed=$((passed + 1)) ;;
+      77) echo "SKIP $n [$v $m]"; skipped=$((skipped + 1)) ;;
+      124) echo "FAIL $n [$v $m] (Claude Code timed out; artefacts in $root/$v-$m/$n)"; failed=$((failed + 1)) ;;
+      1) echo "FAIL $n [$v $m] (check failed or Claude Code exited 1; artefacts in $root/$v-$m/$n)"; failed=$((failed + 1)) ;;
+      *) echo "FAIL $n [$v $m] (exit $rc; artefacts in $root/$v-$m/$n)"; failed=$((failed + 1)) ;;
+    esac
+  done
 done
+
+# what the review loop cost, per scenario and cell (scenarios that wrote metrics.json)
+node - "$root" "${cells[@]}" <<'JS'
+const fs = require('fs');
+const path = require('path');
+const [root, ...cells] = process.argv.slice(2);
+const rows = new Map();
+for (const cell of cells) {
+  const dir = path.join(root, cell.replace(':', '-'));
+  if (!fs.existsSync(dir)) continue;
+  for (const n of fs.readdirSync(dir).sort()) {
+    const f = path.join(dir, n, 'metrics.json');
+    if (!fs.existsSync(f)) continue;
+    const m = JSON.parse(fs.readFileSync(f, 'utf8'));
+    if (!rows.has(n)) rows.set(n, {});
+    rows.get(n)[cell] = `${m.stop_blocks}/${m.reviewers}/${m.main_requests} (${m.waits})`;
+  }
+}
+if (rows.size) {
+  const head = ['scenario', ...cells.map((c) => c.replace(':', ' '))];
+  const table = [head, ...[...rows].map(([n, r]) => [n, ...cells.map((c) => r[c] || '-')])];
+  const w = head.map((_, i) => Math.max(...table.map((row) => row[i].length)));
+  console.log('\nblocks/reviewers/main requests (stops let through while a reviewer worked):');
+  for (const row of table) console.log(row.map((x, i) => x.padEnd(w[i])).join('  ').trimEnd());
+  console.log('');
+}
+JS
 
 echo "e2e: $passed passed, $failed failed, $skipped skipped ($(( $(date +%s) - start_s )) s)"
 [[ $failed -gt 0 ]] && exit 1

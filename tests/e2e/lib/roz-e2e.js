@@ -8,7 +8,11 @@ const path = require('path');
 const { execFileSync } = require('child_process');
 const { makeContext, blocksOf } = require('../fake-model.js');
 
+// How a Stop/SubagentStop block reaches the model: 2.1.197 writes
+// "Stop hook feedback:\n<reason>", 2.1.331 "Stop hook blocking error from
+// command: "roz hook stop": <reason>".
 const FEEDBACK = 'Stop hook feedback:';
+const FEEDBACK_RE = /Stop hook feedback:|Stop hook blocking error from command/;
 const GATE_MARK = 'roz: this action needs an independent review first';
 const REVIEW_REQUIRED = '# Review required';
 
@@ -54,14 +58,16 @@ function write(name, content) {
 
 // The Agent call the block message asks for. `round` (1, 2, ...) goes into the
 // prompt as REVIEW_ROUND=<n> so the reviewer script knows which review it is.
-function spawnReviewer(sid, { round = 1, background = false, what = 'the task' } = {}) {
+// `background`: true asks for a background run, false for a foreground one,
+// undefined leaves it to Claude Code (2.1.197: foreground, 2.1.331: background).
+function spawnReviewer(sid, { round = 1, background, what = 'the task' } = {}) {
   const input = {
     subagent_type: 'roz:roz',
     description: `roz review ${round}`,
     prompt: `SESSION_ID=${sid}\nREVIEW_ROUND=${round}\n\n## What was asked\n${what}\n\n` +
       '## What you did\nWrote the files the user asked for.\n\n## Files changed\nsee git status\n',
   };
-  if (background) input.run_in_background = true;
+  if (background !== undefined) input.run_in_background = background;
   return { type: 'tool_use', name: 'Agent', input };
 }
 
@@ -95,11 +101,84 @@ function agentCalls(ctx) {
 }
 
 function isFeedback(ctx) {
-  return ctx.lastUserText.includes(FEEDBACK);
+  return FEEDBACK_RE.test(ctx.lastUserText);
 }
 
+// A background task's completion: 2.1.197 sends the bare <task-notification>
+// as the user turn, 2.1.331 wraps it (and may batch several) in a
+// <system-reminder> marked as not coming from the user.
 function isTaskNotification(ctx) {
-  return ctx.lastUserText.trimStart().startsWith('<task-notification>');
+  return ctx.toolResults.length === 0 && ctx.lastUserText.includes('<task-notification>');
+}
+
+// ---------------------------------------------------------------------------
+// Background reviewers. The scripted main agent behaves as a real model does
+// under Claude Code's background agents: once the Agent tool says the
+// reviewer is working in the background, it ends its turn and waits for the
+// notification; it never starts a second reviewer while one is at work.
+
+function toolResultTextOf(block) {
+  const c = block.content;
+  if (typeof c === 'string') return c;
+  if (Array.isArray(c)) return c.map((x) => (x && x.type === 'text' ? x.text : '')).join('\n');
+  return '';
+}
+
+const ASYNC_RE = /Async agent launched|working in the background/;
+
+// Every Agent call for roz:roz so far: {id, async, refused, done, notified}.
+function reviewerLaunches(ctx) {
+  const results = new Map();
+  const userTexts = [];
+  for (const m of ctx.messages) {
+    for (const b of blocksOf(m)) {
+      if (b.type === 'tool_result') results.set(b.tool_use_id, { text: toolResultTextOf(b), isError: !!b.is_error });
+      else if (m.role === 'user' && b.type === 'text') userTexts.push(b.text);
+    }
+  }
+  const notes = userTexts.join('\n');
+  return allToolUses(ctx)
+    .filter((u) => u.name === 'Agent' && (u.input || {}).subagent_type === 'roz:roz')
+    .map((u) => {
+      const r = results.get(u.id) || { text: '', isError: false };
+      const async = !r.isError && ASYNC_RE.test(r.text);
+      return {
+        id: u.id,
+        async,
+        refused: r.isError,
+        done: results.has(u.id) && !r.isError && !async,
+        notified: notes.includes(`<tool-use-id>${u.id}</tool-use-id>`),
+      };
+    });
+}
+
+// A reviewer started in the background has not reported back yet.
+function reviewerInFlight(ctx) {
+  return reviewerLaunches(ctx).some((l) => l.async && !l.notified);
+}
+
+// The reply a real agent gives right after starting a background reviewer
+// (or being told one already works): end the turn. null otherwise.
+function waitForReviewer(ctx) {
+  const last = lastCalls(ctx).find((c) => c.name === 'Agent' && (c.input || {}).subagent_type === 'roz:roz');
+  if (!last || !last.result) return null;
+  if (!last.result.is_error && ASYNC_RE.test(last.result.text)) return 'The roz:roz reviewer is working in the background; I will wait for its result.';
+  if (last.result.is_error && last.result.text.includes('already reviewing')) return 'A reviewer is already at work; I will wait for its result.';
+  return null;
+}
+
+// The last Agent call for roz:roz finished in the foreground, or its
+// background run has just reported back: the review is over.
+function reviewerReportedBack(ctx) {
+  const last = lastCalls(ctx).find((c) => c.name === 'Agent' && (c.input || {}).subagent_type === 'roz:roz');
+  if (last && last.result && !last.result.is_error && !ASYNC_RE.test(last.result.text)) return true;
+  return isTaskNotification(ctx) && reviewerLaunches(ctx).some((l) => l.async && l.notified);
+}
+
+// The spawn, unless a reviewer is already at work (then end the turn).
+function spawnReviewerOnce(ctx, sid, opts) {
+  if (reviewerInFlight(ctx)) return 'A reviewer is already at work; I will wait for its result.';
+  return [spawnReviewer(sid, opts)];
 }
 
 // The last user message is a new prompt typed by the user (first prompt, or
@@ -127,10 +206,12 @@ function reviewRound(ctx) {
 // (verdict(ctx) -> {verdict, summary, message}; default COMPLETE), then a
 // closing text. Commands it already ran decide the next step, so hook
 // feedback in between does not confuse it.
-function reviewer(ctx, { verdict } = {}) {
+// `slow`: seconds it spends reading the work first (a slow reviewer).
+function reviewer(ctx, { verdict, slow = 0 } = {}) {
   const sid = sidOf(ctx);
   if (!sid) return 'There is no SESSION_ID in my prompt, so I cannot record a verdict.';
   const ran = allToolUses(ctx).map((u) => String((u.input && u.input.command) || ''));
+  if (slow > 0 && !ran.some((c) => c.startsWith('sleep '))) return [bash(`sleep ${slow}; git status --short`, 'Read the work carefully')];
   if (!ran.some((c) => c.startsWith('roz context'))) return [bash(`roz context ${sid}`, 'Read the review context')];
   if (!ran.some((c) => c.startsWith('roz decide'))) {
     const v = verdict ? verdict(ctx) : { verdict: 'COMPLETE', summary: 'checked the files against the request' };
@@ -194,7 +275,7 @@ function reviewerRequests(run) {
 // Requests whose last user message carries Stop/SubagentStop feedback: each
 // one is a block Claude Code fed back to the model.
 function feedbackRequests(run, kind) {
-  return requests(run, kind).filter((r) => r.ctx.lastUserText.includes(FEEDBACK));
+  return requests(run, kind).filter((r) => FEEDBACK_RE.test(r.ctx.lastUserText));
 }
 
 function hookCalls(run, event) {
@@ -294,6 +375,25 @@ function commonChecks(run) {
   }
 }
 
+// The figures of a run that say what the review loop cost: stops roz
+// blocked, stops it let through while a reviewer worked, reviewers started,
+// requests the main agent made. Written to <results>/metrics.json for
+// run-all.sh's table.
+function metrics(run, extra = {}) {
+  const stops = hookCalls(run, 'stop');
+  const running = (c) => ((c.input && c.input.background_tasks) || [])
+    .some((b) => b.agent_type === 'roz:roz' && b.status === 'running');
+  const m = {
+    stop_blocks: stops.filter((c) => answerOf(c) === 'block').length,
+    waits: stops.filter((c) => answerOf(c) === 'allow' && running(c)).length,
+    reviewers: hookCalls(run, 'subagent-start').filter((c) => c.input && c.input.agent_type === 'roz:roz').length,
+    main_requests: requests(run, 'main').length,
+    ...extra,
+  };
+  fs.writeFileSync(path.join(run.dir, 'metrics.json'), `${JSON.stringify(m)}\n`);
+  return m;
+}
+
 // git in a directory of the run, for checks.
 function git(dir, ...args) {
   return execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -301,6 +401,13 @@ function git(dir, ...args) {
 
 module.exports = {
   FEEDBACK,
+  FEEDBACK_RE,
+  reviewerLaunches,
+  reviewerInFlight,
+  waitForReviewer,
+  reviewerReportedBack,
+  spawnReviewerOnce,
+  metrics,
   GATE_MARK,
   REVIEW_REQUIRED,
   REVIEWER_MARK,

@@ -4,6 +4,11 @@
 // approves, the retried push really runs (to a bare remote in the results
 // directory). A second user prompt (a second run, --resume) needs a new
 // review: the push is gated again, reviewed, and then runs.
+//
+// With a background reviewer the agent ends its turn once the reviewer has
+// started (roz lets the stop through: the push has not happened) and
+// retries the push when the notification wakes it. make({background})
+// builds the variants.
 'use strict';
 const path = require('path');
 const t = require('../lib/roz-e2e.js');
@@ -21,12 +26,13 @@ function promptNumber(ctx) {
     const text = (Array.isArray(m.content) ? m.content : [{ type: 'text', text: m.content }])
       .filter((b) => b.type === 'text').map((b) => b.text).join('\n');
     const k = text.match(/PUSH_TASK=(\d+)/);
-    if (k && !text.includes('Stop hook feedback')) n = Number(k[1]);
+    if (k && !t.FEEDBACK_RE.test(text)) n = Number(k[1]);
   }
   return n;
 }
 
-module.exports = {
+function make({ background } = {}) {
+  return {
   prompts: [
     'PUSH_TASK=1 commit change-1.txt and push it to origin',
     'PUSH_TASK=2 now commit change-2.txt and push that too',
@@ -44,10 +50,14 @@ module.exports = {
     if (ctx.isSubagent) return 'unexpected subagent';
     const n = promptNumber(ctx);
     if (t.isNewPrompt(ctx)) return [t.bash(commitCmd(n), `Commit change ${n}`)];
+    const wait = t.waitForReviewer(ctx);
+    if (wait) return wait;
     if (t.isFeedback(ctx)) {
       // not expected here (the gate review is done before the agent stops)
-      return [t.spawnReviewer(t.sidOf(ctx), { round: t.agentCalls(ctx).length + 1, what: `push change ${n}` })];
+      return t.spawnReviewerOnce(ctx, t.sidOf(ctx), { round: t.agentCalls(ctx).length + 1, background, what: `push change ${n}` });
     }
+    // the reviewer has reported back (foreground result or notification): push again
+    if (t.reviewerReportedBack(ctx)) return [t.bash(PUSH, 'Push to origin again')];
     const last = t.lastCalls(ctx)[0];
     if (!last) return 'Nothing to do.';
     if (last.name === 'Bash' && last.input.command.startsWith('echo "change')) return [t.bash(PUSH, 'Push to origin')];
@@ -55,11 +65,10 @@ module.exports = {
       if (last.result && last.result.is_error && last.result.text.includes(t.GATE_MARK)) {
         const sid = t.sidOf(ctx);
         if (!sid) return 'The denial carried no SESSION_ID.';
-        return [t.spawnReviewer(sid, { round: t.agentCalls(ctx).length + 1, what: `push change ${n}` })];
+        return t.spawnReviewerOnce(ctx, sid, { round: t.agentCalls(ctx).length + 1, background, what: `push change ${n}` });
       }
       return `Pushed change ${n}.`;
     }
-    if (last.name === 'Agent') return [t.bash(PUSH, 'Push to origin again')];
     return `Done with change ${n}.`;
   },
   check(run) {
@@ -94,6 +103,13 @@ module.exports = {
     const s = t.loadSession(run, sid);
     t.expectTrace(s, { gate_blocked: 2, gate_allowed: 2, roz_decision: 2 });
     if (s.review.decision.type !== 'complete') t.fail(`final decision ${s.review.decision.type}, expected complete`);
+    const m = t.metrics(run);
+    if (m.reviewers !== 2) t.fail(`${m.reviewers} reviewers started, expected one per push`);
+    if (m.stop_blocks !== 0) t.fail(`${m.stop_blocks} stops blocked, expected none (the gate asks for the review)`);
     t.commonChecks(run);
   },
-};
+  };
+}
+
+module.exports = make();
+module.exports.make = make;

@@ -27,9 +27,11 @@ function make({ gate, gated }) {
       if (t.isReviewer(ctx)) return t.reviewer(ctx);
       if (ctx.isSubagent) return 'unexpected subagent';
       if (ctx.turn === 0) return COMMANDS.map((c, i) => t.bash(c.command, `Look around ${i + 1}`));
+      const wait = t.waitForReviewer(ctx);
+      if (wait) return wait;
       const denied = ctx.toolResults.some((r) => r.is_error && r.text.includes(t.GATE_MARK));
       if ((denied || t.isFeedback(ctx)) && t.sidOf(ctx)) {
-        return [t.spawnReviewer(t.sidOf(ctx), { round: t.agentCalls(ctx).length + 1, what: 'look around' })];
+        return t.spawnReviewerOnce(ctx, t.sidOf(ctx), { round: t.agentCalls(ctx).length + 1, what: 'look around' });
       }
       return 'I looked around.';
     },
@@ -63,15 +65,17 @@ function make({ gate, gated }) {
       t.note(`parallel PreToolUse hooks: ${overlap} of 6 overlapped in time with another`);
 
       const s = t.loadSession(run, sid); // fails if not valid JSON
+      const m = t.metrics(run);
+      const waits = Array(m.waits).fill('allow');
       if (gated) {
-        t.expectTrace(s, { session_start: 1, prompt_received: 1, gate_blocked: 3, gate_allowed: 0, roz_decision: 1, stop_hook_called: 1, session_end: 1 });
+        t.expectTrace(s, { session_start: 1, prompt_received: 1, gate_blocked: 3, gate_allowed: 0, roz_decision: 1, stop_hook_called: 1 + m.waits, session_end: 1 });
         const tools = s.trace.filter((e) => e.event_type === 'gate_blocked').map((e) => e.payload.tool).sort();
         const want = COMMANDS.filter((c) => c.gated).map((c) => `Bash:${c.command}`).sort();
         if (JSON.stringify(tools) !== JSON.stringify(want)) t.fail(`gate_blocked events for [${tools.join(', ')}], expected [${want.join(', ')}]`);
-        t.expectAnswers(run, 'stop', ['allow'], 'the only stop comes after the approval');
+        t.expectAnswers(run, 'stop', [...waits, 'allow'], 'no stop blocked: the gate asked for the review');
       } else {
-        t.expectTrace(s, { session_start: 1, prompt_received: 1, gate_blocked: 0, roz_decision: 1, stop_hook_called: 2, session_end: 1 });
-        t.expectAnswers(run, 'stop', ['block', 'allow'], 'review required, then approved');
+        t.expectTrace(s, { session_start: 1, prompt_received: 1, gate_blocked: 0, roz_decision: 1, stop_hook_called: 2 + m.waits, session_end: 1 });
+        t.expectAnswers(run, 'stop', ['block', ...waits, 'allow'], 'review required, then approved');
       }
       if (s.review.decision.type !== 'complete') t.fail(`final decision ${s.review.decision.type}, expected complete`);
       t.commonChecks(run);

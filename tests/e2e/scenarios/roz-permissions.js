@@ -15,8 +15,10 @@ const COMMANDS = ['touch newfile', 'git tag v1'];
 // Claude Code 2.1.197's refusals: "This command requires approval" (git tag),
 // and for touch "touch in '<work>/newfile' was blocked. For security, Claude
 // Code may only create or modify files in the allowed working directories
-// for this session: '<work>'." (sic: the file is inside that directory)
-const REFUSAL = /This command requires approval|was blocked\. For security, Claude Code may only/;
+// for this session: '<work>'." (sic: the file is inside that directory);
+// 2.1.331's for touch: "touch in '<work>/newfile' needs approval. The path is
+// inside the working directories for this session ...".
+const REFUSAL = /This command requires approval|was blocked\. For security, Claude Code may only|' needs approval\. The path is inside/;
 
 module.exports = {
   prompt: 'create newfile and tag the release v1',

@@ -11,13 +11,16 @@ module.exports = {
     if (t.isReviewer(ctx)) {
       const sid = t.sidOf(ctx);
       if (ctx.turn === 0) return [t.bash(`roz context ${sid}`, 'Read the review context')];
-      if (!t.isFeedback(ctx) && ctx.countUserText(t.FEEDBACK) === 0) return 'Looks good to me.'; // no verdict
+      const fedBack = ctx.messages.some((m) => m.role === 'user' && t.FEEDBACK_RE.test(JSON.stringify(m.content)));
+      if (!fedBack) return 'Looks good to me.'; // no verdict
       return t.reviewer(ctx);
     }
     if (ctx.isSubagent) return 'unexpected subagent';
     if (ctx.turn === 0) return [t.write('feature.txt', 'hello\n')];
+    const wait = t.waitForReviewer(ctx);
+    if (wait) return wait;
     if (t.isFeedback(ctx) && t.sidOf(ctx)) {
-      return [t.spawnReviewer(t.sidOf(ctx), { round: t.agentCalls(ctx).length + 1, what: 'write feature.txt' })];
+      return t.spawnReviewerOnce(ctx, t.sidOf(ctx), { round: t.agentCalls(ctx).length + 1, what: 'write feature.txt' });
     }
     return 'feature.txt is written.';
   },
@@ -33,10 +36,11 @@ module.exports = {
     const decide = t.cliCalls(run, 'decide');
     if (decide.length !== 1 || decide[0].rc !== 0) t.fail(`roz decide: ${decide.length} calls, rc ${decide.map((c) => c.rc)}`);
     if (decide[0].start < t.hookCalls(run, 'subagent-stop')[0].end) t.fail('roz decide ran before the blocked SubagentStop');
-    t.expectAnswers(run, 'stop', ['block', 'allow'], 'review required, then approved');
+    const m = t.metrics(run);
+    t.expectAnswers(run, 'stop', ['block', ...Array(m.waits).fill('allow'), 'allow'], 'review required, waits while the reviewer worked, then approved');
     const s = t.loadSession(run, sid);
     if (s.review.decision.type !== 'complete') t.fail(`final decision ${s.review.decision.type}, expected complete`);
-    t.expectTrace(s, { prompt_received: 1, stop_hook_called: 2, roz_decision: 1 });
+    t.expectTrace(s, { prompt_received: 1, stop_hook_called: 2 + m.waits, roz_decision: 1 });
     t.commonChecks(run);
   },
 };

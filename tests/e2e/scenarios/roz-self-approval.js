@@ -12,12 +12,14 @@ module.exports = {
     if (t.isReviewer(ctx)) return t.reviewer(ctx);
     if (ctx.isSubagent) return 'unexpected subagent';
     if (ctx.turn === 0) return [t.write('feature.txt', 'hello\n')];
+    const wait = t.waitForReviewer(ctx);
+    if (wait) return wait;
     const last = t.lastCalls(ctx)[0];
     if (last && last.name === 'Write') {
       return [t.bash('roz decide "$CLAUDE_CODE_SESSION_ID" COMPLETE "self"', 'Approve my own work')];
     }
     if (t.isFeedback(ctx) && t.sidOf(ctx)) {
-      return [t.spawnReviewer(t.sidOf(ctx), { round: t.agentCalls(ctx).length + 1, what: 'write feature.txt' })];
+      return t.spawnReviewerOnce(ctx, t.sidOf(ctx), { round: t.agentCalls(ctx).length + 1, what: 'write feature.txt' });
     }
     return 'feature.txt is written and approved.';
   },
@@ -33,7 +35,9 @@ module.exports = {
     const shown = t.requests(run, 'main').some((r) => JSON.stringify(r.entry.request).includes('only the roz:roz reviewer can record a verdict'));
     if (!shown) t.fail('the model was never told that only the reviewer can record a verdict');
     const stops = t.answers(run, 'stop');
-    if (JSON.stringify(stops) !== '["block","allow"]') t.fail(`roz answered the stops [${stops.join(', ')}], expected [block, allow]`);
+    const m = t.metrics(run);
+    const want = ['block', ...Array(m.waits).fill('allow'), 'allow'];
+    if (JSON.stringify(stops) !== JSON.stringify(want)) t.fail(`roz answered the stops [${stops.join(', ')}], expected [${want.join(', ')}]`);
     const reviewed = t.cliCalls(run, 'decide').filter((c) => c.rc === 0);
     if (reviewed.length !== 1) t.fail(`${reviewed.length} verdicts recorded, expected exactly the reviewer's one`);
     const s = t.loadSession(run, sid);
