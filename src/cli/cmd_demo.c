@@ -118,9 +118,19 @@ out:
 	roz_buf_free(&err);
 }
 
-static void decide(demo *d, const roz_config *config, roz_decision_kind kind, const char *summary,
-		   const char *message)
+static void run(demo *d, const char *event, const char *extra, const char *expect);
+
+/* The reviewer `agent` runs roz decide: its Bash call is seen first, and issued the ticket. */
+static void decide(demo *d, const roz_config *config, const char *agent, roz_decision_kind kind,
+		   const char *summary, const char *message)
 {
+	char *extra = roz_asprintf("\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
+				   "\"tool_input\":{\"command\":\"roz decide " DEMO_SID " %s ...\"},"
+				   "\"agent_id\":\"%s\",\"agent_type\":\"roz:roz\"",
+				   kind == ROZ_DECISION_COMPLETE ? "COMPLETE" : "ISSUES", agent);
+
+	run(d, "pre-tool-use", extra, "{}");
+	roz_free(extra);
 	printf("   $ roz decide %s %s \"%s\"%s%s%s\n", DEMO_SID,
 	       kind == ROZ_DECISION_COMPLETE ? "COMPLETE" : "ISSUES", summary,
 	       message ? " --message \"" : "", message ? message : "", message ? "\"" : "");
@@ -269,7 +279,7 @@ int cmd_demo(int argc, char **argv)
 	run(&d, "subagent-start", "\"hook_event_name\":\"SubagentStart\",\"agent_id\":\"a41c\","
 				  "\"agent_type\":\"roz:roz\"", "{}");
 	show_context(&d, &config);
-	decide(&d, &config, ROZ_DECISION_ISSUES, "empty input passes validation",
+	decide(&d, &config, "a41c", ROZ_DECISION_ISSUES, "empty input passes validation",
 	       "Reject an empty email address and add a test for it");
 	run(&d, "subagent-stop", "\"hook_event_name\":\"SubagentStop\",\"agent_id\":\"a41c\","
 				 "\"agent_type\":\"roz:roz\",\"stop_hook_active\":false", "{}");
@@ -280,7 +290,7 @@ int cmd_demo(int argc, char **argv)
 	step(&d, "The agent fixes it and runs the reviewer again, which approves.");
 	run(&d, "subagent-start", "\"hook_event_name\":\"SubagentStart\",\"agent_id\":\"b52d\","
 				  "\"agent_type\":\"roz:roz\"", "{}");
-	decide(&d, &config, ROZ_DECISION_COMPLETE, "empty and malformed addresses rejected; tests added",
+	decide(&d, &config, "b52d", ROZ_DECISION_COMPLETE, "empty and malformed addresses rejected; tests added",
 	       NULL);
 	printf("   (the verdict counts once the reviewer's own stop confirms it was recorded during its run)\n");
 	run(&d, "subagent-stop", "\"hook_event_name\":\"SubagentStop\",\"agent_id\":\"b52d\","
@@ -299,7 +309,7 @@ int cmd_demo(int argc, char **argv)
 	step(&d, "The reviewer checks what is about to be pushed and approves.");
 	run(&d, "subagent-start", "\"hook_event_name\":\"SubagentStart\",\"agent_id\":\"c63e\","
 				  "\"agent_type\":\"roz:roz\"", "{}");
-	decide(&d, &config, ROZ_DECISION_COMPLETE, "branch is tested; push is what the user asked", NULL);
+	decide(&d, &config, "c63e", ROZ_DECISION_COMPLETE, "branch is tested; push is what the user asked", NULL);
 	run(&d, "subagent-stop", "\"hook_event_name\":\"SubagentStop\",\"agent_id\":\"c63e\","
 				 "\"agent_type\":\"roz:roz\"", "{}");
 

@@ -43,6 +43,10 @@ static const char *const configs[2] = {
 };
 
 #define IN(fields) "{\"session_id\":\"" SID "\",\"cwd\":\"/work/app\"" fields "}"
+/* The reviewer's own Bash call to roz decide: it is issued the ticket the verdict needs. */
+#define DECIDE_CALL \
+	IN(",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"roz decide " SID " COMPLETE ok\"}," \
+	   "\"agent_id\":\"rv\",\"agent_type\":\"roz:roz\"")
 
 /* The calls a review cycle makes, killed in turn. */
 typedef struct call {
@@ -56,11 +60,13 @@ static const call calls[] = {
 	{"user-prompt #roz", "user-prompt", IN(",\"prompt\":\"#roz make the importer resumable\""), {NULL}},
 	{"stop", "stop", IN(",\"stop_hook_active\":false"), {NULL}},
 	{"subagent-start", "subagent-start", IN(",\"agent_id\":\"rv\",\"agent_type\":\"roz:roz\""), {NULL}},
+	{"decide call", "pre-tool-use", DECIDE_CALL, {NULL}},
 	{"roz decide", NULL, NULL,
 	 {"decide", SID, "ISSUES", "resume skips the last batch", "-m", "re-read the last batch", NULL}},
 	{"subagent-stop", "subagent-stop", IN(",\"agent_id\":\"rv\",\"agent_type\":\"roz:roz\""), {NULL}},
 	{"pre-tool-use (gated)", "pre-tool-use",
 	 IN(",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git push origin importer\"}"), {NULL}},
+	{"decide call", "pre-tool-use", DECIDE_CALL, {NULL}},
 	{"roz decide", NULL, NULL, {"decide", SID, "COMPLETE", "resume works from any batch", NULL}},
 	{"session-end", "session-end", IN(",\"reason\":\"clear\""), {NULL}},
 };
@@ -136,6 +142,9 @@ static char *reference_after(const fl_home *ref, const call *c, const char *befo
 	return after;
 }
 
+/* The reviewer's call that issues the ticket a verdict needs, run to completion. */
+static const call ticket = {"decide call (unkilled)", "pre-tool-use", DECIDE_CALL, {NULL}};
+
 static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *rng)
 {
 	const fl_home *h = &homes[round % 2];
@@ -144,7 +153,7 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 	int64_t ref_us = 0;
 	long delay;
 	size_t before_len, now_len;
-	char *before = fl_get_session(h, &before_len), *after, *now, *n_now, *n_before, *n_after;
+	char *before, *after, *now, *n_now, *n_before, *n_after;
 	const char *hook_argv[3];
 	enum landing where;
 	fl_leftovers l;
@@ -154,6 +163,18 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 	pid_t pid;
 	char what[300];
 
+	/*
+	 * A verdict needs a live ticket; the round that issues it may itself
+	 * have been killed before writing, so the decide round issues one first.
+	 */
+	if (!c->event) {
+		run_call(h, &ticket, &r);
+		if (!ok_outcome(&ticket, &r))
+			fail_msg("seed %llu round %d: the reviewer's decide call failed: exit %d, stderr '%s'",
+				 (unsigned long long)seed, round, r.status, r.err);
+		fl_result_free(&r);
+	}
+	before = fl_get_session(h, &before_len);
 	if (!before)
 		fail_msg("seed %llu round %d: no session file before the round", (unsigned long long)seed, round);
 	after = reference_after(ref, c, before, before_len, round, &ref_us);

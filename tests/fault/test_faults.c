@@ -46,6 +46,9 @@ typedef struct step {
 #define HOOK(ev, fields) {ev, IN(fields), NULL, NULL, NULL}
 #define DECIDE(v, s, m) {"decide", NULL, v, s, m}
 #define REVIEWER(id) ",\"agent_id\":\"" id "\",\"agent_type\":\"roz:roz\""
+/* The reviewer's own Bash call to roz decide: it is issued the ticket the verdict needs. */
+#define DECIDE_CALL(id) \
+	HOOK("pre-tool-use", ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"roz decide " SID " COMPLETE ok\"}" REVIEWER(id))
 
 /* A session with some history: a question, a reviewed task sent back once, a gated push, a new task. */
 static const step base_steps[] = {
@@ -54,6 +57,7 @@ static const step base_steps[] = {
 	HOOK("user-prompt", ",\"prompt\":\"#roz add input validation to the signup form\""),
 	HOOK("stop", ",\"stop_hook_active\":false"),
 	HOOK("subagent-start", REVIEWER("rv-1")),
+	DECIDE_CALL("rv-1"),
 	DECIDE("ISSUES", "an empty email is accepted", "reject an empty email and add a test for it"),
 	HOOK("subagent-stop", REVIEWER("rv-1")),
 	HOOK("stop", ",\"stop_hook_active\":true"),
@@ -65,7 +69,7 @@ static const step base_steps[] = {
 typedef struct kind {
 	const char *name;
 	step hook;     /* the call under test */
-	step prep[2];  /* run after the base history to reach the state it needs */
+	step prep[3];  /* run after the base history to reach the state it needs */
 	int n_prep;
 	bool corrupt;  /* start from the base file torn in two instead */
 	bool fresh;    /* start from nothing: no session file, no sessions/ directory */
@@ -82,11 +86,13 @@ static const kind kinds[] = {
 	 {{0}}, 0, false, false, "\"permissionDecision\":\"deny\""},
 	{"subagent-start", HOOK("subagent-start", REVIEWER("rv-2")), {{0}}, 0, false, false, "{}\n"},
 	{"subagent-stop (verdict)", HOOK("subagent-stop", REVIEWER("rv-2")),
-	 {HOOK("subagent-start", REVIEWER("rv-2")), DECIDE("COMPLETE", "validation and its tests look right", NULL)},
-	 2, false, false, "{}\n"},
+	 {HOOK("subagent-start", REVIEWER("rv-2")), DECIDE_CALL("rv-2"),
+	  DECIDE("COMPLETE", "validation and its tests look right", NULL)},
+	 3, false, false, "{}\n"},
 	{"session-end", HOOK("session-end", ",\"reason\":\"logout\""), {{0}}, 0, false, false, "{}\n"},
 	{"roz decide", DECIDE("ISSUES", "a 7-character password is accepted", "require at least 8 characters"),
-	 {HOOK("subagent-start", REVIEWER("rv-2"))}, 1, false, false, "Recorded ISSUES for session " SID ".\n"},
+	 {HOOK("subagent-start", REVIEWER("rv-2")), DECIDE_CALL("rv-2")}, 2, false, false,
+	 "Recorded ISSUES for session " SID ".\n"},
 	{"user-prompt, torn file", HOOK("user-prompt", ",\"prompt\":\"#roz try again\""), {{0}}, 0, true, false,
 	 "{}\n"},
 	/* the first hook on a new machine: sessions/ is created on the way */
@@ -567,7 +573,7 @@ static void build_fixture(const fl_home *h, size_t k, fixture *fx)
 	fx->k = kd;
 	fl_set_session(h, shim_base, shim_base_len);
 	for (int i = 0; i < kd->n_prep; i++) {
-		shim_run p = {T0 + 1000 + 10 * i, 1000 + i, NULL, 0, NULL};
+		shim_run p = {WALK_TIME - 100 + 10 * i, 1000 + i, NULL, 0, NULL};
 
 		run_cli(h, &kd->prep[i], &p, &r);
 		must_succeed(&kd->prep[i], &r, kd->name);
@@ -670,6 +676,18 @@ static void follow_up(const fl_home *h, size_t k, const fixture *fx, bool pristi
 				  "exit %d, stdout '%s', stderr '%s'",
 				  what, r.status, r.out, r.err);
 	} else if (is_decide(&fx->k->hook)) {
+		/*
+		 * The faulted run may have spent the ticket before failing (stdout
+		 * on a full disk): the reviewer's retry is a new Bash call, which
+		 * gets a ticket of its own.
+		 */
+		static const step retry_call = DECIDE_CALL("rv-2");
+
+		run_cli(h, &retry_call, &o, &r);
+		track_result(&r);
+		run_cli(h, &fx->k->hook, &o, &r);
+		track_result(&r);
+		now = track(fl_get_session(h, &len));
 		if (r.status != 0 || strncmp(r.out, "Recorded ", 9) != 0)
 			violation("%s; then roz decide without a fault failed: exit %d, stderr '%s'", what,
 				  r.status, r.err);
@@ -1067,7 +1085,7 @@ static void ip_build_fixture(const fl_home *h, const char *base, size_t base_len
 	fx->k = kd;
 	fl_set_session(h, base, base_len);
 	for (int i = 0; i < kd->n_prep; i++)
-		ip_step(h, &kd->prep[i], T0 + 1000 + 10 * i, 1000 + i, kd->name);
+		ip_step(h, &kd->prep[i], WALK_TIME - 100 + 10 * i, 1000 + i, kd->name);
 	if (kd->corrupt) {
 		fx->before_len = base_len * 2 / 3;
 		fx->before = strndup(base, fx->before_len);
