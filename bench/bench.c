@@ -406,6 +406,7 @@ enum step {
 	ST_SUB_START,
 	ST_SUB_STOP,
 	ST_SESSION_END,
+	ST_DECIDE_CALL,
 	ST_DECIDE,
 };
 
@@ -424,6 +425,7 @@ static const struct {
 	[ST_SUB_START] = {"subagent-start", "SubagentStart"},
 	[ST_SUB_STOP] = {"subagent-stop", "SubagentStop"},
 	[ST_SESSION_END] = {"session-end", "SessionEnd"},
+	[ST_DECIDE_CALL] = {"pre-tool-use", "PreToolUse"},
 	[ST_DECIDE] = {NULL, NULL},
 };
 
@@ -481,6 +483,14 @@ static size_t step_input(enum step st, long i, char *buf, size_t cap)
 		break;
 	case ST_SESSION_END:
 		snprintf(tail, sizeof(tail), ",\"reason\":\"prompt_input_exit\"");
+		break;
+	case ST_DECIDE_CALL:
+		/* the reviewer's Bash call of roz decide: it issues the ticket the verdict needs */
+		snprintf(tail, sizeof(tail),
+			 ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"roz decide %s COMPLETE "
+			 "'reviewed the diff'\",\"description\":\"Record the verdict\"},\"tool_use_id\":"
+			 "\"toolu_01%016lx\",\"agent_id\":\"a%015lx\",\"agent_type\":\"roz:roz\"",
+			 SID, i, i);
 		break;
 	default:
 		buf[0] = '\0';
@@ -609,7 +619,7 @@ typedef struct bcase {
 	bool fresh_only;    /* a new session has no size */
 } bcase;
 
-#define REVIEW_DONE ST_PROMPT_ROZ, ST_STOP, ST_SUB_START, ST_DECIDE, ST_SUB_STOP
+#define REVIEW_DONE ST_PROMPT_ROZ, ST_STOP, ST_SUB_START, ST_DECIDE_CALL, ST_DECIDE, ST_SUB_STOP
 
 static const bcase cases[] = {
 	{"session-start new", ST_START_NEW, false, BASE_NONE, {ST_NONE}, "allow", true},
@@ -629,10 +639,10 @@ static const bcase cases[] = {
 	{"subagent-start roz:roz", ST_SUB_START, false, BASE_REVIEWED, {ST_PROMPT_ROZ, ST_STOP}, "allow",
 	 false},
 	{"subagent-stop roz:roz, fresh verdict", ST_SUB_STOP, false, BASE_REVIEWED,
-	 {ST_PROMPT_ROZ, ST_STOP, ST_SUB_START, ST_DECIDE}, "allow", false},
+	 {ST_PROMPT_ROZ, ST_STOP, ST_SUB_START, ST_DECIDE_CALL, ST_DECIDE}, "allow", false},
 	{"session-end", ST_SESSION_END, false, BASE_REVIEWED, {ST_NONE}, "allow", false},
 	{"decide COMPLETE (argv, no stdin)", ST_DECIDE, false, BASE_REVIEWED,
-	 {ST_PROMPT_ROZ, ST_STOP, ST_SUB_START}, "recorded", false},
+	 {ST_PROMPT_ROZ, ST_STOP, ST_SUB_START, ST_DECIDE_CALL}, "recorded", false},
 };
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))
 
@@ -871,12 +881,12 @@ static void build_base(const binary *b, const size_def *sz, enum base kind, cons
 	run_step(b, home, ST_START_NEW, 0, must);
 	if (kind == BASE_REVIEWED) {
 		for (long k = 1; k <= sz->cycles; k++) {
-			static const enum step cycle[] = {ST_PROMPT_ROZ, ST_STOP,     ST_SUB_START,
+			static const enum step cycle[] = {ST_PROMPT_ROZ, ST_STOP,     ST_SUB_START, ST_DECIDE_CALL,
 							  ST_DECIDE,     ST_SUB_STOP, ST_STOP};
 
 			for (size_t s = 0; s < sizeof(cycle) / sizeof(cycle[0]); s++)
 				run_step(b, home, cycle[s], k, must);
-			steps_run += 6;
+			steps_run += sizeof(cycle) / sizeof(cycle[0]);
 		}
 		for (long k = 1; k <= sz->roz_prompts; k++, steps_run++)
 			run_step(b, home, ST_PROMPT_ROZ, k, must);
