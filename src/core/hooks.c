@@ -472,10 +472,11 @@ static bool run_live(const roz_reviewer_run *run, roz_time now)
 	return !roz_time_after(now, roz_time_add(run->started_at, limit));
 }
 
+/* A run that holds the place of the one reviewer: live, and not already finishing. */
 static const roz_reviewer_run *live_run(const roz_session *s, roz_time now)
 {
 	for (size_t i = s->review.n_reviewers; i-- > 0;)
-		if (run_live(&s->review.reviewers[i], now))
+		if (run_live(&s->review.reviewers[i], now) && !s->review.reviewers[i].stop_blocks)
 			return &s->review.reviewers[i];
 	return NULL;
 }
@@ -487,8 +488,13 @@ static void prune_runs(roz_session *s, const roz_hook_input *in, roz_time now)
 
 	for (size_t i = r->n_reviewers; i-- > 0;) {
 		const roz_reviewer_run *run = &r->reviewers[i];
+		/*
+		 * A run whose stop is being held keeps its count, or a reviewer
+		 * could be held again and again; it no longer holds the place.
+		 */
 		bool gone = !run_live(run, now) ||
-			    (*run->agent_id && in->background_tasks && !listed_as_running(in, run->agent_id));
+			    (*run->agent_id && in->background_tasks && !run->stop_blocks &&
+			     !listed_as_running(in, run->agent_id));
 
 		if (gone)
 			roz_session_reviewer_remove(s, &r->reviewers[i]);

@@ -319,6 +319,26 @@ static void other_agents_and_the_reviewers_own_calls_are_not_launches(void **sta
 	th_out_free(&out);
 }
 
+static void a_held_reviewer_is_not_held_again_after_a_stop(void **state)
+{
+	t_hooks *h = *state;
+
+	th_prompt(h, SID, "#roz add the feature");
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "ag1");
+	/* no verdict: its stop is held; a main-agent stop that does not list it comes between */
+	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, SID, "ag1"), ROZ_OUTPUT_BLOCK);
+	assert_int_equal(stop_while(h, ""), ROZ_OUTPUT_BLOCK);
+	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, SID, "ag1"), ROZ_OUTPUT_BLOCK);
+	assert_int_equal(stop_while(h, ""), ROZ_OUTPUT_BLOCK);
+	/* twice is the limit, whatever came between */
+	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, SID, "ag1"), ROZ_OUTPUT_ALLOW);
+	/* and a reviewer on its way out does not keep the next one from starting */
+	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "ag2");
+	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, SID, "ag2"), ROZ_OUTPUT_BLOCK);
+	assert_int_equal(launch_kind(h), ROZ_OUTPUT_ALLOW);
+}
+
 /* ---- foreground reviewers and old inputs ------------------------------------------------- */
 
 static void a_foreground_review_is_unchanged(void **state)
@@ -417,6 +437,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_reviewer_that_vanished_does_not_hold_the_session, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_stale_reviewer_run_expires, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_held_reviewer_is_not_held_again_after_a_stop, setup, teardown),
 		cmocka_unit_test_setup_teardown(other_agents_and_the_reviewers_own_calls_are_not_launches, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_foreground_review_is_unchanged, setup, teardown),
