@@ -70,6 +70,15 @@ int cli_load_config(roz_config *config)
 		cli_error("out of memory loading config");
 		return ROZ_EXIT_FAILURE;
 	}
+	/*
+	 * Gates that cannot be read only matter to the hooks, which hold gated
+	 * calls; the reviewer still needs `roz context` and `roz decide`, and
+	 * people `roz list`, so a command says so and carries on.
+	 */
+	if (rc < 0 && config->hold) {
+		cli_warning("%s", roz_error_last());
+		return ROZ_EXIT_OK;
+	}
 	if (rc < 0) {
 		cli_error("%s", roz_error_last());
 		roz_config_free(config);
@@ -86,6 +95,8 @@ int cli_open_store(const roz_config *config, roz_store **store)
 		cli_error("cannot open storage: %s", roz_error_last());
 		return ROZ_EXIT_FAILURE;
 	}
+	/* what the store fixes on its way (a sessions directory others could write) is said */
+	roz_store_file_on_warning(*store, print_warning, NULL);
 	return ROZ_EXIT_OK;
 }
 
