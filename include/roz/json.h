@@ -41,6 +41,9 @@ int roz_json_skip_value(const char *s, size_t len, size_t *pos);
 /* True when the whole text is exactly one JSON value (white space around). */
 bool roz_json_valid(const char *s, size_t len);
 
+/* The four hex digits of a \uXXXX escape at s[pos]: 0 and *out set, or -1. */
+int roz_json_hex4(const char *s, size_t len, size_t pos, unsigned *out);
+
 /*
  * Call `fn` for each member of the object in `obj` (a span holding an
  * object, white space allowed around it). `key` is the raw key between the

@@ -85,10 +85,27 @@ bool roz_glob_valid(const char *pattern)
 	return true;
 }
 
+/* One pattern element (not a star) against character tc: where the pattern goes on, or NULL. */
+static const char *match_one(const char *p, unsigned long tc)
+{
+	unsigned long pc;
+	const char *pn;
+	bool ok = false;
+
+	if (*p == '?')
+		return p + 1;
+	if (*p == '[') {
+		pn = match_class(p + 1, tc, &ok);
+		return ok ? pn : NULL;
+	}
+	pn = next_cp(p, &pc);
+	return pc == tc ? pn : NULL;
+}
+
 static bool glob_match(const char *p, const char *t)
 {
 	const char *star_p = NULL, *star_t = NULL;
-	unsigned long pc, tc;
+	unsigned long tc;
 
 	while (*t) {
 		if (*p == '*') {
@@ -102,19 +119,9 @@ static bool glob_match(const char *p, const char *t)
 		}
 		if (*p) {
 			const char *tn = next_cp(t, &tc);
-			const char *pn;
-			bool ok = false;
+			const char *pn = match_one(p, tc);
 
-			if (*p == '?') {
-				pn = p + 1;
-				ok = true;
-			} else if (*p == '[') {
-				pn = match_class(p + 1, tc, &ok);
-			} else {
-				pn = next_cp(p, &pc);
-				ok = pc == tc;
-			}
-			if (ok) {
+			if (pn) {
 				p = pn;
 				t = tn;
 				continue;
@@ -152,7 +159,7 @@ static size_t cp_len(unsigned char c)
 bool roz_glob_could_match(const char *pattern, const char *prefix, size_t len)
 {
 	const char *p = pattern, *t = prefix, *end = prefix + len;
-	unsigned long pc, tc;
+	unsigned long tc;
 
 	if (!roz_glob_valid(pattern)) {
 		size_t n = strlen(pattern);
@@ -162,9 +169,6 @@ bool roz_glob_could_match(const char *pattern, const char *prefix, size_t len)
 		return strncmp(prefix, pattern, n < len ? n : len) == 0;
 	}
 	while (t < end) {
-		const char *pn;
-		bool ok = false;
-
 		if (*p == '*')
 			return true;
 		if (!*p)
@@ -173,18 +177,8 @@ bool roz_glob_could_match(const char *pattern, const char *prefix, size_t len)
 		if ((size_t)(end - t) < cp_len((unsigned char)*t))
 			return true;
 		t = next_cp(t, &tc);
-		if (*p == '?') {
-			pn = p + 1;
-			ok = true;
-		} else if (*p == '[') {
-			pn = match_class(p + 1, tc, &ok);
-		} else {
-			pn = next_cp(p, &pc);
-			ok = pc == tc;
-		}
-		if (!ok)
+		if (!(p = match_one(p, tc)))
 			return false;
-		p = pn;
 	}
 	return true;
 }

@@ -112,29 +112,6 @@ static void emit(sanitizer *z, const char *p, size_t n)
 		roz_buf_add(&z->out, p, n);
 }
 
-static int hex4(const char *s, size_t len, size_t pos, unsigned *out)
-{
-	unsigned v = 0;
-
-	if (len - pos < 4)
-		return -1;
-	for (int i = 0; i < 4; i++) {
-		char c = s[pos + (size_t)i];
-
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (unsigned)(c - 'A' + 10);
-		else
-			return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 /* Copy the string at z->pos, each character JSON cannot carry into C replaced by \ufffd. */
 static int sanitize_string(sanitizer *z)
 {
@@ -168,10 +145,10 @@ static int sanitize_string(sanitizer *z)
 				p += 2;
 				continue;
 			}
-			if (s[p + 1] != 'u' || hex4(s, len, p + 2, &u) < 0)
+			if (s[p + 1] != 'u' || roz_json_hex4(s, len, p + 2, &u) < 0)
 				return syntax(p, "invalid escape in string");
 			if (u >= 0xD800 && u <= 0xDBFF && len - p >= 12 && s[p + 6] == '\\' &&
-			    s[p + 7] == 'u' && hex4(s, len, p + 8, &lo) == 0 && lo >= 0xDC00 && lo <= 0xDFFF) {
+			    s[p + 7] == 'u' && roz_json_hex4(s, len, p + 8, &lo) == 0 && lo >= 0xDC00 && lo <= 0xDFFF) {
 				emit(z, s + p, 12); /* a whole surrogate pair */
 				p += 12;
 				continue;

@@ -68,7 +68,7 @@ static int fail(size_t pos, const char *what)
 	return ROZ_EPARSE;
 }
 
-static int hex4(const char *s, size_t len, size_t pos, unsigned *out)
+int roz_json_hex4(const char *s, size_t len, size_t pos, unsigned *out)
 {
 	unsigned v = 0;
 
@@ -154,14 +154,14 @@ static int skip_string(const char *s, size_t len, size_t *pos)
 				p += 2;
 				break;
 			case 'u':
-				if (hex4(s, len, p + 2, &u) < 0)
+				if (roz_json_hex4(s, len, p + 2, &u) < 0)
 					return fail(p, "invalid \\u escape");
 				p += 6;
 				if (u >= 0xDC00 && u <= 0xDFFF)
 					return fail(p, "lone surrogate in \\u escape");
 				if (u >= 0xD800 && u <= 0xDBFF) {
 					if (len - p < 6 || s[p] != '\\' || s[p + 1] != 'u' ||
-					    hex4(s, len, p + 2, &lo) < 0 || lo < 0xDC00 || lo > 0xDFFF)
+					    roz_json_hex4(s, len, p + 2, &lo) < 0 || lo < 0xDC00 || lo > 0xDFFF)
 						return fail(p, "lone surrogate in \\u escape");
 					p += 6;
 				}
@@ -482,11 +482,11 @@ static int tp_string(tree_parser *tp, roz_buf *b)
 			unsigned hi = 0, lo = 0;
 			unsigned long cp;
 
-			hex4(tp->s, tp->len, p + 2, &hi);
+			roz_json_hex4(tp->s, tp->len, p + 2, &hi);
 			p += 6;
 			cp = hi;
 			if (hi >= 0xD800 && hi <= 0xDBFF) {
-				hex4(tp->s, tp->len, p + 2, &lo);
+				roz_json_hex4(tp->s, tp->len, p + 2, &lo);
 				p += 6;
 				cp = 0x10000 + ((unsigned long)(hi - 0xD800) << 10) + (lo - 0xDC00);
 			}

@@ -86,6 +86,15 @@ static void notification(t_hooks *h, const char *id)
 	th_out_free(&out);
 }
 
+/* A #roz task whose first stop was blocked and whose reviewer (launched by the agent) has started. */
+static void reviewer_started(t_hooks *h, const char *agent_id)
+{
+	th_prompt(h, SID, "#roz add the feature");
+	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
+	assert_int_equal(launch_kind(h), ROZ_OUTPUT_ALLOW);
+	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, agent_id);
+}
+
 static void record(t_hooks *h, roz_decision_kind kind, const char *summary, const char *message)
 {
 	th_decide(h, SID, kind, summary, message);
@@ -99,10 +108,7 @@ static void background_reviewer_approves(void **state)
 	roz_session *s;
 	t_out out;
 
-	th_prompt(h, SID, "#roz add the feature");
-	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
-	assert_int_equal(launch_kind(h), ROZ_OUTPUT_ALLOW);
-	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "ag1");
+reviewer_started(h, "ag1");
 	/* the agent ends its turn while the reviewer works: let through, said on stderr */
 	assert_int_equal(stop_listing(h, "ag1", "running", &out), ROZ_OUTPUT_ALLOW);
 	assert_non_null(strstr(out.notes, "still working on session " SID));
@@ -132,10 +138,7 @@ static void background_issues_reach_the_agent_and_the_fix_gets_its_own_review(vo
 	roz_session *s;
 	t_out out;
 
-	th_prompt(h, SID, "#roz add the feature");
-	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
-	assert_int_equal(launch_kind(h), ROZ_OUTPUT_ALLOW);
-	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "ag1");
+reviewer_started(h, "ag1");
 	assert_int_equal(stop_while(h, "ag1"), ROZ_OUTPUT_ALLOW);
 	th_advance_ms(h, 1000);
 	record(h, ROZ_DECISION_ISSUES, "no tests", "add a test for the empty input");
@@ -176,10 +179,7 @@ static void waiting_never_spends_the_breakers_budget(void **state)
 	t_hooks *h = *state;
 	roz_session *s;
 
-	th_prompt(h, SID, "#roz add the feature");
-	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
-	assert_int_equal(launch_kind(h), ROZ_OUTPUT_ALLOW);
-	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "slow");
+reviewer_started(h, "slow");
 	/* a slow reviewer: the agent is woken many times (other tasks, the user) and ends its turn */
 	for (int i = 0; i < 20; i++) {
 		th_advance_ms(h, 30000);
@@ -272,10 +272,7 @@ static void a_reviewer_that_vanished_does_not_hold_the_session(void **state)
 {
 	t_hooks *h = *state;
 
-	th_prompt(h, SID, "#roz add the feature");
-	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
-	assert_int_equal(launch_kind(h), ROZ_OUTPUT_ALLOW);
-	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "ag1");
+reviewer_started(h, "ag1");
 	assert_int_equal(launch_kind(h), ROZ_OUTPUT_DENY);
 	/* killed without a SubagentStop: the next Stop no longer lists it */
 	assert_int_equal(stop_while(h, ""), ROZ_OUTPUT_BLOCK);
@@ -347,10 +344,7 @@ static void a_foreground_review_is_unchanged(void **state)
 	roz_session *s;
 
 	/* 2.1.197's default: the Agent call returns only after the reviewer's SubagentStop */
-	th_prompt(h, SID, "#roz add the feature");
-	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
-	assert_int_equal(launch_kind(h), ROZ_OUTPUT_ALLOW);
-	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "fg");
+reviewer_started(h, "fg");
 	th_advance_ms(h, 1000);
 	record(h, ROZ_DECISION_COMPLETE, "ok", NULL);
 	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, SID, "fg"), ROZ_OUTPUT_ALLOW);
@@ -402,10 +396,7 @@ static void a_verdict_after_the_last_stop_is_kept(void **state)
 	roz_session *s;
 	t_out out;
 
-	th_prompt(h, SID, "#roz add the feature");
-	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
-	assert_int_equal(launch_kind(h), ROZ_OUTPUT_ALLOW);
-	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "late");
+reviewer_started(h, "late");
 	assert_int_equal(stop_while(h, "late"), ROZ_OUTPUT_ALLOW);
 	/* the person leaves while the reviewer still works */
 	assert_int_equal(th_run(h, ROZ_HOOK_SESSION_END, &out,
