@@ -1,0 +1,290 @@
+/*
+ * shell_int.h - what the three parts of the shell reader share. The reader
+ * is split by how often each part changes: shell_lex.c turns text into
+ * tokens the way bash does (quotes, escapes, operators, here-documents,
+ * substitutions) and changes only when bash does; shell_parse.c holds the
+ * grammar and reports what it finds; shell_rules.c holds roz's own rules
+ * about which commands run other commands and what counts as dynamic, the
+ * part that grows with every wrapper and spelling found.
+ *
+ * Not part of roz's API (that is roz/shell.h): the names here start with
+ * shell_ and are linked only into the core library.
+ */
+#ifndef ROZ_SHELL_INT_H
+#define ROZ_SHELL_INT_H
+
+#include <string.h>
+
+#include "roz/shell.h"
+
+/* Deepest nesting of substitutions, compound commands and nested shells. */
+#define MAX_NEST 32
+/* How much of an offending word a reason quotes. */
+#define CLIP 60
+/* An offset that is not there: no computed part seen yet. */
+#define NONE ((size_t)-1)
+
+/* What lexing found in a word. */
+enum {
+	SW_QUOTED = 1u << 0, /* some quoting or escaping was removed */
+	SW_EXP = 1u << 1,    /* holds a parameter, command or arithmetic expansion */
+	SW_GLOB = 1u << 2,   /* unquoted *, ? or [...]: pathname expansion */
+	SW_BRACE = 1u << 3   /* unquoted {a,b} or {1..3}: brace expansion */
+};
+
+enum tok_kind {
+	TK_EOF, TK_WORD, TK_NEWLINE, TK_SEMI, TK_AMP, TK_AND, TK_OR, TK_PIPE,
+	TK_LPAREN, TK_RPAREN, TK_DSEMI, TK_REDIR
+};
+
+/* Only what matters for finding commands: does it feed stdin, and how. */
+enum redir_kind { R_IN, R_OUT, R_HEREDOC, R_HEREDOC_TABS, R_HERESTR };
+
+/* Tokens that close a list; a bit each so a caller can accept several. */
+enum {
+	T_EOF = 0,
+	T_RPAREN = 1u << 0,
+	T_RBRACE = 1u << 1,
+	T_DSEMI = 1u << 2,
+	T_ESAC = 1u << 3,
+	T_THEN = 1u << 4,
+	T_ELIF = 1u << 5,
+	T_ELSE = 1u << 6,
+	T_FI = 1u << 7,
+	T_DO = 1u << 8,
+	T_DONE = 1u << 9
+};
+#define NTERM 10
+
+/* A word of a command: its cooked text and what of it is computed at run time. */
+struct sword {
+	char *s;
+	unsigned flags; /* SW_* */
+	roz_shell_word info;
+};
+
+struct words {
+	struct sword *v;
+	size_t n, cap;
+};
+
+struct token {
+	enum tok_kind kind;
+	enum redir_kind redir; /* TK_REDIR */
+	int fd;                /* TK_REDIR: 0 for stdin, -1 when not written */
+	const char *op;        /* operator text, for reasons */
+	roz_buf text;          /* TK_WORD: the word with quotes removed */
+	unsigned flags;        /* TK_WORD: SW_* */
+	roz_shell_word info;   /* TK_WORD: what of it is computed at run time */
+	size_t raw, rawend;    /* TK_WORD: its place in the source */
+};
+
+struct heredoc {
+	char *delim;
+	bool quoted, tabs;
+	bool to_shell;  /* the body is a script for a shell reading stdin */
+	unsigned depth; /* depth its commands are reported at */
+};
+
+/*
+ * One source being read. Substitutions such as $(...) are parsed in place
+ * on the same lexer, which is how bash finds their end; backquote bodies
+ * and nested-shell payloads get a lexer of their own.
+ */
+struct lexer {
+	const char *s;
+	size_t pos, end;
+	struct token tok; /* one token of lookahead */
+	bool peeked;
+	bool cond;        /* inside [[ ]], where ( ) < > && || are words */
+	struct heredoc *hd; /* here-documents whose bodies start at the next newline */
+	size_t nhd, caphd;
+	unsigned long gen;  /* bumped whenever the pending bodies are read */
+	unsigned open[NTERM]; /* how many enclosing constructs wait for each terminator */
+};
+
+/* One roz_shell_parse() call: the result being filled and how deep the reading is. */
+struct parser {
+	roz_shell_result *out;
+	unsigned depth; /* reported depth of the commands being read */
+	unsigned level; /* recursion nesting, capped at MAX_NEST */
+	bool halt;      /* stop reading: out of memory or nested too deep */
+	bool nomem;
+	bool arith;        /* the line has an arithmetic context */
+	bool quoted_subst; /* quoted or escaped text holds `$(` or a backquote */
+	char **aliases;    /* names the line defines aliases for */
+	size_t naliases, capaliases;
+};
+
+/* What a wrapper puts into the words of the command it runs. */
+struct feed {
+	bool more_args;   /* appends arguments */
+	const char *repl; /* fills in words holding this text */
+	unsigned part;    /* ROZ_SHELL_PART_FED or ROZ_SHELL_PART_FOUND */
+	const char *why;  /* for reasons */
+};
+
+/* Where a command's standard input comes from, when that can matter. */
+enum { IN_TTY, IN_FILE, IN_PIPE, IN_PIPE_TEXT, IN_HEREDOC, IN_HERESTR };
+
+struct input {
+	int kind;
+	char *text;       /* IN_PIPE_TEXT, IN_HERESTR */
+	struct lexer *l;  /* IN_HEREDOC: the lexer holding the pending body */
+	size_t hd;
+	unsigned long gen;
+};
+
+static inline int ch(const struct lexer *l, size_t at)
+{
+	return at < l->end ? (unsigned char)l->s[at] : -1;
+}
+
+static inline bool name_start(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static inline bool name_char(int c)
+{
+	return name_start(c) || (c >= '0' && c <= '9');
+}
+
+/* Static words: everything known. */
+static inline roz_shell_word known_word(const char *s)
+{
+	size_t n = strlen(s);
+	roz_shell_word w = {n, n, 0};
+
+	return w;
+}
+
+/* The slot of a terminator (one T_* bit) in lexer.open. */
+static inline unsigned term_index(unsigned term)
+{
+	unsigned i = 0;
+
+	while (term > 1u) {
+		term >>= 1;
+		i++;
+	}
+	return i;
+}
+
+/* ---- shell_parse.c: bookkeeping, reporting, the grammar ----------------- */
+
+/* Out of memory: stop reading; roz_shell_parse() then fails. */
+void shell_nomem(struct parser *p);
+/* Raise a result flag (ROZ_SHELL_*); the first reason given is the one kept. */
+void shell_flag(struct parser *p, unsigned which, const char *fmt, ...) ROZ_PRINTF(3, 4);
+/* How much of s a reason quotes: one line, at most CLIP bytes. */
+int shell_clip(const char *s);
+/* Every recursive step goes through these, so hostile nesting cannot blow the stack. */
+bool shell_enter(struct parser *p);
+void shell_leave(struct parser *p);
+
+/*
+ * Report the command `head w[0] ... w[n-1]` at the current depth. hinfo
+ * describes head (NULL: all known); f is what a wrapper feeds it (or NULL);
+ * at most `cap` bytes of the line are known before it runs. Returns its
+ * index in the result, or NONE when out of memory.
+ */
+size_t shell_emit(struct parser *p, const char *head, const roz_shell_word *hinfo,
+		  const struct sword *w, size_t n, const struct feed *f, size_t cap);
+/* Mark a reported command (shell_emit's answer) as one that runs another. */
+void shell_mark_wrapper(struct parser *p, size_t at);
+/* Remember a name in a list of strings, once. */
+void shell_add_name(struct parser *p, char ***list, size_t *n, size_t *cap, const char *s, size_t len);
+/* A variable the line assigns: NAME, NAME=..., NAME[i]=..., NAME+=... */
+void shell_note_assigned(struct parser *p, const char *s);
+
+/*
+ * Commands up to a terminator the caller accepts (returned, not consumed)
+ * or the end of input (T_EOF).
+ */
+unsigned shell_parse_list(struct parser *p, struct lexer *l, unsigned accept);
+/* s[start, end) as a script of its own, at the current depth. */
+void shell_parse_range(struct parser *p, const char *s, size_t start, size_t end);
+/* A script given as text (sh -c, eval, here-string, ...), one level down. */
+void shell_parse_payload(struct parser *p, const char *s, size_t len);
+
+/* ---- shell_lex.c: tokens ------------------------------------------------ */
+
+/* Length of a leading `NAME=`, `NAME+=` or `NAME[sub]=`, or 0. */
+size_t shell_assign_len(const char *s, size_t n);
+
+void shell_lexer_init(struct lexer *l, const char *s, size_t start, size_t end);
+/* Release a lexer; bodies still pending at the end never arrived. */
+void shell_lexer_finish(struct parser *p, struct lexer *l);
+
+/* Read the token at l->pos into *t, which owns its text. */
+void shell_lex_token(struct parser *p, struct lexer *l, struct token *t);
+/* After a newline token: read the pending here-document bodies, each up to its delimiter line. */
+void shell_read_heredocs(struct parser *p, struct lexer *l);
+
+/*
+ * The token stream the grammar reads: one token of lookahead kept in the
+ * lexer. Inline, because the grammar asks at every step and nearly always
+ * finds the token already there; a call each time costs a measurable part
+ * of a hook's work on the line.
+ */
+
+/* The next token, lexed once and kept until consumed. */
+static inline struct token *shell_peek(struct parser *p, struct lexer *l)
+{
+	if (!l->peeked) {
+		struct token t;
+
+		/* lexing can parse substitutions on this lexer, so fill the slot after */
+		shell_lex_token(p, l, &t);
+		l->tok = t;
+		l->peeked = true;
+	}
+	return &l->tok;
+}
+
+/* Drop the peeked token; after a newline, read the pending here-document bodies. */
+static inline void shell_consume(struct parser *p, struct lexer *l)
+{
+	bool newline = l->peeked && l->tok.kind == TK_NEWLINE;
+
+	if (l->peeked)
+		roz_buf_free(&l->tok.text);
+	l->peeked = false;
+	if (newline && l->nhd)
+		shell_read_heredocs(p, l);
+}
+
+/* Hand over the peeked word's text (caller frees); NULL when out of memory. */
+static inline char *shell_take_text(struct parser *p, struct lexer *l)
+{
+	char *s = roz_buf_detach(&l->tok.text, NULL);
+
+	l->peeked = false;
+	if (!s)
+		shell_nomem(p);
+	return s;
+}
+
+/* Whether the text from l->s[i] on, after `$((` or `((`, closes as arithmetic with `))`. */
+bool shell_arith_closes(const struct lexer *l, size_t i);
+/* The inside of $(( )) or (( )), up to and past the closing `))`. */
+void shell_lex_arith(struct parser *p, struct lexer *l);
+
+/* ---- shell_rules.c: what a command runs --------------------------------- */
+
+/*
+ * Report a simple command (assignments and redirections already gone) and
+ * everything it runs in turn. in is where its standard input comes from;
+ * hops counts the wrappers already peeled; feed is what a wrapper outside
+ * this call puts into the words (or NULL).
+ */
+void shell_run_words(struct parser *p, const struct sword *w, size_t n,
+		     const struct input *in, unsigned hops, const struct feed *feed);
+/* What a pipeline stage writes into *next, when that is known text a shell might read. */
+void shell_pipe_output(struct parser *p, const struct sword *w, size_t n, struct input *in,
+		       struct input *next);
+/* What can only be judged once the whole line is read (aliases, git config, arithmetic). */
+void shell_settle(struct parser *p);
+
+#endif
