@@ -1,11 +1,9 @@
 /*
  * roz/config.h - roz's settings: defaults, the TOML file, the environment.
  *
- * Where things are:
- *   roz home     $ROZ_HOME, else ~/.roz              (templates/, config.toml)
- *   config file  $ROZ_CONFIG, else <home>/config.toml (missing = defaults)
- *   storage      $ROZ_STORAGE_PATH, else [storage] path, else <home>
- *                (sessions live in <storage>/sessions/)
+ * This is the model: what each setting means and what each problem costs.
+ * Finding the roz home and reading the file is roz_config_load()
+ * (roz/config_load.h, in the I/O layer).
  *
  * Precedence: environment over file over defaults. The environment is read
  * through a lookup function so tests can supply their own.
@@ -126,16 +124,12 @@ void roz_config_apply_env(roz_config *c, roz_getenv_fn getenv_fn, void *env_ud, 
 			  void *ud);
 
 /*
- * The whole load: resolve home and config path, read the file if present,
- * apply environment overrides, resolve storage. Problems with single
- * settings are in c->diags and the load returns ROZ_OK. When the gates are
- * unknown (c->hold) it returns ROZ_EIO (unreadable file) or ROZ_EPARSE /
- * ROZ_EINVALID with the reason in roz_error_last(); `c` still holds every
- * setting that could be read, with paths and environment applied, so a
- * hook can carry on (holding gated tools) while a command stops.
+ * The config file cannot be used at all (`why` says so: unreadable, too
+ * large, or named by $ROZ_CONFIG and missing). It is kept as an error in
+ * c->diags, passed to `warn`, and the gates are held, since whatever the
+ * file said about them is unknown. ROZ_OK or ROZ_ENOMEM.
  */
-int roz_config_load(roz_config *c, roz_getenv_fn getenv_fn, void *env_ud, roz_warn_fn warn,
-		    void *ud) ROZ_WARN_UNUSED;
+int roz_config_file_failed(roz_config *c, const char *why, roz_warn_fn warn, void *ud) ROZ_WARN_UNUSED;
 
 /*
  * Must this tool call be asked about because the gates are unknown? False
@@ -151,9 +145,6 @@ int roz_config_held(const roz_config *c, const char *tool_name, const struct cJS
 
 /* The reason a held call is asked about, for the user. Caller frees; NULL when out of memory. */
 char *roz_config_hold_message(const roz_config *c);
-
-/* A getenv_fn over the process environment. */
-const char *roz_config_process_env(void *ud, const char *name);
 
 const char *roz_review_mode_name(roz_review_mode m);
 const char *roz_approval_scope_name(roz_approval_scope s);

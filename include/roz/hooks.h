@@ -27,8 +27,8 @@
 #include "roz/config.h"
 #include "roz/gate.h"
 #include "roz/hook_io.h"
-#include "roz/random.h"
 #include "roz/session.h"
+#include "roz/uuid.h"
 
 #ifdef __cplusplus
 extern "C" {

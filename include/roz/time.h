@@ -8,8 +8,8 @@
  * wrapping, so a huge cooldown or TTL means "practically never", not a
  * crash or a date in the past.
  *
- * Only the runner and the CLI read the clock (roz_time_now); the core takes
- * `now` as an argument.
+ * Only the runner and the CLI read the clock (roz_time_now, in roz/clock.h);
+ * the core takes `now` as an argument.
  */
 #ifndef ROZ_TIME_H
 #define ROZ_TIME_H
@@ -38,7 +38,6 @@ typedef struct roz_opt_time {
 #define ROZ_TIME_MIN_SEC INT64_C(-62167219200)
 #define ROZ_TIME_MAX_SEC INT64_C(253402300799)
 
-roz_time roz_time_now(void);
 roz_time roz_time_make(int64_t sec, int32_t nsec);
 
 /* <0, 0, >0 like strcmp. */

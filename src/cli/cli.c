@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "roz/config_load.h"
+
 static void vreport(const char *level, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "roz: %s: ", level);

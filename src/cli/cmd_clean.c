@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "output.h"
+#include "roz/clock.h"
 #include "roz/json.h"
 
 static void help(void)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "roz/config_load.h"
 #include "roz/hooks.h"
 #include "roz/json.h"
 #include "roz/runner.h"

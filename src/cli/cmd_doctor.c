@@ -24,6 +24,7 @@
 #include "output.h"
 #include "roz/json.h"
 #include "roz/claude_versions.h"
+#include "roz/config_load.h"
 #include "roz/runner.h"
 #include "roz/version.h"
 

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "output.h"
+#include "roz/clock.h"
 #include "roz/json.h"
 
 #define BAR_COLUMNS 30

@@ -1,20 +1,12 @@
 /*
- * time.c - UTC instants: reading the clock, saturating arithmetic and the
- * RFC 3339 text used in session files (the same format the Rust roz writes).
+ * time.c - UTC instants: saturating arithmetic and the RFC 3339 text used
+ * in session files (the same format the Rust roz writes). Reading the clock
+ * is I/O, in io/clock.c.
  */
 #include "roz/time.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-
-roz_time roz_time_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return roz_time_make((int64_t)ts.tv_sec, (int32_t)ts.tv_nsec);
-}
 
 roz_time roz_time_make(int64_t sec, int32_t nsec)
 {

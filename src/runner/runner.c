@@ -14,8 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "roz/clock.h"
+#include "roz/config_load.h"
+#include "roz/file.h"
 #include "roz/hooks.h"
 #include "roz/json.h"
+#include "roz/random.h"
 #include "roz/store.h"
 #include "roz/utf8.h"
 
@@ -78,34 +82,23 @@ static bool template_id_ok(const char *id)
 	return true;
 }
 
+/* A template that cannot be read whole, or is empty, too large or not text, is not there. */
 static char *read_template(const char *path)
 {
-	roz_buf b = ROZ_BUF_INIT;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
 
 	if (fd < 0)
 		return NULL;
-	for (;;) {
-		if (!roz_buf_grow(&b, 8192))
-			break;
-		n = read(fd, b.ptr + b.len, b.cap - b.len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		b.len += (size_t)n;
-		b.ptr[b.len] = '\0';
-		if (b.len > MAX_TEMPLATE_BYTES)
-			break;
-	}
+	rc = roz_file_read_fd(fd, 0, MAX_TEMPLATE_BYTES, &text, &len);
 	close(fd);
-	if (roz_buf_failed(&b) || b.len > MAX_TEMPLATE_BYTES || !b.len ||
-	    !roz_utf8_valid(b.ptr, b.len) || strlen(b.ptr) != b.len) {
-		roz_buf_free(&b);
+	if (rc < 0 || !len || !roz_utf8_valid(text, len) || strlen(text) != len) {
+		roz_free(text);
 		return NULL;
 	}
-	return roz_buf_detach(&b, NULL);
+	return text;
 }
 
 char *roz_template_load(const roz_config *config, const char *plugin_root, const char *id)

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "roz/file.h"
 #include "roz/random.h"
 #include "roz/session_json.h"
 
@@ -264,37 +265,15 @@ static int use_dir(file_store *fs, bool create)
 
 static int read_fd(int fd, const char *path, off_t size, char **text, size_t *len)
 {
-	roz_buf b = ROZ_BUF_INIT;
+	int rc = roz_file_read_fd(fd, size > 0 ? (size_t)size : 0, MAX_SESSION_FILE, text, len);
 
-	if (size > 0 && !roz_buf_grow(&b, (size_t)size + 1))
-		return ROZ_ENOMEM;
-	for (;;) {
-		ssize_t n;
-
-		if (b.cap - b.len < 4096 && !roz_buf_grow(&b, 65536)) {
-			roz_buf_free(&b);
-			return ROZ_ENOMEM;
-		}
-		n = read(fd, b.ptr + b.len, b.cap - b.len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			roz_error_set_errno(errno, "cannot read '%s'", path);
-			roz_buf_free(&b);
-			return ROZ_EIO;
-		}
-		if (n == 0)
-			break;
-		b.len += (size_t)n;
-		b.ptr[b.len] = '\0';
-		if (b.len > MAX_SESSION_FILE) {
-			roz_error_set("'%s' is larger than %u bytes", path, MAX_SESSION_FILE);
-			roz_buf_free(&b);
-			return ROZ_ECORRUPT;
-		}
+	if (rc == ROZ_EIO) {
+		roz_error_set_errno(errno, "cannot read '%s'", path);
+	} else if (rc == ROZ_EINVALID) {
+		roz_error_set("'%s' is larger than %u bytes", path, MAX_SESSION_FILE);
+		rc = ROZ_ECORRUPT;
 	}
-	*text = roz_buf_detach(&b, len);
-	return *text ? ROZ_OK : ROZ_ENOMEM;
+	return rc;
 }
 
 /*

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "roz/config_load.h"
 #include "roz/runner.h"
 #include "roz/session_json.h"
 

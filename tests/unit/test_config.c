@@ -7,6 +7,7 @@
 #include "support.h"
 
 #include "roz/config.h"
+#include "roz/config_load.h"
 
 #include <cjson/cJSON.h>
 

@@ -4,6 +4,7 @@
  */
 #include "support.h"
 
+#include "roz/clock.h"
 #include "roz/time.h"
 
 #include <stdio.h>

@@ -5,14 +5,11 @@
 #ifndef ROZ_RANDOM_H
 #define ROZ_RANDOM_H
 
-#include "roz/common.h"
+#include "roz/uuid.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Size of a UUID's text form including the NUL. */
-#define ROZ_UUID_SIZE 37
 
 /* Fill `len` bytes. ROZ_OK or ROZ_EIO (the kernel refused; error set). */
 int roz_random_bytes(void *buf, size_t len);

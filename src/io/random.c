@@ -59,20 +59,11 @@ int roz_random_bytes(void *buf, size_t len)
 
 int roz_uuid_v4(char out[ROZ_UUID_SIZE])
 {
-	static const char hex[] = "0123456789abcdef";
 	unsigned char b[16];
-	int rc, o = 0;
+	int rc;
 
 	if ((rc = roz_random_bytes(b, sizeof(b))) < 0)
 		return rc;
-	b[6] = (unsigned char)((b[6] & 0x0F) | 0x40); /* version 4 */
-	b[8] = (unsigned char)((b[8] & 0x3F) | 0x80); /* RFC 4122 variant */
-	for (int i = 0; i < 16; i++) {
-		if (i == 4 || i == 6 || i == 8 || i == 10)
-			out[o++] = '-';
-		out[o++] = hex[b[i] >> 4];
-		out[o++] = hex[b[i] & 15];
-	}
-	out[o] = '\0';
+	roz_uuid_format(b, out);
 	return ROZ_OK;
 }

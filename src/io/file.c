@@ -1,0 +1,54 @@
+/*
+ * file.c - the one loop that reads a file to its end, shared by the config
+ * loader, the template loader and the file store.
+ */
+#include "roz/file.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+/* Room kept free for the next read; a file that fits its hint ends in one read more. */
+#define READ_ROOM 4096
+#define READ_STEP 8192
+
+int roz_file_read_fd(int fd, size_t size_hint, size_t max, char **text, size_t *len)
+{
+	roz_buf b = ROZ_BUF_INIT;
+
+	*text = NULL;
+	/* a hint beyond the limit is read only as far as the limit shows */
+	if (size_hint > max)
+		size_hint = max + 1;
+	if (size_hint && !roz_buf_grow(&b, size_hint + 1))
+		return ROZ_ENOMEM;
+	for (;;) {
+		ssize_t n;
+
+		if (b.cap - b.len < READ_ROOM && !roz_buf_grow(&b, READ_STEP)) {
+			roz_buf_free(&b);
+			return ROZ_ENOMEM;
+		}
+		n = read(fd, b.ptr + b.len, b.cap - b.len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			roz_error_set_errno(err, "read failed");
+			roz_buf_free(&b);
+			errno = err;
+			return ROZ_EIO;
+		}
+		if (n == 0)
+			break;
+		b.len += (size_t)n;
+		if (b.len > max) {
+			roz_error_set("larger than %zu bytes", max);
+			roz_buf_free(&b);
+			return ROZ_EINVALID;
+		}
+	}
+	b.ptr[b.len] = '\0'; /* the loop grew the buffer at least once */
+	*text = roz_buf_detach(&b, len);
+	return *text ? ROZ_OK : ROZ_ENOMEM;
+}

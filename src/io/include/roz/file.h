@@ -1,0 +1,35 @@
+/*
+ * roz/file.h - reading a whole file through a descriptor its caller opened.
+ *
+ * Opening stays with the caller, because what may be opened differs: the
+ * store refuses links, FIFOs and strangers' files, the config loader
+ * refuses directories. What is left is the same everywhere: read to the
+ * end, retry when a signal interrupts, stop at a size limit, keep the text
+ * NUL-terminated.
+ */
+#ifndef ROZ_FILE_H
+#define ROZ_FILE_H
+
+#include "roz/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Read `fd` (borrowed, left open) to its end. `size_hint` is the size the
+ * caller expects (from fstat), or 0; the first allocation is made to fit
+ * it. On ROZ_OK *text is the contents, NUL-terminated (caller frees), and
+ * *len its length; a file may hold NUL bytes, so *len is what counts.
+ * Otherwise *text is NULL and the return is ROZ_ENOMEM, ROZ_EIO (a read
+ * failed; errno is the read's) or ROZ_EINVALID (more than `max` bytes).
+ * The message set for the last two does not name the file: a caller that
+ * knows what the file is for says so.
+ */
+int roz_file_read_fd(int fd, size_t size_hint, size_t max, char **text, size_t *len) ROZ_WARN_UNUSED;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
