@@ -61,6 +61,10 @@
  * (`>`, `>>`, `>|`, `&>`, `<>`, `>&file`) and the variables it assigns, so
  * callers can tell where the line writes and what it changes in the shell.
  *
+ * The reader is three files: src/core/shell_lex.c (tokens), shell_parse.c
+ * (the grammar) and shell_rules.c (the wrappers, nested shells and other
+ * rules above, where a new one is added).
+ *
  * Ownership: roz_shell_parse() fills a caller-provided result that is
  * released with roz_shell_result_free().
  */

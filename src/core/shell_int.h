@@ -213,7 +213,15 @@ void shell_parse_payload(struct parser *p, const char *s, size_t len);
 /* Length of a leading `NAME=`, `NAME+=` or `NAME[sub]=`, or 0. */
 size_t shell_assign_len(const char *s, size_t n);
 
-void shell_lexer_init(struct lexer *l, const char *s, size_t start, size_t end);
+/* A lexer over s[start, end). Inline: one is set up for every script and substitution body. */
+static inline void shell_lexer_init(struct lexer *l, const char *s, size_t start, size_t end)
+{
+	memset(l, 0, sizeof(*l));
+	l->s = s;
+	l->pos = start;
+	l->end = end;
+}
+
 /* Release a lexer; bodies still pending at the end never arrived. */
 void shell_lexer_finish(struct parser *p, struct lexer *l);
 

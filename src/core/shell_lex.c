@@ -104,14 +104,6 @@ size_t shell_assign_len(const char *s, size_t n)
 	return i < n && s[i] == '=' ? i + 1 : 0;
 }
 
-void shell_lexer_init(struct lexer *l, const char *s, size_t start, size_t end)
-{
-	memset(l, 0, sizeof(*l));
-	l->s = s;
-	l->pos = start;
-	l->end = end;
-}
-
 /* ---- lexing words ------------------------------------------------------- */
 
 static void lex_squote(struct parser *p, struct lexer *l, struct acc *a)
