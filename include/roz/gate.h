@@ -31,6 +31,10 @@
  *
  * Reads of the store (`cat`, `roz context`, the Read tool) stay allowed.
  *
+ * Approvals. A call a gate matches goes through while the session holds an
+ * approval (roz_gate_approved): a COMPLETE that counts (roz/decide.h),
+ * within approval_ttl_seconds, and still valid for the approval scope.
+ *
  * Ownership: a roz_gate_match owns its strings; roz_gate_match_clear()
  * releases them.
  */
@@ -39,6 +43,7 @@
 
 #include "roz/config.h"
 #include "roz/path.h"
+#include "roz/session.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -108,6 +113,15 @@ int roz_gate_check(const roz_config *config, const char *tool_name, const struct
 int roz_gate_check_store(const roz_gate_match *m, const roz_config *config, const char *cwd,
 			 const roz_path_fs *fs, roz_gate_store_verdict *verdict, char *why,
 			 size_t why_size) ROZ_WARN_UNUSED;
+
+/*
+ * True when the session holds an approval for gated calls right now: a
+ * COMPLETE that counts, recorded within approval_ttl_seconds, and valid for
+ * the scope (`session`: always; `tool`: until the call it lets through,
+ * which the caller consumes; `prompt`: no user prompt since, prompts that
+ * arrived while the review ran excepted).
+ */
+bool roz_gate_approved(const roz_session *s, const roz_config *config, roz_time now);
 
 #ifdef __cplusplus
 }

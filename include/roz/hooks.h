@@ -97,52 +97,6 @@ int roz_hook_handle(roz_hook_event ev, const roz_hook_input *in, const roz_env *
 		    const roz_hook_plan *plan, roz_session **session,
 		    roz_hook_result *res) ROZ_WARN_UNUSED;
 
-/* ---- pieces the CLI shares with the hooks ---------------------------------- */
-
-/*
- * Record a verdict, as `roz decide` does: history, trace, approval time
- * (COMPLETE). The verdict is trusted (counts as an approval) only once the
- * reviewer's SubagentStop vouches for it, unless `override` says a person
- * recorded it outside Claude Code, or review.require_reviewer is off; in
- * those cases the pending attempt is marked a success at once.
- */
-int roz_decide_apply(roz_session *s, roz_decision_kind kind, const char *summary,
-		     const char *message, const char *opinions, bool override,
-		     const roz_env *env) ROZ_WARN_UNUSED;
-
-/* How long after the reviewer's call to `roz decide` its ticket stays good. */
-#define ROZ_TICKET_TTL_SECONDS 120
-
-/*
- * `roz decide` as the CLI runs it, on the locked session. An override (the
- * caller has made sure a person stands behind it) and any verdict while
- * review.require_reviewer is off are recorded at once. Otherwise the verdict
- * needs a ticket: the reviewer's own Bash call that runs `roz decide` is
- * issued one by pre-tool-use, good for ROZ_TICKET_TTL_SECONDS and for one
- * verdict. The oldest live ticket is used, and the verdict is bound to its
- * reviewer: only that reviewer's SubagentStop vouches for it. A used ticket
- * presented again contests the verdict recorded with it (no reviewer
- * vouches for it until one records a verdict anew).
- *
- * Returns ROZ_OK when recorded; ROZ_EINVALID when refused, with what a
- * person should do in roz_error_last(); or an error from recording. *save
- * says whether the session changed and must be saved (also on a refusal
- * that contested a verdict).
- */
-int roz_decide_record(roz_session *s, roz_decision_kind kind, const char *summary,
-		      const char *message, const char *opinions, bool override, const roz_env *env,
-		      bool *save) ROZ_WARN_UNUSED;
-
-/* The block message for a stop: the selected template with {{session_id}} filled in. */
-extern const char roz_default_template[];
-/* Choose a template id from config (an id, or "random" with weights). Caller frees. */
-char *roz_template_select(const roz_config *config, const roz_env *env);
-
-/* True when the gate has a standing approval for this session right now. */
-bool roz_gate_approved(const roz_session *s, const roz_config *config, roz_time now);
-/* True while a tripped circuit breaker is still cooling down. */
-bool roz_breaker_cooling(const roz_session *s, const roz_config *config, roz_time now);
-
 #ifdef __cplusplus
 }
 #endif

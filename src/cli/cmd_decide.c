@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "roz/decide.h"
 #include "roz/hooks.h"
 #include "roz/runner.h"
 

@@ -3,7 +3,8 @@
  * (every command of a Bash line, via the shell lexer), finding the first
  * gate pattern that matches or could match once the line's computed words
  * are known, spotting calls that reach for roz itself, and finding what a
- * call writes so that writes into roz's storage can be refused.
+ * call writes so that writes into roz's storage can be refused; and whether
+ * a session's approval still lets a gated call through.
  */
 #include "roz/gate.h"
 
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "roz/decide.h"
 #include "roz/glob.h"
 #include "roz/interp.h"
 #include "roz/shell.h"
@@ -1116,4 +1118,28 @@ int roz_gate_check(const roz_config *config, const char *tool_name, const cJSON 
 	    (rc = roz_gate_check_store(m, config, cwd, NULL, &v, NULL, 0)) == ROZ_OK)
 		m->touches_store = v == ROZ_GATE_STORE_DENY;
 	return rc;
+}
+
+bool roz_gate_approved(const roz_session *s, const roz_config *config, roz_time now)
+{
+	const roz_review_state *r = &s->review;
+	roz_opt_time since;
+
+	if (!roz_decide_approves(s, config) || !r->gate_approved_at.set)
+		return false;
+	if (config->has_approval_ttl &&
+	    roz_time_after(now, roz_time_add(r->gate_approved_at.t, config->approval_ttl_seconds)))
+		return false;
+	switch (config->approval_scope) {
+	case ROZ_SCOPE_SESSION:
+	case ROZ_SCOPE_TOOL: /* a tool-scope approval is consumed by the call it lets through */
+		return true;
+	default:
+		/* a prompt that arrived while a review was running does not undo its approval */
+		since = r->last_prompt_at;
+		if (since.set && r->review_started_at.set &&
+		    roz_time_after(since.t, r->review_started_at.t))
+			since = r->review_started_at;
+		return !since.set || roz_time_after(r->gate_approved_at.t, since.t);
+	}
 }

@@ -1,6 +1,8 @@
 /*
  * hooks.c - the review state machine: what each hook does to a session and
- * what it answers Claude Code. Pure functions of (input, session, env).
+ * what it answers Claude Code. Pure functions of (input, session, env). The
+ * circuit breaker (breaker.c), verdicts and their tickets (decide.c) and the
+ * block message (template.c) are modules of their own that the handlers use.
  */
 #include "roz/hooks.h"
 
@@ -8,10 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "roz/json.h"
+#include "roz/breaker.h"
+#include "roz/decide.h"
+#include "roz/template.h"
+#include "trace_event.h"
 
-/* How far past `now` a decision time may lie (clock skew between processes). */
-#define DECISION_SKEW_SECONDS 5
 /* How often one reviewer's stop is held for want of a verdict before it is let go. */
 #define REVIEWER_STOP_LIMIT 2
 
@@ -204,105 +207,9 @@ int roz_hook_prepare(roz_hook_event ev, const roz_hook_input *in, const roz_conf
 
 /* ---- shared steps ------------------------------------------------------------ */
 
-static int add_event(roz_session *s, const roz_env *env, roz_event_type type, roz_buf *payload)
-{
-	char id[ROZ_UUID_SIZE], marker[ROZ_UUID_SIZE];
-	int rc;
-
-	if (payload && (rc = roz_buf_failed(payload)) < 0)
-		return rc;
-	if ((rc = env->new_id(env->ud, id)) < 0 || (rc = env->new_id(env->ud, marker)) < 0)
-		return rc;
-	return roz_session_trace_add(s, type, id, env->now, payload ? roz_buf_cstr(payload) : NULL,
-				     env->config->max_events, marker);
-}
-
-/* Payload builders: keys are written in sorted order, as the reference's files have them. */
-static void kv_str(roz_buf *b, const char *key, const char *val)
-{
-	roz_buf_addc(b, b->len ? ',' : '{');
-	roz_json_add_string(b, key);
-	roz_buf_addc(b, ':');
-	if (val)
-		roz_json_add_string(b, val);
-	else
-		roz_buf_adds(b, "null");
-}
-
-static void kv_raw(roz_buf *b, const char *key, const char *raw)
-{
-	roz_buf_addc(b, b->len ? ',' : '{');
-	roz_json_add_string(b, key);
-	roz_buf_addc(b, ':');
-	roz_buf_adds(b, raw);
-}
-
-static void kv_end(roz_buf *b)
-{
-	roz_buf_adds(b, b->len ? "}" : "{}");
-}
-
 static int get_or_create(roz_session **session, const roz_hook_input *in, const roz_env *env)
 {
 	return *session ? ROZ_OK : roz_session_new(in->session_id, env->now, session);
-}
-
-bool roz_breaker_cooling(const roz_session *s, const roz_config *config, roz_time now)
-{
-	const roz_review_state *r = &s->review;
-
-	if (!r->circuit_breaker_tripped)
-		return false;
-	/* a trip recorded without a time (older files) stays tripped, as it always did */
-	if (!r->circuit_breaker_tripped_at.set)
-		return true;
-	return roz_time_before(now, roz_time_add(r->circuit_breaker_tripped_at.t, config->cooldown_seconds));
-}
-
-static void breaker_trip(roz_session *s, roz_time now, roz_hook_result *res)
-{
-	s->review.circuit_breaker_tripped = true;
-	s->review.circuit_breaker_tripped_at.set = true;
-	s->review.circuit_breaker_tripped_at.t = now;
-	s->review.enabled = false;
-	note(res, "warning",
-	     "circuit breaker tripped after %u blocks in session %s; letting the agent stop unreviewed",
-	     (unsigned)s->review.block_count, s->session_id);
-}
-
-/* A new review cycle: blocks are counted from zero and a cooled-down breaker is cleared. */
-static void start_cycle(roz_session *s)
-{
-	s->review.decision_trusted = false;
-	s->review.wait_blocks = 0;
-	s->review.block_count = 0;
-	s->review.circuit_breaker_tripped = false;
-	s->review.circuit_breaker_tripped_at.set = false;
-}
-
-/* COMPLETE counts when a reviewer vouched for it, or when no reviewer is required. */
-static bool approved(const roz_session *s, const roz_config *config)
-{
-	return s->review.decision.kind == ROZ_DECISION_COMPLETE &&
-	       (s->review.decision_trusted || !config->require_reviewer);
-}
-
-/* Mark the newest pending attempt as answered by a verdict. */
-static int attempt_succeeded(roz_session *s)
-{
-	roz_attempt *a = roz_session_pending_attempt(s);
-	char *type;
-
-	if (!a)
-		return ROZ_OK;
-	type = roz_strdup(roz_decision_kind_name(s->review.decision.kind));
-	if (!type)
-		return ROZ_ENOMEM;
-	roz_free(a->decision_type);
-	a->decision_type = type;
-	a->outcome = ROZ_OUTCOME_SUCCESS;
-	a->blocks_needed = s->review.block_count;
-	return ROZ_OK;
 }
 
 /* ---- session-start ------------------------------------------------------------ */
@@ -372,7 +279,7 @@ static int on_user_prompt(const roz_hook_input *in, const roz_env *env, const ro
 		}
 		r->enabled = true;
 		roz_decision_clear(&r->decision);
-		start_cycle(*session);
+		roz_breaker_start_cycle(*session);
 		kv_str(&payload, "prompt", stored);
 		kv_end(&payload);
 		roz_free(stored);
@@ -387,45 +294,6 @@ static int on_user_prompt(const roz_hook_input *in, const roz_env *env, const ro
 }
 
 /* ---- stop ---------------------------------------------------------------------------- */
-
-char *roz_template_select(const roz_config *config, const roz_env *env)
-{
-	uint64_t total = 0, roll;
-
-	if (strcmp(config->template_active, "random") != 0)
-		return roz_strdup(config->template_active);
-	if (!config->n_weights)
-		return roz_strdup("default");
-	for (size_t i = 0; i < config->n_weights; i++)
-		total += config->weights[i].weight;
-	if (!total)
-		return roz_strdup(config->weights[0].id);
-	roll = env->random(env->ud, total);
-	for (size_t i = 0; i < config->n_weights; i++) {
-		if (roll < config->weights[i].weight)
-			return roz_strdup(config->weights[i].id);
-		roll -= config->weights[i].weight;
-	}
-	return roz_strdup(config->weights[config->n_weights - 1].id);
-}
-
-static char *block_message(const roz_session *s, const roz_env *env, char **template_id)
-{
-	char *id = roz_template_select(env->config, env), *text;
-	roz_buf b = ROZ_BUF_INIT;
-
-	*template_id = id;
-	if (!id)
-		return NULL;
-	text = env->load_template ? env->load_template(env->ud, id) : NULL;
-	roz_buf_add_replaced(&b, text ? text : roz_default_template, "{{session_id}}", s->session_id);
-	roz_free(text);
-	if (roz_buf_failed(&b)) {
-		roz_buf_free(&b);
-		return NULL;
-	}
-	return roz_buf_detach(&b, NULL);
-}
 
 static char *issues_message(const roz_session *s)
 {
@@ -557,7 +425,7 @@ static stop_outcome stop_plan(const roz_session *s, const roz_config *cfg, bool 
 		*reset = true;
 		return working ? STOP_WAIT : cfg->max_blocks ? STOP_BLOCK : STOP_TRIP;
 	}
-	if (approved(s, cfg))
+	if (roz_decide_approves(s, cfg))
 		return STOP_APPROVED;
 	/*
 	 * Waiting is not a failed attempt and costs the agent nothing: the turn
@@ -604,7 +472,7 @@ static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **s
 	s->updated_at = env->now;
 	res->save = true;
 	if (reset) {
-		start_cycle(s);
+		roz_breaker_start_cycle(s);
 		roz_decision_clear(&r->decision);
 		note(res, "info", "circuit breaker reset after cooldown in session %s", s->session_id);
 	}
@@ -614,7 +482,10 @@ static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **s
 		return ROZ_OK;
 	case STOP_COOLING:
 	case STOP_TRIP:
-		breaker_trip(s, env->now, res);
+		roz_breaker_trip(s, env->now);
+		note(res, "warning",
+		     "circuit breaker tripped after %u blocks in session %s; letting the agent stop unreviewed",
+		     (unsigned)r->block_count, s->session_id);
 		return ROZ_OK;
 	case STOP_WAIT:
 		r->wait_blocks++;
@@ -645,7 +516,7 @@ static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **s
 		msg = issues_message(s);
 	} else {
 		settle_previous_attempt(s);
-		msg = block_message(s, env, &template_id);
+		msg = roz_template_block_message(s, env, &template_id);
 	}
 	if (!msg || !template_id || (rc = roz_session_add_attempt(s, template_id, env->now)) < 0) {
 		roz_free(msg);
@@ -776,7 +647,7 @@ static int on_subagent_stop(const roz_hook_input *in, const roz_env *env, roz_se
 				     "COMPLETE|ISSUES \"<summary>\"",
 				     roz_time_format_sec(decided.t, a), roz_time_format_sec(lower.t, b),
 				     s->session_id));
-	if (decided.set && roz_time_after(decided.t, roz_time_add(env->now, DECISION_SKEW_SECONDS)))
+	if (decided.set && roz_time_after(decided.t, roz_time_add(env->now, ROZ_DECISION_SKEW_SECONDS)))
 		return hold_reviewer(
 			s, env, run, in, res,
 			roz_asprintf("roz: the recorded verdict is dated %s, in the future (now %s); it "
@@ -806,37 +677,13 @@ static int on_subagent_stop(const roz_hook_input *in, const roz_env *env, roz_se
 	 * (no reviewer required, an override, or an earlier voucher).
 	 */
 	if (!s->review.decision_trusted && env->config->require_reviewer &&
-	    (rc = attempt_succeeded(s)) < 0)
+	    (rc = roz_decide_attempt_succeeded(s)) < 0)
 		return rc;
 	s->review.decision_trusted = true;
 	return reviewer_stopped(s, env, run, in->agent_id, roz_decision_kind_name(s->review.decision.kind));
 }
 
 /* ---- pre-tool-use ------------------------------------------------------------------ */
-
-bool roz_gate_approved(const roz_session *s, const roz_config *config, roz_time now)
-{
-	const roz_review_state *r = &s->review;
-	roz_opt_time since;
-
-	if (!approved(s, config) || !r->gate_approved_at.set)
-		return false;
-	if (config->has_approval_ttl &&
-	    roz_time_after(now, roz_time_add(r->gate_approved_at.t, config->approval_ttl_seconds)))
-		return false;
-	switch (config->approval_scope) {
-	case ROZ_SCOPE_SESSION:
-	case ROZ_SCOPE_TOOL: /* a tool-scope approval is consumed by the call it lets through */
-		return true;
-	default:
-		/* a prompt that arrived while a review was running does not undo its approval */
-		since = r->last_prompt_at;
-		if (since.set && r->review_started_at.set &&
-		    roz_time_after(since.t, r->review_started_at.t))
-			since = r->review_started_at;
-		return !since.set || roz_time_after(r->gate_approved_at.t, since.t);
-	}
-}
 
 static int gate_allowed(roz_session *s, const roz_env *env, const char *key, const char *reason)
 {
@@ -1022,7 +869,7 @@ static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const r
 	r->review_started_at.set = true;
 	r->review_started_at.t = env->now;
 	roz_decision_clear(&r->decision);
-	start_cycle(s);
+	roz_breaker_start_cycle(s);
 	if ((rc = roz_session_set_gate_trigger(s, g->tool_key, in->tool_input, g->pattern, env->now)) < 0)
 		return rc;
 	kv_str(&p, "pattern", g->pattern);
@@ -1075,150 +922,4 @@ int roz_hook_handle(roz_hook_event ev, const roz_hook_input *in, const roz_env *
 		note(res, "warning", "unknown hook event; answering {}");
 		return ROZ_OK;
 	}
-}
-
-/* ---- roz decide ------------------------------------------------------------------------ */
-
-/* `ticket` is the reviewer ticket the verdict uses, or NULL. */
-static int record_verdict(roz_session *s, roz_decision_kind kind, const char *summary,
-			  const char *message, const char *opinions, bool override,
-			  const roz_verdict_ticket *ticket, const roz_env *env)
-{
-	roz_decision d = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
-	roz_buf p = ROZ_BUF_INIT;
-	int rc;
-
-	if (kind == ROZ_DECISION_PENDING) {
-		roz_error_set("a verdict must be COMPLETE or ISSUES");
-		return ROZ_EINVALID;
-	}
-	if ((rc = roz_decision_set(&d, kind, summary, opinions, message)) < 0)
-		return rc;
-	rc = roz_session_record_decision(s, &d, env->now);
-	roz_decision_clear(&d);
-	if (rc < 0)
-		return rc;
-	if (ticket) {
-		s->review.decision_agent_id = roz_strdup(ticket->agent_id);
-		if (!s->review.decision_agent_id)
-			return ROZ_ENOMEM;
-	}
-	s->review.decision_override = override;
-	if (ticket)
-		kv_str(&p, "agent_id", ticket->agent_id);
-	kv_str(&p, "decision", kind == ROZ_DECISION_COMPLETE ? "COMPLETE" : "ISSUES");
-	if (override)
-		kv_raw(&p, "override", "true");
-	if (opinions)
-		kv_str(&p, "second_opinions", opinions);
-	kv_str(&p, "summary", summary ? summary : "");
-	if (ticket && ticket->tool_use_id)
-		kv_str(&p, "tool_use_id", ticket->tool_use_id);
-	kv_end(&p);
-	rc = add_event(s, env, ROZ_EVENT_ROZ_DECISION, &p);
-	roz_buf_free(&p);
-	if (rc < 0)
-		return rc;
-	if (kind == ROZ_DECISION_COMPLETE) {
-		s->review.gate_approved_at.set = true;
-		s->review.gate_approved_at.t = env->now;
-	}
-	/* a person's override needs no reviewer; otherwise the reviewer's stop vouches */
-	s->review.decision_trusted = override;
-	if ((override || !env->config->require_reviewer) && (rc = attempt_succeeded(s)) < 0)
-		return rc;
-	s->updated_at = env->now;
-	return ROZ_OK;
-}
-
-int roz_decide_apply(roz_session *s, roz_decision_kind kind, const char *summary,
-		     const char *message, const char *opinions, bool override, const roz_env *env)
-{
-	return record_verdict(s, kind, summary, message, opinions, override, NULL, env);
-}
-
-/* Good from when the reviewer's call was seen until the TTL is over (a little skew allowed). */
-static bool ticket_live(const roz_verdict_ticket *t, roz_time now)
-{
-	return !roz_time_after(t->issued_at, roz_time_add(now, DECISION_SKEW_SECONDS)) &&
-	       !roz_time_after(now, roz_time_add(t->issued_at, ROZ_TICKET_TTL_SECONDS));
-}
-
-/*
- * A used ticket presented again: two `roz decide` runs came from one
- * reviewer call, so one of them was not the reviewer's. roz cannot tell
- * which, so the verdict recorded with it loses the reviewer's voucher.
- */
-static int contest(roz_session *s, const roz_verdict_ticket *used, const roz_env *env)
-{
-	roz_review_state *r = &s->review;
-	roz_buf p = ROZ_BUF_INIT;
-	int rc;
-
-	if (r->decision_trusted || r->decision_contested || !r->decision_agent_id ||
-	    strcmp(r->decision_agent_id, used->agent_id) != 0)
-		return ROZ_OK;
-	r->decision_contested = true;
-	kv_str(&p, "agent_id", used->agent_id);
-	kv_str(&p, "reason", "a second roz decide presented the ticket this verdict was recorded with");
-	kv_str(&p, "summary", r->decision.summary);
-	kv_end(&p);
-	rc = add_event(s, env, ROZ_EVENT_DECISION_IGNORED, &p);
-	roz_buf_free(&p);
-	s->updated_at = env->now;
-	return rc;
-}
-
-int roz_decide_record(roz_session *s, roz_decision_kind kind, const char *summary,
-		      const char *message, const char *opinions, bool override, const roz_env *env,
-		      bool *save)
-{
-	roz_review_state *r = &s->review;
-	roz_verdict_ticket *ticket = NULL, *used = NULL, *stale = NULL;
-	char when[ROZ_TIME_BUFSZ];
-	int rc;
-
-	*save = false;
-	if (override || !env->config->require_reviewer) {
-		rc = record_verdict(s, kind, summary, message, opinions, override, NULL, env);
-		*save = rc == ROZ_OK;
-		return rc;
-	}
-	for (size_t i = 0; i < r->n_tickets; i++) {
-		roz_verdict_ticket *t = &r->tickets[i];
-
-		if (!ticket_live(t, env->now))
-			stale = t->used ? stale : t;
-		else if (t->used)
-			used = t;
-		else if (!ticket)
-			ticket = t; /* the oldest: calls are answered in the order they were made */
-	}
-	if (ticket) {
-		/* used before anything else changes: a failure below saves nothing */
-		ticket->used = true;
-		rc = record_verdict(s, kind, summary, message, opinions, false, ticket, env);
-		*save = rc == ROZ_OK;
-		return rc;
-	}
-	if (used) {
-		if ((rc = contest(s, used, env)) < 0)
-			return rc;
-		*save = r->decision_contested;
-		roz_error_set("the roz:roz reviewer's call that allowed one verdict has already recorded "
-			      "it; a second `roz decide` is refused, and the verdict recorded with it no "
-			      "longer counts until the reviewer records its own again");
-	} else if (stale) {
-		roz_error_set("the roz:roz reviewer's call to `roz decide` was seen at %s; a verdict "
-			      "must follow it within %d seconds. The reviewer should run roz decide "
-			      "again",
-			      roz_time_format_sec(stale->issued_at, when), ROZ_TICKET_TTL_SECONDS);
-	} else {
-		roz_error_set("no roz:roz reviewer asked to record a verdict for session %s. The "
-			      "reviewer records verdicts from its own Bash tool; a person who has "
-			      "reviewed the work records one from a terminal outside Claude Code "
-			      "with: roz decide %s COMPLETE|ISSUES \"<summary>\" --override",
-			      s->session_id, s->session_id);
-	}
-	return ROZ_EINVALID;
 }

@@ -16,6 +16,7 @@
 
 #include "roz/clock.h"
 #include "roz/config_load.h"
+#include "roz/decide.h"
 #include "roz/file.h"
 #include "roz/hooks.h"
 #include "roz/json.h"

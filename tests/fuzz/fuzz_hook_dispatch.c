@@ -20,6 +20,8 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "roz/breaker.h"
+#include "roz/decide.h"
 #include "roz/hooks.h"
 #include "roz/json.h"
 #include "roz/session_json.h"

@@ -7,6 +7,7 @@
  */
 #include "hookenv.h"
 
+#include "roz/decide.h"
 #include "roz/config_load.h"
 #include "roz/interp.h"
 #include "roz/json.h"

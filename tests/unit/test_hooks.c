@@ -5,8 +5,10 @@
  */
 #include "hookenv.h"
 
+#include "roz/decide.h"
 #include "roz/runner.h"
 #include "roz/session_json.h"
+#include "roz/template.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>

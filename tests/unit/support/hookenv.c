@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "roz/decide.h"
 #include "roz/json.h"
 #include "roz/session_json.h"
 
