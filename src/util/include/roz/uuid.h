@@ -1,7 +1,7 @@
 /*
  * roz/uuid.h - the text of a random (version 4) UUID, as trace events and
- * markers are named. The random bytes come from the caller: the kernel's
- * in roz_uuid_v4() (roz/random.h), a counter in tests.
+ * markers are named. The bytes come from the caller, so this stays free of
+ * I/O; roz_uuid_v4() (roz/random.h) draws them from the kernel.
  */
 #ifndef ROZ_UUID_H
 #define ROZ_UUID_H
