@@ -24,6 +24,8 @@
 #define MAX_STEPS 100       /* keeps every list below the caps of difference 4 */
 #define MAX_PROMPTS 50      /* roz in C keeps the latest 50 prompts (difference 4) */
 #define MAX_ARGS 12
+#define MODEL_RUNS 10       /* roz in C keeps the latest 10 reviewer runs (ROZ_MAX_REVIEWER_RUNS) */
+#define RUN_SECONDS 50      /* a sequence stays inside the 60 seconds a reviewer launch lasts */
 
 enum { OURS, THEIRS };
 
@@ -52,7 +54,9 @@ enum {
 	PROBE_BIG_NUMBERS = 1 << 15,     /* numbers no 64-bit integer or double holds: found by this test */
 	PROBE_NUMBER_HASH = 1 << 16,     /* a cut-down input with numbers as `1e3`: found by this test */
 	PROBE_MULTIBYTE_CUT = 1 << 17,   /* a cut-down string split inside a character: found by this test */
-	PROBE_VOUCH_PENDING = 1 << 18    /* a reviewer's stop with an older attempt pending: found by this test */
+	PROBE_SECOND_REVIEWER = 1 << 18, /* an Agent call for roz:roz while one works: listed (39) */
+	PROBE_UNREADABLE_CALL = 1 << 19, /* unusable PreToolUse input while gates exist: listed (23) */
+	PROBE_FIELD_TYPES = 1 << 20      /* hook input with no cwd or mistyped fields: listed (21) */
 };
 
 static const struct {
@@ -77,7 +81,9 @@ static const struct {
 	{"big-numbers", PROBE_BIG_NUMBERS},
 	{"number-hash", PROBE_NUMBER_HASH},
 	{"multibyte-cut", PROBE_MULTIBYTE_CUT},
-	{"vouch-pending", PROBE_VOUCH_PENDING},
+	{"second-reviewer", PROBE_SECOND_REVIEWER},
+	{"unreadable-call", PROBE_UNREADABLE_CALL},
+	{"field-types", PROBE_FIELD_TYPES},
 };
 static const char *const side_name[2] = {"ours", "theirs"};
 
@@ -327,8 +333,11 @@ typedef struct variant {
  *    draw random numbers differently, so only a draw with one outcome compares.
  *  - review.require_reviewer = false: roz in C lets a COMPLETE count only once
  *    a roz:roz reviewer's SubagentStop vouches for it ("Closing the ways around
- *    review"); the Rust roz counts every `roz decide` at once, and ignores the
- *    key it does not know. With it false, roz in C does the same.
+ *    review"), and records one only with the ticket the reviewer's Bash call
+ *    was issued (difference 14); the Rust roz counts every `roz decide` at
+ *    once, and ignores the key it does not know. With it false, roz in C does
+ *    the same and issues no ticket. The reviewer's Bash call is still sent
+ *    before every decide (gen_reviewer_call).
  */
 static const char *const gate_patterns = "[\"Bash:git push*\", \"mcp__tissue__close*\", \"Write\", \"Edi?\"]";
 
@@ -405,6 +414,22 @@ typedef struct model {
 	bool att_pending[MAX_STEPS];
 	int natt;
 	long reviewer_started; /* -1: no reviewer run seen */
+	/*
+	 * roz in C's reviewer runs (difference 39), oldest first, as it keeps
+	 * them: a launch recorded at the agent's Agent call for roz:roz, not yet
+	 * bound to an agent id, or a run bound at a SubagentStart or
+	 * SubagentStop; with how often its stop was held. A run whose stop was
+	 * never held holds the place of the one reviewer, so another Agent call
+	 * for roz:roz is refused; a launch dates the verdict of the next
+	 * reviewer's stop from the Agent call. Every step of a sequence runs
+	 * within the minute a launch lasts and the hour a run does (see main).
+	 */
+	struct mrun {
+		bool launch;
+		long started;
+		int stop_blocks;
+	} runs[MODEL_RUNS];
+	int nruns;
 } model;
 
 static void model_init(model *m)
@@ -412,6 +437,42 @@ static void model_init(model *m)
 	memset(m, 0, sizeof(*m));
 	m->decision = 'P';
 	m->decided = m->att_c = m->att_r = m->rs_c = m->rs_r = m->upd_r = m->reviewer_started = -1;
+}
+
+static void model_run_remove(model *m, int i)
+{
+	memmove(m->runs + i, m->runs + i + 1, (size_t)(m->nruns - i - 1) * sizeof(m->runs[0]));
+	m->nruns--;
+}
+
+/* roz in C records a reviewer run (dropping the oldest past its cap); returns its index. */
+static int model_run_add(model *m, bool launch, long started)
+{
+	if (m->nruns >= MODEL_RUNS)
+		model_run_remove(m, 0);
+	m->runs[m->nruns].launch = launch;
+	m->runs[m->nruns].started = started;
+	m->runs[m->nruns].stop_blocks = 0;
+	m->reviewer_started = started;
+	return m->nruns++;
+}
+
+/* The launch waiting for its reviewer's id, or -1. */
+static int model_launch(const model *m)
+{
+	for (int i = m->nruns; i-- > 0;)
+		if (m->runs[i].launch)
+			return i;
+	return -1;
+}
+
+/* Would roz in C refuse an Agent call for roz:roz, because a reviewer is at work? */
+static bool model_reviewer_working(const model *m)
+{
+	for (int i = 0; i < m->nruns; i++)
+		if (!m->runs[i].stop_blocks)
+			return true;
+	return false;
 }
 
 /* The newest attempt still pending, which a verdict answers (both take the newest); -1 if none. */
@@ -467,7 +528,8 @@ typedef struct step {
 typedef struct stats {
 	unsigned long sequences, steps, answers, states, cut_inputs;
 	unsigned long avoided_gate_issues, avoided_reviewer_date, avoided_prompt_cap;
-	unsigned long avoided_not_spawned, avoided_vouch_pending, avoided_start_missing;
+	unsigned long avoided_not_spawned, avoided_start_missing, avoided_second_reviewer;
+	unsigned long avoided_unreadable, reviewer_calls;
 	struct {
 		char kind[48];
 		unsigned long n;
@@ -498,6 +560,8 @@ typedef struct seq {
 	char root[PATH_MAX], home[2][PATH_MAX], bindir[PATH_MAX], pathenv[PATH_MAX + 32];
 	step *steps;
 	size_t n;
+	step queued; /* the reviewer's `roz decide`, to run after its Bash call */
+	bool has_queued;
 	char **texts; /* summaries and messages the decide steps supplied */
 	size_t ntexts;
 	/* difference 8: Rust block_count when the current review cycle began */
@@ -730,13 +794,15 @@ static const struct tool_call reviewer_calls[] = {
 
 /*
  * With --probe self-approval: the agent itself running roz. roz in C denies
- * `roz decide` from the main agent and `roz hook` from any tool call, gates
- * or no gates; the Rust roz lets them run (listed: "Only the reviewer can
- * record a verdict").
+ * `roz decide` from the main agent, also from an interpreter's inline code
+ * (difference 16), and `roz hook` from any tool call, gates or no gates; the
+ * Rust roz lets them run (listed: "Only the reviewer can record a verdict").
  */
 static const struct tool_call self_approval_calls[] = {
 	{"Bash", "{\"command\":\"roz decide cmp COMPLETE 'looks fine'\"}", false},
 	{"Bash", "{\"command\":\"echo ok && /usr/local/bin/roz hook stop\"}", false},
+	{"Bash", "{\"command\":\"python3 -c 'import subprocess; subprocess.run([\\\"roz\\\", \\\"decide\\\", "
+		 "\\\"cmp\\\", \\\"COMPLETE\\\", \\\"ok\\\"])'\"}", false},
 };
 
 /*
@@ -903,10 +969,24 @@ static void gen_decide(seq *q, unsigned k, step *st)
 	}
 }
 
+/*
+ * roz in C's lower bound for a reviewer's verdict at a SubagentStop with an
+ * agent id it has not seen: the Agent call of a launch waiting for its
+ * reviewer (difference 39), else the last block, else the gate.
+ */
+static long reviewer_lower_c(const model *m)
+{
+	int i = model_launch(m);
+
+	if (i >= 0)
+		return m->runs[i].started;
+	return m->att_c >= 0 ? m->att_c : m->rs_c;
+}
+
 /* Would the two read a reviewer's stop differently because of the verdict-dating correction? */
 static bool reviewer_dates_disagree(const model *m)
 {
-	long lower_c = m->att_c >= 0 ? m->att_c : m->rs_c, lower_r = m->att_r >= 0 ? m->att_r : m->rs_r;
+	long lower_c = reviewer_lower_c(m), lower_r = m->att_r >= 0 ? m->att_r : m->rs_r;
 	bool stale_c = lower_c >= 0 && m->decided < lower_c, stale_r = lower_r >= 0 && m->upd_r < lower_r;
 
 	return m->exists && m->decision != 'P' && stale_c != stale_r;
@@ -919,16 +999,31 @@ static bool reviewer_dates_disagree(const model *m)
  * since b9590bd; well-formed steps carry them, see gen_step.) A JSON array
  * only with --probe array-input: the Rust roz reads it as the fields in
  * declaration order (listed: "A JSON array is not hook input").
+ *
+ * roz in C judges hook input field by field (difference 21): input without
+ * `cwd`, or with a field of the wrong type, is read, where the Rust roz drops
+ * the whole of it; those come only with --probe field-types. And a tool call
+ * it cannot read while gates are configured is `ask` (difference 23), so
+ * unusable PreToolUse input is redrawn when gates exist, except with --probe
+ * unreadable-call.
  */
-static void gen_malformed(seq *q, step *st)
+static bool gen_malformed(seq *q, step *st)
 {
 	static const char *const events[] = {"session-start", "user-prompt", "pre-tool-use", "stop",
 					     "subagent-stop", "session-end", "post-tool-use", "notification"};
+	unsigned form = rng_below(&q->r, 7);
 	sbuf b = {0};
 
 	st->kind = STEP_HOOK;
 	st->event = PICK(&q->r, events);
-	switch (rng_below(&q->r, 7)) {
+	if ((form == 3 || form == 4 || form == 5) && !(q->v.probe & PROBE_FIELD_TYPES))
+		form = 6;
+	if (form < 6 && strcmp(st->event, "pre-tool-use") == 0 && q->v.gates &&
+	    !(q->v.probe & PROBE_UNREADABLE_CALL)) {
+		q->st->avoided_unreadable++;
+		return false;
+	}
+	switch (form) {
 	case 0: sb_adds(&b, "this is not json"); break;
 	case 1: break; /* empty input */
 	case 2:
@@ -950,6 +1045,7 @@ static void gen_malformed(seq *q, step *st)
 		sb_addf(&b, "{\"session_id\":\"%s\",\"cwd\":\"/w\",\"prompt\":\"#roz x\"}", q->sid);
 	}
 	st->input = b.p ? b.p : xstrdup("");
+	return true;
 }
 
 /* A `roz decide` neither accepts: both fail and store nothing. */
@@ -1003,8 +1099,17 @@ static void gen_subagent_start(seq *q, unsigned k, step *st, bool reviewer)
 	cJSON_AddStringToObject(x, "agent_id", id);
 	cJSON_AddStringToObject(x, "agent_type", reviewer ? "roz:roz" : "Explore");
 	st->input = hook_input(q, "SubagentStart", x, NULL);
-	if (reviewer && q->m.exists)
-		q->m.reviewer_started = (long)k * 4;
+	if (reviewer && q->m.exists) {
+		/* the reviewer of a launch: its run starts now */
+		int i = model_launch(&q->m);
+
+		if (i >= 0) {
+			q->m.runs[i].launch = false;
+			q->m.runs[i].started = q->m.reviewer_started = (long)k * 4;
+		} else {
+			model_run_add(&q->m, false, (long)k * 4);
+		}
+	}
 }
 
 /*
@@ -1013,9 +1118,12 @@ static void gen_subagent_start(seq *q, unsigned k, step *st, bool reviewer)
  * blocking for a review (listed: "Background reviewers"). So the list holds a
  * running roz:roz reviewer only with --probe background; other tasks, a
  * finished reviewer, near-miss names and a list of the wrong type (ignored by
- * roz in C since b9590bd) change nothing in either.
+ * roz in C since b9590bd) change no answer in either. Returns whether the
+ * Stop carries a list: roz in C then forgets the reviewer runs it does not
+ * name (difference 39), which decides whether a later Agent call for roz:roz
+ * is refused.
  */
-static void add_background_tasks(seq *q, cJSON *x)
+static bool add_background_tasks(seq *q, cJSON *x)
 {
 	static const char *const tasks[] = {
 		"{\"id\":\"b1\",\"type\":\"subagent\",\"status\":\"running\",\"agent_type\":\"Explore\","
@@ -1030,10 +1138,13 @@ static void add_background_tasks(seq *q, cJSON *x)
 	cJSON *list;
 
 	if (r < 55)
-		return;
+		return false;
 	if (r < 65) {
-		cJSON_AddItemToObject(x, "background_tasks", cJSON_Parse(PICK(&q->r, mistyped)));
-		return;
+		cJSON *v = cJSON_Parse(PICK(&q->r, mistyped));
+		bool array = cJSON_IsArray(v);
+
+		cJSON_AddItemToObject(x, "background_tasks", v);
+		return array;
 	}
 	list = cJSON_AddArrayToObject(x, "background_tasks");
 	for (unsigned i = 0, n = rng_below(&q->r, 3); i < n; i++)
@@ -1041,6 +1152,7 @@ static void add_background_tasks(seq *q, cJSON *x)
 	if (q->v.probe & PROBE_BACKGROUND && rng_pct(&q->r, 60))
 		cJSON_AddItemToArray(list, cJSON_Parse("{\"id\":\"b9\",\"type\":\"subagent\",\"status\":\"running\","
 						       "\"agent_type\":\"roz:roz\",\"description\":\"review\"}"));
+	return true;
 }
 
 /* The tool call of a pre-tool-use step: the default list, or with a probe one of its calls. */
@@ -1055,10 +1167,38 @@ static const struct tool_call *pick_tool(seq *q)
 	return &PICK(&q->r, tool_calls);
 }
 
-/* roz in C's lower bound for a reviewer's verdict at a SubagentStop with an unknown agent id. */
-static long reviewer_lower_c(const model *m)
+/*
+ * The reviewer runs `roz decide` from its own Bash tool, so every decide step
+ * follows the PreToolUse of that call, sent to both. roz in C issues the
+ * ticket a verdict needs there (difference 14) only when
+ * review.require_reviewer is true; with it false, as here, it issues none, a
+ * verdict needs none, and the call is answered {} as the Rust roz allows it.
+ */
+static void gen_reviewer_call(seq *q, unsigned k, const step *decide, step *st)
 {
-	return m->att_c >= 0 ? m->att_c : m->rs_c;
+	cJSON *x = cJSON_CreateObject(), *ti;
+	sbuf line = {0};
+	char id[32], use[32];
+
+	sb_adds(&line, "roz decide");
+	for (int a = 0; a < decide->argc; a++) {
+		sb_adds(&line, " ");
+		sh_quote(&line, decide->argv[a]);
+	}
+	snprintf(id, sizeof(id), "reviewer-%u", k);
+	snprintf(use, sizeof(use), "toolu_%04u", k);
+	cJSON_AddStringToObject(x, "agent_id", id);
+	cJSON_AddStringToObject(x, "agent_type", "roz:roz");
+	cJSON_AddStringToObject(x, "tool_name", "Bash");
+	ti = cJSON_AddObjectToObject(x, "tool_input");
+	cJSON_AddStringToObject(ti, "command", line.p);
+	cJSON_AddStringToObject(ti, "description", "Record the verdict");
+	cJSON_AddStringToObject(x, "tool_use_id", use);
+	st->kind = STEP_HOOK;
+	st->event = "pre-tool-use";
+	st->input = hook_input(q, "PreToolUse", x, NULL);
+	free(line.p);
+	q->st->reviewer_calls++;
 }
 
 /* Generate step k, or return false to try another draw (it would hit a listed difference). */
@@ -1066,9 +1206,17 @@ static bool gen_step(seq *q, unsigned k, step *st)
 {
 	model *m = &q->m;
 	long now = (long)k * 4;
-	unsigned w = rng_below(&q->r, 100);
-	cJSON *x = cJSON_CreateObject();
+	unsigned w;
+	cJSON *x;
 
+	if (q->has_queued) {
+		/* the decide whose Bash call was the step before */
+		*st = q->queued;
+		q->has_queued = false;
+		return true;
+	}
+	w = rng_below(&q->r, 100);
+	x = cJSON_CreateObject();
 	memset(st, 0, sizeof(*st));
 	st->kind = STEP_HOOK;
 	if (w < 6) {
@@ -1120,8 +1268,27 @@ static bool gen_step(seq *q, unsigned k, step *st)
 		unsigned who = rng_below(&q->r, 100);
 		const struct tool_call *tc = who < 10 ? &PICK(&q->r, reviewer_calls) : pick_tool(q);
 		bool gated = tc->gated && q->v.gates;
+		/* the Agent call for roz:roz, from the main agent or another subagent */
+		bool launch = who >= 10 && strcmp(tc->name, "Agent") == 0;
 		char *big = NULL;
 		sbuf raw = {0};
+
+		/*
+		 * roz in C records the launch of a reviewer in the session, creating
+		 * it (so, like a roz:roz SubagentStart, only once the session exists),
+		 * and refuses a second reviewer while one works, where the Rust roz
+		 * allows every Agent call (listed, 39; --probe second-reviewer).
+		 */
+		if (launch && !m->exists && !(q->v.probe & PROBE_REVIEWER_RUNS)) {
+			q->st->avoided_start_missing++;
+			cJSON_Delete(x);
+			return false;
+		}
+		if (launch && m->exists && model_reviewer_working(m) && !(q->v.probe & PROBE_SECOND_REVIEWER)) {
+			q->st->avoided_second_reviewer++;
+			cJSON_Delete(x);
+			return false;
+		}
 
 		/*
 		 * A gate that starts a review makes the decision pending in roz in C
@@ -1156,6 +1323,8 @@ static bool gen_step(seq *q, unsigned k, step *st)
 		st->input = hook_input(q, "PreToolUse", x, raw.p);
 		free(big);
 		free(raw.p);
+		if (launch && m->exists && !model_reviewer_working(m))
+			model_run_add(m, true, now);
 		if (gated) {
 			m->exists = true;
 			if (!(m->decision == 'C' && m->approved)) {
@@ -1165,6 +1334,8 @@ static bool gen_step(seq *q, unsigned k, step *st)
 			}
 		}
 	} else if (w < 62) {
+		bool listed;
+
 		/*
 		 * A stop that blocks again with no reviewer started since the last
 		 * block makes roz in C record that attempt as `not_spawned`, where the
@@ -1186,9 +1357,13 @@ static bool gen_step(seq *q, unsigned k, step *st)
 			cJSON_AddFalseToObject(x, "stop_hook_active");
 		if (rng_pct(&q->r, 50))
 			cJSON_AddStringToObject(x, "last_assistant_message", "Done. All tests pass.");
-		add_background_tasks(q, x);
+		listed = add_background_tasks(q, x);
 		st->input = hook_input(q, "Stop", x, NULL);
 		if (m->exists) {
+			/* runs the list does not name are no longer working (launches have no id yet) */
+			for (int i = m->nruns; listed && i-- > 0;)
+				if (!m->runs[i].launch && !m->runs[i].stop_blocks)
+					model_run_remove(m, i);
 			m->upd_r = now;
 			if (stop_blocks(m)) {
 				m->att_c = now;
@@ -1209,19 +1384,6 @@ static bool gen_step(seq *q, unsigned k, step *st)
 			cJSON_Delete(x);
 			return false;
 		}
-		/*
-		 * A reviewer's stop that finds its verdict good marks the newest
-		 * pending attempt a success in roz in C, even though the verdict
-		 * already answered one (require_reviewer = false): an older attempt
-		 * left pending by a second block under ISSUES gets the verdict too.
-		 * The Rust roz changes nothing here. Found by this test; see README.
-		 */
-		if (reviewer && m->exists && vouches && newest_pending(m) >= 0 &&
-		    !(q->v.probe & PROBE_VOUCH_PENDING)) {
-			q->st->avoided_vouch_pending++;
-			cJSON_Delete(x);
-			return false;
-		}
 		st->event = "subagent-stop";
 		if (type)
 			cJSON_AddStringToObject(x, "agent_type", type);
@@ -1231,11 +1393,32 @@ static bool gen_step(seq *q, unsigned k, step *st)
 		cJSON_AddStringToObject(x, "agent_transcript_path", path);
 		cJSON_AddFalseToObject(x, "stop_hook_active");
 		st->input = hook_input(q, "SubagentStop", x, NULL);
-		/* roz in C starts a run for an agent it has not seen, from the lower bound */
-		if (reviewer && m->exists)
-			m->reviewer_started = lower >= 0 ? lower : now;
-		if (reviewer && m->exists && vouches && newest_pending(m) >= 0)
-			m->att_pending[newest_pending(m)] = false;
+		/*
+		 * roz in C binds the launch waiting for its reviewer, or starts a run
+		 * for an agent it has not seen from the lower bound; a verdict it
+		 * takes ends the run, one it holds counts the hold. (The verdict
+		 * settled its attempt already: the stop settles none, since 8d9d710.)
+		 */
+		if (reviewer && m->exists) {
+			int i = model_launch(m);
+
+			if (i >= 0)
+				m->runs[i].launch = false;
+			else
+				i = model_run_add(m, false, lower >= 0 ? lower : now);
+			if (vouches) {
+				model_run_remove(m, i);
+			} else if (m->runs[i].stop_blocks >= 2) {
+				/* held twice already: let go, its attempt `no_decision` */
+				int p = newest_pending(m);
+
+				if (p >= 0)
+					m->att_pending[p] = false;
+				model_run_remove(m, i);
+			} else {
+				m->runs[i].stop_blocks++;
+			}
+		}
 	} else if (w < 78) {
 		bool reviewer = rng_pct(&q->r, 60);
 
@@ -1258,15 +1441,19 @@ static bool gen_step(seq *q, unsigned k, step *st)
 		if (reason)
 			cJSON_AddStringToObject(x, "reason", reason);
 		st->input = hook_input(q, "SessionEnd", x, NULL);
-	} else if (w < 96) {
+	} else if (w < 96 || w >= 98) {
+		/* the decide runs at step k + 1 and is modelled with that step's time */
 		cJSON_Delete(x);
-		gen_decide(q, k, st);
-	} else if (w < 98) {
-		cJSON_Delete(x);
-		gen_malformed(q, st);
+		memset(&q->queued, 0, sizeof(q->queued));
+		if (w < 96)
+			gen_decide(q, k + 1, &q->queued);
+		else
+			gen_bad_decide(q, &q->queued);
+		q->has_queued = true;
+		gen_reviewer_call(q, k, &q->queued, st);
 	} else {
 		cJSON_Delete(x);
-		gen_bad_decide(q, st);
+		return gen_malformed(q, st);
 	}
 	return true;
 }
@@ -1979,6 +2166,9 @@ static void seq_free(seq *q)
 			free(q->steps[i].argv[a]);
 	}
 	free(q->steps);
+	if (q->has_queued)
+		for (int a = 0; a < q->queued.argc; a++)
+			free(q->queued.argv[a]);
 	for (size_t i = 0; i < q->ntexts; i++)
 		free(q->texts[i]);
 	free(q->texts);
@@ -1998,7 +2188,9 @@ static bool run_sequence(const opts *o, stats *st, const char *root, unsigned lo
 {
 	seq q;
 	bool ok = true;
+	struct timespec began, at;
 
+	clock_gettime(CLOCK_MONOTONIC, &began);
 	memset(&q, 0, sizeof(q));
 	q.seed = o->seed;
 	q.index = index;
@@ -2079,6 +2271,11 @@ static bool run_sequence(const opts *o, stats *st, const char *root, unsigned lo
 		result_free(&r[THEIRS]);
 		if (o->gap_ms)
 			sleep_ms(o->gap_ms);
+		/* past this the model's reviewer launches would have lapsed in roz in C */
+		clock_gettime(CLOCK_MONOTONIC, &at);
+		if (at.tv_sec - began.tv_sec >= RUN_SECONDS)
+			die("sequence %lu took over %d s, longer than the model of reviewer launches allows; "
+			    "rerun it with --only %lu on a less loaded machine", index, RUN_SECONDS, index);
 	}
 	st->sequences++;
 	if (ok && !o->keep)
@@ -2102,7 +2299,7 @@ static void usage(void)
 		"  breaker prompt-scope tool-scope stop-hook-active notification gate-issues\n"
 		"  reviewer-date shell self-approval require-reviewer reviewer-runs not-spawned\n"
 		"  background array-input empty-template big-numbers number-hash multibyte-cut\n"
-		"  vouch-pending\n");
+		"  second-reviewer unreadable-call field-types\n");
 	exit(2);
 }
 
@@ -2169,6 +2366,10 @@ int main(int argc, char **argv)
 	if (o.steps < 1 || o.steps > MAX_STEPS)
 		die("--steps must be between 1 and %d (longer sequences would reach the caps of difference 4)",
 		    MAX_STEPS);
+	/* the model takes a reviewer launch as live for the whole sequence; roz in C keeps it 60 s */
+	if ((unsigned long long)o.gap_ms * o.steps >= RUN_SECONDS * 1000ull)
+		die("--gap-ms %u over %lu steps would outlast the %d s a sequence may take", o.gap_ms, o.steps,
+		    RUN_SECONDS);
 	for (int s = 0; s < 2; s++)
 		if (access(o.bin[s], X_OK) < 0)
 			die("%s binary '%s' is not executable", side_name[s], o.bin[s]);
@@ -2220,11 +2421,14 @@ int main(int argc, char **argv)
 	printf("  steps redrawn to stay clear of listed differences: %lu gated calls while ISSUES stood "
 	       "(gate makes the decision pending), %lu reviewer stops whose verdict the two date "
 	       "differently (verdict dating), %lu prompts past the 50-prompt cap (difference 4), "
-	       "%lu reviewer stops with an older attempt pending (vouch-pending, found by this test)\n",
+	       "%lu Agent calls for roz:roz while a reviewer worked (39), %lu unusable PreToolUse "
+	       "inputs while gates were configured (23)\n",
 	       st.avoided_gate_issues, st.avoided_reviewer_date, st.avoided_prompt_cap,
-	       st.avoided_vouch_pending);
+	       st.avoided_second_reviewer, st.avoided_unreadable);
 	printf("  steps changed: %lu stops made a roz:roz SubagentStart (not_spawned), %lu roz:roz "
-	       "SubagentStarts before the session existed made another agent's\n",
+	       "SubagentStarts or Agent calls before the session existed made another agent's or "
+	       "redrawn\n",
 	       st.avoided_not_spawned, st.avoided_start_missing);
+	printf("  reviewer Bash calls of roz decide sent before a decide step: %lu\n", st.reviewer_calls);
 	return 0;
 }
