@@ -3,7 +3,6 @@
  * the review, printed for the reviewer, who must judge the work against
  * the request rather than against the agent's own summary.
  */
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,7 +54,10 @@ void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, 
 	fprintf(f, "%sBlocks:   %u of %u\n", pad, (unsigned)r->block_count, (unsigned)config->max_blocks);
 	if (r->gate_trigger) {
 		const roz_gate_trigger *g = r->gate_trigger;
-		char *input = g->tool_input.value ? cJSON_Print(g->tool_input.value) : NULL;
+		roz_buf input = ROZ_BUF_INIT;
+
+		if (g->tool_input.value)
+			roz_json_add_value(&input, g->tool_input.value, ROZ_JSON_TABS);
 
 		fprintf(f, "%s\n%sGate trigger:\n", pad, pad);
 		fprintf(f, "%s  Tool:     ", pad);
@@ -65,12 +67,12 @@ void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, 
 		fputc('\n', f);
 		fprintf(f, "%s  At:       %s\n", pad, roz_time_format_sec(g->triggered_at, a));
 		fprintf(f, "%s  Input:\n", pad);
-		indented(f, pad, input ? input : "null", "    ");
+		indented(f, pad, input.len && !roz_buf_failed(&input) ? roz_buf_cstr(&input) : "null", "    ");
 		if (g->tool_input.truncated)
 			fprintf(f, "%s    (shortened; the original was %llu bytes, sha256 %s)\n", pad,
 				(unsigned long long)g->tool_input.original_size,
 				g->tool_input.original_hash ? g->tool_input.original_hash : "?");
-		roz_free(input);
+		roz_buf_free(&input);
 	}
 	fprintf(f, "%s\n%sUser prompts:%s\n", pad, pad, r->n_prompts ? "" : " (none)");
 	for (size_t i = 0; i < r->n_prompts; i++) {

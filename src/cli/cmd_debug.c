@@ -43,7 +43,7 @@ int cmd_debug(int argc, char **argv)
 			cli_error("cannot show session '%s': %s", sid, roz_error_last());
 			rc = ROZ_EXIT_FAILURE;
 		} else {
-			roz_json_add_pretty(&out, tree, 0);
+			roz_json_add_value(&out, tree, ROZ_JSON_INDENT);
 			roz_buf_addc(&out, '\n');
 			if (roz_buf_failed(&out)) {
 				cli_error("out of memory");

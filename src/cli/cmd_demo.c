@@ -88,7 +88,8 @@ static void hook(demo *d, const char *event, const char *input, const char *expe
 		d->failures++;
 		goto out;
 	}
-	answer = cJSON_Parse(roz_buf_cstr(&out));
+	if (roz_json_parse(out.ptr, out.len, &answer) < 0)
+		answer = NULL;
 	if (answer) {
 		cJSON *hso = cJSON_GetObjectItem(answer, "hookSpecificOutput");
 		cJSON *dec = cJSON_GetObjectItem(answer, "decision");

@@ -41,7 +41,7 @@ static void print_payload(FILE *f, const cJSON *payload, const char *indent)
 	roz_buf b = ROZ_BUF_INIT;
 	char *p, *nl;
 
-	roz_json_add_pretty(&b, payload, 0);
+	roz_json_add_value(&b, payload, ROZ_JSON_INDENT);
 	if (roz_buf_failed(&b)) {
 		roz_buf_free(&b);
 		return;

@@ -582,18 +582,10 @@ static void write_decision(roz_buf *b, const roz_decision *d)
 
 static void write_json_value(roz_buf *b, const cJSON *v)
 {
-	char *text = v ? cJSON_PrintUnformatted(v) : NULL;
-
-	if (!v) {
+	if (v)
+		roz_json_add_value(b, v, ROZ_JSON_COMPACT); /* keys in the order they came */
+	else
 		roz_buf_adds(b, "null");
-		return;
-	}
-	if (!text) {
-		b->oom = true;
-		return;
-	}
-	roz_buf_adds(b, text);
-	roz_free(text);
 }
 
 static void write_gate_trigger(roz_buf *b, const roz_gate_trigger *g)

@@ -1,53 +1,100 @@
 /*
- * json.c - escaping strings for output, a validating, allocation-free JSON
- * scanner (hooks carry a 500-event trace through as checked text, never as a
- * tree), and a parser into cJSON trees that keeps numbers as written.
+ * json.c - roz's one JSON reader and one writer. The reader is a validating,
+ * allocation-free scanner (hooks carry a 500-event trace through as checked
+ * text, never as a tree) with a tree builder on its string and number rules
+ * that keeps numbers as written; the writer escapes strings and lays trees
+ * out compact, indented or in cJSON's tabbed layout, keys in order or sorted.
+ * cJSON supplies the tree type only: nothing here or above calls its parser
+ * or printers (docs/performance.md, "One JSON parser, one writer").
  */
 #include "roz/json.h"
 
 #include <cjson/cJSON.h>
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "roz/utf8.h"
 
+/*
+ * Append n bytes. Writing a tree appends a few bytes at a time, so the
+ * common case, room already there, is done here rather than by a call.
+ */
+static inline void put(roz_buf *b, const char *s, size_t n)
+{
+	if (!b->oom && b->cap - b->len > n) {
+		memcpy(b->ptr + b->len, s, n);
+		b->len += n;
+		b->ptr[b->len] = '\0';
+	} else {
+		roz_buf_add(b, s, n);
+	}
+}
+
+#define PUT_LITERAL(b, lit) put((b), (lit), sizeof(lit) - 1)
+
+/*
+ * Eight bytes at a time: a word with no control byte, quote or backslash
+ * needs no escape (UTF-8 passes through). Each test is nonzero exactly when
+ * some byte matches; the byte loop after it finds which.
+ */
+static size_t unescaped_words(const char *s, size_t p, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+
+	while (len - p >= 8) {
+		uint64_t w, q, bs;
+
+		memcpy(&w, s + p, 8);
+		q = w ^ (ones * '"');
+		bs = w ^ (ones * '\\');
+		/* a byte below 0x20, a byte equal to '"', a byte equal to '\\' */
+		if ((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((bs - ones) & ~bs)) & highs)
+			break;
+		p += 8;
+	}
+	return p;
+}
+
 void roz_json_add_stringn(roz_buf *b, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t i, run = 0;
+	size_t i = 0, run = 0;
 
 	if (!roz_buf_grow(b, len + 2))
 		return;
-	roz_buf_addc(b, '"');
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		const char *esc = NULL;
-		char u[7];
+	PUT_LITERAL(b, "\"");
+	for (;;) {
+		unsigned char c;
+		char u[6];
 
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		roz_buf_add(b, s + run, i - run);
-		run = i + 1;
+		i = unescaped_words(s, i, len);
+		while (i < len && (unsigned char)s[i] >= 0x20 && s[i] != '"' && s[i] != '\\')
+			i++;
+		if (i >= len)
+			break;
+		put(b, s + run, i - run);
+		run = ++i;
+		c = (unsigned char)s[i - 1];
 		switch (c) {
-		case '"': esc = "\\\""; break;
-		case '\\': esc = "\\\\"; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		case '\t': esc = "\\t"; break;
-		case '\b': esc = "\\b"; break;
-		case '\f': esc = "\\f"; break;
+		case '"': PUT_LITERAL(b, "\\\""); break;
+		case '\\': PUT_LITERAL(b, "\\\\"); break;
+		case '\n': PUT_LITERAL(b, "\\n"); break;
+		case '\r': PUT_LITERAL(b, "\\r"); break;
+		case '\t': PUT_LITERAL(b, "\\t"); break;
+		case '\b': PUT_LITERAL(b, "\\b"); break;
+		case '\f': PUT_LITERAL(b, "\\f"); break;
 		default:
 			memcpy(u, "\\u00", 4);
 			u[4] = hex[c >> 4];
 			u[5] = hex[c & 15];
-			u[6] = '\0';
-			esc = u;
+			put(b, u, 6);
 		}
-		roz_buf_adds(b, esc);
 	}
-	roz_buf_add(b, s + run, len - run);
-	roz_buf_addc(b, '"');
+	put(b, s + run, len - run);
+	PUT_LITERAL(b, "\"");
 }
 
 void roz_json_add_string(roz_buf *b, const char *s)
@@ -712,95 +759,170 @@ bool roz_json_uint(const cJSON *v, uint64_t max, uint64_t *out)
 	return true;
 }
 
-static int compare_keys(const void *a, const void *b)
+/* ---- writing trees ---------------------------------------------------------------- */
+
+/* A node's type without cJSON's flag bits; read here rather than through a call per node. */
+#define NODE_TYPE(v) ((v)->type & 0xFF)
+
+/*
+ * A number node (the parser makes raw ones; these come from code): 15
+ * significant digits when they read back as the number to within a
+ * double's precision, else 17. cJSON printed them so while it wrote the
+ * session files, and a stored number keeps its spelling. JSON has no text
+ * for NaN or infinity: null.
+ */
+static void add_double(roz_buf *b, double d)
 {
-	return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+	char num[32];
+	double back;
+
+	if (!isfinite(d)) {
+		PUT_LITERAL(b, "null");
+		return;
+	}
+	snprintf(num, sizeof(num), "%1.15g", d);
+	back = strtod(num, NULL);
+	if (fabs(back - d) > (fabs(back) > fabs(d) ? fabs(back) : fabs(d)) * DBL_EPSILON)
+		snprintf(num, sizeof(num), "%1.17g", d);
+	put(b, num, strlen(num));
 }
 
-void roz_json_add_canonical(roz_buf *b, const cJSON *v)
+static void add_scalar(roz_buf *b, const cJSON *v)
 {
-	const cJSON *c;
+	switch (v ? NODE_TYPE(v) : cJSON_NULL) {
+	case cJSON_String:
+		roz_json_add_string(b, v->valuestring ? v->valuestring : "");
+		break;
+	case cJSON_Raw:
+		if (v->valuestring)
+			put(b, v->valuestring, strlen(v->valuestring));
+		else
+			PUT_LITERAL(b, "null");
+		break;
+	case cJSON_Number:
+		add_double(b, v->valuedouble);
+		break;
+	case cJSON_True:
+		PUT_LITERAL(b, "true");
+		break;
+	case cJSON_False:
+		PUT_LITERAL(b, "false");
+		break;
+	default:
+		PUT_LITERAL(b, "null"); /* null, and node types JSON has no text for */
+	}
+}
 
-	if (cJSON_IsObject(v)) {
-		const cJSON **kids;
-		size_t n = 0, i = 0;
+static const char *key_of(const cJSON *v)
+{
+	return v->string ? v->string : "";
+}
 
-		cJSON_ArrayForEach(c, v) n++;
-		kids = roz_calloc(n + 1, sizeof(*kids));
+static int compare_keys(const void *a, const void *b)
+{
+	return strcmp(key_of(*(const cJSON *const *)a), key_of(*(const cJSON *const *)b));
+}
+
+/* The indent of `depth` levels: two spaces each, or a tab in cJSON's layout. */
+static void add_indent(roz_buf *b, unsigned layout, int depth)
+{
+	for (int i = 0; i < depth; i++) {
+		if (layout == ROZ_JSON_TABS)
+			PUT_LITERAL(b, "\t");
+		else
+			PUT_LITERAL(b, "  ");
+	}
+}
+
+static void add_value(roz_buf *b, const cJSON *v, unsigned flags, int depth);
+
+/*
+ * An object or array with `depth` containers around it. Sorted keys are
+ * taken from an array of the members, otherwise from the node's own list.
+ *
+ *   ROZ_JSON_COMPACT  {"a":1,"b":[1,2]}
+ *   ROZ_JSON_INDENT   a member or element per line, two spaces a level; {} and [] when empty
+ *   ROZ_JSON_TABS     a member per line, tabs, "key":<tab>value; arrays on one line, [1, 2];
+ *                     an empty object is "{", a line break, the closing indent and "}"
+ */
+static void add_container(roz_buf *b, const cJSON *v, unsigned flags, int depth)
+{
+	unsigned layout = flags & ROZ_JSON_LAYOUT;
+	bool object = NODE_TYPE(v) == cJSON_Object, tab_object = object && layout == ROZ_JSON_TABS;
+	const cJSON **kids = NULL, *c = v->child, *next;
+	size_t n = 0, k;
+
+	if (object && (flags & ROZ_JSON_SORTED)) {
+		for (c = v->child; c; c = c->next)
+			n++;
+		kids = roz_calloc(n + 1, sizeof(*kids)); /* NULL-terminated */
 		if (!kids) {
 			b->oom = true;
 			return;
 		}
-		cJSON_ArrayForEach(c, v) kids[i++] = c;
+		for (k = 0, c = v->child; c; c = c->next)
+			kids[k++] = c;
 		qsort(kids, n, sizeof(*kids), compare_keys);
-		roz_buf_addc(b, '{');
-		for (i = 0; i < n; i++) {
-			if (i)
-				roz_buf_addc(b, ',');
-			roz_json_add_string(b, kids[i]->string);
-			roz_buf_addc(b, ':');
-			roz_json_add_canonical(b, kids[i]);
-		}
-		roz_buf_addc(b, '}');
-		roz_free(kids);
-	} else if (cJSON_IsArray(v)) {
-		bool first = true;
-
-		roz_buf_addc(b, '[');
-		cJSON_ArrayForEach(c, v) {
-			if (!first)
-				roz_buf_addc(b, ',');
-			first = false;
-			roz_json_add_canonical(b, c);
-		}
-		roz_buf_addc(b, ']');
-	} else if (cJSON_IsString(v)) {
-		roz_json_add_string(b, v->valuestring);
-	} else if (cJSON_IsRaw(v)) {
-		roz_buf_adds(b, v->valuestring);
-	} else if (cJSON_IsNumber(v)) {
-		char num[32];
-
-		snprintf(num, sizeof(num), "%.17g", v->valuedouble);
-		roz_buf_adds(b, num);
-	} else if (cJSON_IsTrue(v)) {
-		roz_buf_adds(b, "true");
-	} else if (cJSON_IsFalse(v)) {
-		roz_buf_adds(b, "false");
-	} else {
-		roz_buf_adds(b, "null");
+		c = kids[0];
 	}
+	put(b, object ? "{" : "[", 1);
+	if (tab_object)
+		PUT_LITERAL(b, "\n");
+	for (k = 0; c; k++, c = next) {
+		next = kids ? kids[k + 1] : c->next;
+		if (k > 0 && !tab_object) {
+			if (layout == ROZ_JSON_TABS)
+				PUT_LITERAL(b, ", ");
+			else
+				PUT_LITERAL(b, ",");
+		}
+		if (layout == ROZ_JSON_INDENT) {
+			PUT_LITERAL(b, "\n");
+			add_indent(b, layout, depth + 1);
+		}
+		if (object) {
+			if (tab_object)
+				add_indent(b, layout, depth + 1);
+			roz_json_add_string(b, key_of(c));
+			if (layout == ROZ_JSON_TABS)
+				PUT_LITERAL(b, ":\t");
+			else if (layout == ROZ_JSON_INDENT)
+				PUT_LITERAL(b, ": ");
+			else
+				PUT_LITERAL(b, ":");
+		}
+		add_value(b, c, flags, depth + 1);
+		if (tab_object) {
+			if (next)
+				PUT_LITERAL(b, ",\n");
+			else
+				PUT_LITERAL(b, "\n");
+		}
+	}
+	if (layout == ROZ_JSON_INDENT && k > 0) {
+		PUT_LITERAL(b, "\n");
+		add_indent(b, layout, depth);
+	}
+	if (tab_object)
+		add_indent(b, layout, depth);
+	put(b, object ? "}" : "]", 1);
+	roz_free(kids);
 }
 
-static void add_indent(roz_buf *b, int n)
+static void add_value(roz_buf *b, const cJSON *v, unsigned flags, int depth)
 {
-	roz_buf_addc(b, '\n');
-	for (int i = 0; i < n; i++)
-		roz_buf_adds(b, "  ");
+	if (v && (NODE_TYPE(v) == cJSON_Object || NODE_TYPE(v) == cJSON_Array))
+		add_container(b, v, flags, depth);
+	else
+		add_scalar(b, v);
 }
 
-void roz_json_add_pretty(roz_buf *b, const cJSON *v, int indent)
+void roz_json_add_value(roz_buf *b, const cJSON *v, unsigned flags)
 {
-	const cJSON *c;
-	bool first = true;
+	add_value(b, v, flags, 0);
+}
 
-	if (!cJSON_IsObject(v) && !cJSON_IsArray(v)) {
-		roz_json_add_canonical(b, v);
-		return;
-	}
-	roz_buf_addc(b, cJSON_IsObject(v) ? '{' : '[');
-	cJSON_ArrayForEach(c, v) {
-		if (!first)
-			roz_buf_addc(b, ',');
-		first = false;
-		add_indent(b, indent + 1);
-		if (cJSON_IsObject(v)) {
-			roz_json_add_string(b, c->string);
-			roz_buf_adds(b, ": ");
-		}
-		roz_json_add_pretty(b, c, indent + 1);
-	}
-	if (!first)
-		add_indent(b, indent);
-	roz_buf_addc(b, cJSON_IsObject(v) ? '}' : ']');
+void roz_json_add_canonical(roz_buf *b, const cJSON *v)
+{
+	add_value(b, v, ROZ_JSON_COMPACT | ROZ_JSON_SORTED, 0);
 }

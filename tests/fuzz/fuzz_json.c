@@ -2,7 +2,9 @@
  * fuzz_json.c - roz's two JSON readers must agree: the scanner that
  * validates session traces and the tree parser that reads hook input.
  * Canonical output (what tool inputs are hashed over) must read back and
- * be a fixed point, or the same call could hash two ways.
+ * be a fixed point, or the same call could hash two ways. The compact and
+ * tabbed layouts must be byte for byte what cJSON's printers made of the
+ * same tree, since session files and roz context were written by them.
  */
 #include <cjson/cJSON.h>
 #include <string.h>
@@ -51,6 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data;
 	roz_buf canon = ROZ_BUF_INIT, again = ROZ_BUF_INIT, pretty = ROZ_BUF_INIT;
+	roz_buf compact = ROZ_BUF_INIT, tabs = ROZ_BUF_INIT;
+	char *theirs;
 	cJSON *tree = NULL, *tree2 = NULL;
 	bool valid;
 	size_t pos = 0;
@@ -81,13 +85,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(roz_buf_failed(&again) == ROZ_OK);
 	FUZZ_CHECK(again.len == canon.len && memcmp(again.ptr, canon.ptr, canon.len) == 0);
 
-	roz_json_add_pretty(&pretty, tree, 0);
+	roz_json_add_value(&pretty, tree, ROZ_JSON_INDENT);
 	FUZZ_CHECK(roz_buf_failed(&pretty) == ROZ_OK);
 	FUZZ_CHECK(roz_json_valid(pretty.ptr, pretty.len));
+
+	roz_json_add_value(&compact, tree, ROZ_JSON_COMPACT);
+	FUZZ_CHECK(roz_buf_failed(&compact) == ROZ_OK);
+	if ((theirs = cJSON_PrintUnformatted(tree)) != NULL) {
+		FUZZ_CHECK(strlen(theirs) == compact.len && memcmp(theirs, compact.ptr, compact.len) == 0);
+		cJSON_free(theirs);
+	}
+	roz_json_add_value(&tabs, tree, ROZ_JSON_TABS);
+	FUZZ_CHECK(roz_buf_failed(&tabs) == ROZ_OK);
+	FUZZ_CHECK(roz_json_valid(tabs.ptr, tabs.len));
+	if ((theirs = cJSON_Print(tree)) != NULL) {
+		FUZZ_CHECK(strlen(theirs) == tabs.len && memcmp(theirs, tabs.ptr, tabs.len) == 0);
+		cJSON_free(theirs);
+	}
 
 	roz_buf_free(&canon);
 	roz_buf_free(&again);
 	roz_buf_free(&pretty);
+	roz_buf_free(&compact);
+	roz_buf_free(&tabs);
 	cJSON_Delete(tree);
 	cJSON_Delete(tree2);
 	return 0;

@@ -1,8 +1,11 @@
 /*
- * roz/json.h - the small JSON toolkit under roz's hot path: writing escaped
- * strings into a roz_buf, and a validating scanner that walks a document
- * without building a tree, so a session's long trace can be carried through
- * a hook as untouched text.
+ * roz/json.h - roz's JSON reader and writer, the only ones in the binary:
+ * a validating scanner that walks a document without building a tree, so a
+ * session's long trace can be carried through a hook as untouched text; a
+ * tree builder on the same rules for the small documents read whole (hook
+ * input, the review object); and one writer for escaped strings and trees.
+ * cJSON provides the tree type and its accessors; its parser and printers
+ * are not used (they lose number spellings and accept what this rejects).
  *
  * The scanner accepts exactly RFC 8259 JSON (UTF-8, no lone surrogates,
  * nesting up to ROZ_JSON_MAX_DEPTH). Spans it reports point into the
@@ -97,14 +100,33 @@ bool roz_json_uint(const struct cJSON *v, uint64_t max, uint64_t *out);
 bool roz_json_is_number(const struct cJSON *v);
 
 /*
- * Append the value's canonical JSON: compact, object keys in byte order,
- * numbers as written. This is what a tool input's size and hash are taken
- * over, matching the Rust roz's serialization for ordinary inputs.
+ * Writing a tree: roz_json_add_value appends v's JSON text to b in one of
+ * three layouts, keys in the tree's order or, with ROZ_JSON_SORTED, in byte
+ * order. Strings are escaped as roz_json_add_string does, raw nodes (the
+ * parser's numbers) are written as they are, number nodes with 15 or, when
+ * that does not read back, 17 significant digits, NaN and infinity as null.
+ * Memory running out marks b (roz_buf_failed).
+ *
+ *   ROZ_JSON_COMPACT  no white space: the session file's tool input, --json output
+ *   ROZ_JSON_INDENT   a member or element per line, two spaces a level: roz debug, roz trace -v
+ *   ROZ_JSON_TABS     cJSON's layout: a member per line indented with tabs, "key":<tab>value,
+ *                     arrays on one line as [1, 2]: the tool input in roz context
+ */
+#define ROZ_JSON_COMPACT 0u
+#define ROZ_JSON_INDENT 1u
+#define ROZ_JSON_TABS 2u
+#define ROZ_JSON_LAYOUT 3u /* the bits that hold the layout */
+#define ROZ_JSON_SORTED 4u
+
+void roz_json_add_value(roz_buf *b, const struct cJSON *v, unsigned flags);
+
+/*
+ * The value's canonical JSON: compact, object keys in byte order, numbers as
+ * written (ROZ_JSON_COMPACT | ROZ_JSON_SORTED). This is what a tool input's
+ * size and hash are taken over, matching the Rust roz's serialization for
+ * ordinary inputs.
  */
 void roz_json_add_canonical(roz_buf *b, const struct cJSON *v);
-
-/* Append the value pretty-printed with two-space indents, keys in their order. */
-void roz_json_add_pretty(roz_buf *b, const struct cJSON *v, int indent);
 
 #ifdef __cplusplus
 }
