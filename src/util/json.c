@@ -501,30 +501,41 @@ static cJSON *tp_fail(tree_parser *tp, int rc)
 	return NULL;
 }
 
-/* Decode the (already validated) string at tp->pos into b. */
-static int tp_string(tree_parser *tp, roz_buf *b)
+/*
+ * The decoded text of the string at tp->pos, validated first, in a new
+ * allocation the caller owns; tp->pos moves past it. Text without escapes
+ * is copied straight from the input, the rest decoded through `scratch`.
+ */
+static int tp_string(tree_parser *tp, roz_buf *scratch, char **out)
 {
 	size_t end = tp->pos, p;
 	int rc;
 
+	*out = NULL;
 	if ((rc = skip_string(tp->s, tp->len, &end)) < 0)
 		return rc;
-	roz_buf_reset(b);
-	roz_buf_add(b, "", 0);
-	for (p = tp->pos + 1; p < end - 1;) {
+	p = tp->pos + 1;
+	if (!memchr(tp->s + p, '\\', end - 1 - p)) {
+		*out = roz_strndup(tp->s + p, end - 1 - p);
+		tp->pos = end;
+		return *out ? ROZ_OK : ROZ_ENOMEM;
+	}
+	roz_buf_reset(scratch);
+	roz_buf_add(scratch, "", 0);
+	while (p < end - 1) {
 		const char *bs = memchr(tp->s + p, '\\', end - 1 - p);
 		size_t run = bs ? (size_t)(bs - tp->s) : end - 1;
 
-		roz_buf_add(b, tp->s + p, run - p);
+		roz_buf_add(scratch, tp->s + p, run - p);
 		p = run;
 		if (p >= end - 1)
 			break;
 		switch (tp->s[p + 1]) {
-		case 'b': roz_buf_addc(b, '\b'); p += 2; break;
-		case 'f': roz_buf_addc(b, '\f'); p += 2; break;
-		case 'n': roz_buf_addc(b, '\n'); p += 2; break;
-		case 'r': roz_buf_addc(b, '\r'); p += 2; break;
-		case 't': roz_buf_addc(b, '\t'); p += 2; break;
+		case 'b': roz_buf_addc(scratch, '\b'); p += 2; break;
+		case 'f': roz_buf_addc(scratch, '\f'); p += 2; break;
+		case 'n': roz_buf_addc(scratch, '\n'); p += 2; break;
+		case 'r': roz_buf_addc(scratch, '\r'); p += 2; break;
+		case 't': roz_buf_addc(scratch, '\t'); p += 2; break;
 		case 'u': {
 			unsigned hi = 0, lo = 0;
 			unsigned long cp;
@@ -538,14 +549,36 @@ static int tp_string(tree_parser *tp, roz_buf *b)
 				cp = 0x10000 + ((unsigned long)(hi - 0xD800) << 10) + (lo - 0xDC00);
 			}
 			/* a NUL would end the C string early: keep the text, lose the byte */
-			roz_utf8_add(b, cp ? cp : 0xFFFD);
+			roz_utf8_add(scratch, cp ? cp : 0xFFFD);
 			break;
 		}
-		default: roz_buf_addc(b, tp->s[p + 1]); p += 2; /* " \ / */
+		default: roz_buf_addc(scratch, tp->s[p + 1]); p += 2; /* " \ / */
 		}
 	}
+	if ((rc = roz_buf_failed(scratch)) < 0)
+		return rc;
+	*out = roz_strndup(scratch->ptr, scratch->len);
 	tp->pos = end;
-	return roz_buf_failed(b);
+	return *out ? ROZ_OK : ROZ_ENOMEM;
+}
+
+/*
+ * A string or raw node that owns `text` (freed here if the node cannot be
+ * made). cJSON_Delete frees it with the allocator roz installs in cJSON,
+ * as it frees what cJSON_CreateString copies; taking the text as it is
+ * saves that copy for every string and number of a document.
+ */
+static cJSON *text_node(int type, char *text)
+{
+	cJSON *v = text ? cJSON_CreateNull() : NULL;
+
+	if (!v) {
+		roz_free(text);
+		return NULL;
+	}
+	v->type = type;
+	v->valuestring = text;
+	return v;
 }
 
 static cJSON *tp_value(tree_parser *tp, roz_buf *scratch);
@@ -577,13 +610,8 @@ static cJSON *tp_container(tree_parser *tp, roz_buf *scratch, bool object)
 				fail(tp->pos, "expected object key");
 				goto bad;
 			}
-			if ((rc = tp_string(tp, scratch)) < 0) {
+			if ((rc = tp_string(tp, scratch, &key)) < 0) {
 				tp_fail(tp, rc);
-				goto out_fail;
-			}
-			key = roz_strdup(roz_buf_cstr(scratch));
-			if (!key) {
-				tp_fail(tp, ROZ_ENOMEM);
 				goto out_fail;
 			}
 			tp->pos = roz_json_skip_ws(tp->s, tp->len, tp->pos);
@@ -599,13 +627,13 @@ static cJSON *tp_container(tree_parser *tp, roz_buf *scratch, bool object)
 			roz_free(key);
 			goto out_fail;
 		}
-		if (object ? !cJSON_AddItemToObject(out, key, item) : !cJSON_AddItemToArray(out, item)) {
-			roz_free(key);
+		/* the member keeps the decoded key as its name, as cJSON's own parser leaves it */
+		item->string = key;
+		if (!cJSON_AddItemToArray(out, item)) {
 			cJSON_Delete(item);
 			tp_fail(tp, ROZ_ENOMEM);
 			goto out_fail;
 		}
-		roz_free(key);
 		tp->pos = roz_json_skip_ws(tp->s, tp->len, tp->pos);
 		if (tp->pos < tp->len && tp->s[tp->pos] == ',') {
 			tp->pos = roz_json_skip_ws(tp->s, tp->len, tp->pos + 1);
@@ -629,6 +657,8 @@ out_fail:
 static cJSON *tp_value(tree_parser *tp, roz_buf *scratch)
 {
 	size_t start = tp->pos;
+	char *text;
+	cJSON *v;
 	int rc;
 
 	if (tp->pos >= tp->len) {
@@ -638,34 +668,22 @@ static cJSON *tp_value(tree_parser *tp, roz_buf *scratch)
 	switch (tp->s[tp->pos]) {
 	case '{': return tp_container(tp, scratch, true);
 	case '[': return tp_container(tp, scratch, false);
-	case '"': {
-		cJSON *v;
-
-		if ((rc = tp_string(tp, scratch)) < 0)
+	case '"':
+		if ((rc = tp_string(tp, scratch, &text)) < 0)
 			return tp_fail(tp, rc);
-		v = cJSON_CreateString(roz_buf_cstr(scratch));
+		v = text_node(cJSON_String, text);
 		return v ? v : tp_fail(tp, ROZ_ENOMEM);
-	}
-	case 't': case 'f': case 'n': {
-		cJSON *v;
-
+	case 't': case 'f': case 'n':
 		if ((rc = roz_json_skip_value(tp->s, tp->len, &tp->pos)) < 0)
 			return tp_fail(tp, rc);
 		v = tp->s[start] == 't' ? cJSON_CreateTrue() : tp->s[start] == 'f' ? cJSON_CreateFalse()
 									     : cJSON_CreateNull();
 		return v ? v : tp_fail(tp, ROZ_ENOMEM);
-	}
-	default: {
-		char *text;
-		cJSON *v;
-
+	default:
 		if ((rc = skip_number(tp->s, tp->len, &tp->pos)) < 0)
 			return tp_fail(tp, rc);
-		text = roz_strndup(tp->s + start, tp->pos - start);
-		v = text ? cJSON_CreateRaw(text) : NULL;
-		roz_free(text);
+		v = text_node(cJSON_Raw, roz_strndup(tp->s + start, tp->pos - start));
 		return v ? v : tp_fail(tp, ROZ_ENOMEM);
-	}
 	}
 }
 
