@@ -63,7 +63,8 @@ void roz_json_add_stringn(roz_buf *b, const char *s, size_t len)
 	static const char hex[] = "0123456789abcdef";
 	size_t i = 0, run = 0;
 
-	if (!roz_buf_grow(b, len + 2))
+	/* room for the text and its quotes, when there is not already */
+	if ((b->oom || b->cap - b->len <= len + 2) && !roz_buf_grow(b, len + 2))
 		return;
 	PUT_LITERAL(b, "\"");
 	for (;;) {
@@ -937,10 +938,13 @@ static void add_value(roz_buf *b, const cJSON *v, unsigned flags, int depth)
 
 void roz_json_add_value(roz_buf *b, const cJSON *v, unsigned flags)
 {
+	/* a fresh buffer starts at the size of a hook's input, not at a few bytes doubled */
+	if (b->cap == 0)
+		roz_buf_grow(b, 256);
 	add_value(b, v, flags, 0);
 }
 
 void roz_json_add_canonical(roz_buf *b, const cJSON *v)
 {
-	add_value(b, v, ROZ_JSON_COMPACT | ROZ_JSON_SORTED, 0);
+	roz_json_add_value(b, v, ROZ_JSON_COMPACT | ROZ_JSON_SORTED);
 }
