@@ -1,17 +1,13 @@
 /*
  * cmd_clean.c - `roz clean`: remove sessions that have been quiet for a
- * while, never one whose review is still under way, and the files roz
- * moved aside; say exactly what went.
+ * while, never one whose review is still under way, and what the store
+ * moved aside or left behind (its sweep); say exactly what went.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "output.h"
@@ -68,9 +64,10 @@ static bool review_pending(const roz_session *s)
 }
 
 typedef struct plan {
-	char **removed, **kept, **unreadable, **files;
+	char **removed, **kept, **unreadable;
+	char **files; /* the store's sweep: files moved aside or left behind */
 	size_t n_removed, n_kept, n_unreadable, n_files;
-	size_t cap_removed, cap_kept, cap_unreadable, cap_files;
+	size_t cap_removed, cap_kept, cap_unreadable;
 } plan;
 
 static bool push(char ***list, size_t *n, size_t *cap, const char *s)
@@ -109,103 +106,6 @@ static int remove_session(roz_store *store, const char *id, roz_time cutoff, boo
 	roz_session_free(s);
 	roz_store_unlock(store, lock);
 	return rc;
-}
-
-/*
- * A lock file whose session was never saved (its first hook failed to
- * write). Removed under the lock, so a hook creating that session right
- * now keeps it; true when it went (or would go).
- */
-static bool orphan_lock_removed(roz_store *store, const char *name, bool dry_run)
-{
-	size_t n = strlen(name) - strlen(".lock");
-	char *id = roz_strndup(name, n);
-	roz_session *s = NULL;
-	roz_lock *lock = NULL;
-	bool gone = false;
-
-	if (!id || !roz_session_id_valid(id) || roz_store_lock(store, id, 500, &lock) < 0) {
-		roz_free(id);
-		return false;
-	}
-	if (roz_store_get(store, id, &s) == ROZ_ENOTFOUND)
-		gone = dry_run || roz_store_delete(store, id) == ROZ_OK;
-	roz_session_free(s);
-	roz_store_unlock(store, lock);
-	roz_free(id);
-	return gone;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n > k && strcmp(s + n - k, suffix) == 0;
-}
-
-/*
- * When roz moved a corrupt file aside, from the time in its name
- * (<id>.json.corrupt-20261122T021805Z, maybe with -N after it), or -1. The
- * move keeps the file's own mtime, the time of its last write, which may
- * be long ago: judged by that alone, evidence moved aside a moment ago
- * would go with the next clean.
- */
-static int64_t moved_aside_at(const char *name)
-{
-	const char *p = strstr(name, ".json.corrupt-");
-	char text[32];
-	roz_time t;
-
-	if (!p)
-		return -1;
-	p += strlen(".json.corrupt-");
-	if (strlen(p) < 16 || p[8] != 'T' || p[15] != 'Z' || (p[16] && p[16] != '-'))
-		return -1;
-	for (int i = 0; i < 15; i++)
-		if (i != 8 && (p[i] < '0' || p[i] > '9'))
-			return -1;
-	snprintf(text, sizeof(text), "%.4s-%.2s-%.2sT%.2s:%.2s:%.2sZ", p, p + 4, p + 6, p + 9, p + 11, p + 13);
-	return roz_time_parse(text, &t) == ROZ_OK ? t.sec : -1;
-}
-
-/* Quarantined files, abandoned temp files and orphaned lock files older than the cutoff. */
-static int stray_files(roz_store *store, roz_time cutoff, bool all, bool dry_run, plan *p)
-{
-	const char *dir = roz_store_file_dir(store);
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return errno == ENOENT ? ROZ_OK : (roz_error_set_errno(errno, "cannot list '%s'", dir), ROZ_EIO);
-	while ((de = readdir(d)) != NULL) {
-		bool lockf = ends_with(de->d_name, ".lock");
-		struct stat st;
-		int64_t age_from, moved_at;
-
-		if (!strstr(de->d_name, ".json.corrupt-") && !strstr(de->d_name, ".json.tmp-") && !lockf)
-			continue;
-		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
-			continue;
-		/* a moved-aside file is as old as the later of its last write and its move */
-		age_from = (int64_t)st.st_mtime;
-		if ((moved_at = moved_aside_at(de->d_name)) > age_from)
-			age_from = moved_at;
-		if (!all && age_from >= cutoff.sec)
-			continue;
-		/* a temp file this new may belong to a hook writing right now */
-		if ((lockf || strstr(de->d_name, ".json.tmp-")) && (int64_t)st.st_mtime > roz_time_now().sec - 60)
-			continue;
-		if (lockf && !orphan_lock_removed(store, de->d_name, dry_run))
-			continue;
-		if (!lockf && !dry_run && unlinkat(dirfd(d), de->d_name, 0) < 0)
-			continue;
-		if (!push(&p->files, &p->n_files, &p->cap_files, de->d_name)) {
-			closedir(d);
-			return ROZ_ENOMEM;
-		}
-	}
-	closedir(d);
-	return ROZ_OK;
 }
 
 static void json_list(roz_buf *b, const char *key, char **l, size_t n)
@@ -286,6 +186,7 @@ int cmd_clean(int argc, char **argv)
 	cli_entry *e = NULL;
 	size_t n = 0;
 	roz_time cutoff;
+	roz_store_sweep_opts sweep;
 	plan p;
 	int c, status = ROZ_EXIT_FAILURE;
 
@@ -337,7 +238,12 @@ int cmd_clean(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (stray_files(store, cutoff, all, dry_run, &p) < 0) {
+	/* what the store moved aside or left behind, past the same age */
+	sweep.now = roz_time_now();
+	sweep.before = cutoff;
+	sweep.all = all;
+	sweep.dry_run = dry_run;
+	if (roz_store_sweep(store, &sweep, &p.files, &p.n_files) < 0) {
 		cli_error("%s", roz_error_last());
 		goto out;
 	}
@@ -346,7 +252,7 @@ out:
 	free_list(p.removed, p.n_removed);
 	free_list(p.kept, p.n_kept);
 	free_list(p.unreadable, p.n_unreadable);
-	free_list(p.files, p.n_files);
+	roz_store_ids_free(p.files);
 	cli_free_entries(e, n);
 	roz_store_free(store);
 	roz_config_free(&config);

@@ -1,6 +1,7 @@
 /*
  * store.c - the user-facing store calls: check the version and the session
- * id, then hand over to the backend's method table.
+ * id, then hand over to the backend's method table, reading a method added
+ * after version 1 only when the backend's version has it.
  */
 #include "roz/sys/store.h"
 
@@ -8,8 +9,14 @@
 
 static int check(roz_store *store, const char *id)
 {
-	if (!store || store->version != ROZ_STORE_VERSION) {
-		roz_error_set("store has unsupported version %u", store ? store->version : 0);
+	if (!store) {
+		roz_error_set("no store");
+		return ROZ_EINVALID;
+	}
+	/* every version up to this one is a prefix of today's table; 0 was never one */
+	if (store->version < 1 || store->version > ROZ_STORE_VERSION) {
+		roz_error_set("store has unsupported version %u (this roz knows versions 1 to %d)",
+			      store->version, ROZ_STORE_VERSION);
 		return ROZ_EINVALID;
 	}
 	if (id && !roz_session_id_valid(id)) {
@@ -85,6 +92,26 @@ int roz_store_quarantine(roz_store *store, const char *id, roz_time now, char **
 	if ((rc = check(store, id ? id : "")) < 0)
 		return rc;
 	return store->quarantine(store, id, now, moved_to);
+}
+
+int roz_store_sweep(roz_store *store, const roz_store_sweep_opts *opts, char ***removed, size_t *n)
+{
+	int rc = check(store, NULL);
+
+	*removed = NULL;
+	*n = 0;
+	if (rc < 0)
+		return rc;
+	if (!opts) {
+		roz_error_set("sweep needs its options");
+		return ROZ_EINVALID;
+	}
+	/* the version first: in an older backend the bytes past its table are its own */
+	if (store->version < 2 || !store->sweep) {
+		roz_error_set("sweeping is not supported by this backend (store version %u)", store->version);
+		return ROZ_EINVALID;
+	}
+	return store->sweep(store, opts, removed, n);
 }
 
 void roz_store_free(roz_store *store)

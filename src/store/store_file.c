@@ -812,6 +812,131 @@ static int file_quarantine(roz_store *store, const char *id, roz_time now, char 
 	return rc;
 }
 
+/* ---- sweeping up what was left behind ------------------------------------------------ */
+
+/* A temp or lock file younger than this may belong to a hook working right now. */
+#define IN_USE_SECONDS 60
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+/*
+ * When a corrupt file was moved aside, from the time in its name
+ * (<id>.json.corrupt-20261122T021805Z, maybe with -N after it), or -1. The
+ * move keeps the file's own mtime, the time of its last write, which may
+ * be long ago: judged by that alone, evidence moved aside a moment ago
+ * would go with the next sweep.
+ */
+static int64_t moved_aside_at(const char *name)
+{
+	const char *p = strstr(name, ".json.corrupt-");
+	char text[32];
+	roz_time t;
+
+	if (!p)
+		return -1;
+	p += strlen(".json.corrupt-");
+	if (strlen(p) < 16 || p[8] != 'T' || p[15] != 'Z' || (p[16] && p[16] != '-'))
+		return -1;
+	for (int i = 0; i < 15; i++)
+		if (i != 8 && (p[i] < '0' || p[i] > '9'))
+			return -1;
+	snprintf(text, sizeof(text), "%.4s-%.2s-%.2sT%.2s:%.2s:%.2sZ", p, p + 4, p + 6, p + 9, p + 11, p + 13);
+	return roz_time_parse(text, &t) == ROZ_OK ? t.sec : -1;
+}
+
+/*
+ * A lock file whose session was never saved (its first hook failed to
+ * write) goes, under the lock, so a hook creating that session right now
+ * keeps it; true when it went (or, dry, would go).
+ */
+static bool orphan_lock_removed(file_store *fs, const char *name, bool dry_run)
+{
+	char *id = roz_strndup(name, strlen(name) - strlen(".lock")), *path = NULL;
+	roz_lock *lock = NULL;
+	struct stat st;
+	bool gone = false;
+
+	if (!id || !roz_session_id_valid(id) || file_lock(&fs->parent, id, 500, &lock) < 0) {
+		roz_free(id);
+		return false;
+	}
+	/* removing the session under its lock takes its lock and temp files with it */
+	if ((path = path_for(fs, id, ".json")) && lstat(path, &st) < 0 && errno == ENOENT)
+		gone = dry_run || file_del(&fs->parent, id) == ROZ_OK;
+	file_unlock(&fs->parent, lock);
+	roz_free(path);
+	roz_free(id);
+	return gone;
+}
+
+static int file_sweep(roz_store *store, const roz_store_sweep_opts *opts, char ***removed, size_t *n)
+{
+	file_store *fs = (file_store *)store;
+	char **out = NULL;
+	size_t cap = 0, count = 0;
+	struct dirent *de;
+	DIR *d;
+	int rc = use_dir(fs, false);
+
+	if (rc < 0 && rc != ROZ_ENOTFOUND)
+		return rc;
+	d = rc == ROZ_OK ? opendir(fs->dir) : NULL;
+	if (!d && rc == ROZ_OK && errno != ENOENT) {
+		roz_error_set_errno(errno, "cannot list '%s'", fs->dir);
+		return ROZ_EIO;
+	}
+	rc = ROZ_OK;
+	while (d && (de = readdir(d)) != NULL) {
+		bool lockf = ends_with(de->d_name, ".lock"), temp = strstr(de->d_name, ".json.tmp-") != NULL;
+		struct stat st;
+		int64_t age_from, moved_at;
+		char *name;
+
+		if (!lockf && !temp && !strstr(de->d_name, ".json.corrupt-"))
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		/* a moved-aside file is as old as the later of its last write and its move */
+		age_from = (int64_t)st.st_mtime;
+		if ((moved_at = moved_aside_at(de->d_name)) > age_from)
+			age_from = moved_at;
+		if (!opts->all && age_from >= opts->before.sec)
+			continue;
+		if ((lockf || temp) && (int64_t)st.st_mtime > opts->now.sec - IN_USE_SECONDS)
+			continue;
+		if (lockf && !orphan_lock_removed(fs, de->d_name, opts->dry_run))
+			continue;
+		if (!lockf && !opts->dry_run && unlinkat(dirfd(d), de->d_name, 0) < 0)
+			continue;
+		if (!(name = roz_strdup(de->d_name)) ||
+		    roz_array_reserve((void **)&out, &cap, sizeof(*out), count + 2) < 0) {
+			roz_free(name);
+			rc = ROZ_ENOMEM;
+			break;
+		}
+		out[count++] = name;
+		out[count] = NULL;
+	}
+	if (d)
+		closedir(d);
+	if (rc == ROZ_OK && !out && !(out = roz_calloc(1, sizeof(char *))))
+		rc = ROZ_ENOMEM;
+	if (rc < 0) {
+		if (out)
+			out[count] = NULL;
+		roz_store_ids_free(out);
+		return rc;
+	}
+	*removed = out;
+	*n = count;
+	return ROZ_OK;
+}
+
 static void file_free(roz_store *store)
 {
 	file_store *fs = (file_store *)store;
@@ -849,6 +974,7 @@ int roz_store_file_open(const char *dir, const roz_store_file_opts *opts, roz_st
 	fs->parent.unlock = file_unlock;
 	fs->parent.quarantine = file_quarantine;
 	fs->parent.free = file_free;
+	fs->parent.sweep = file_sweep;
 	*out = &fs->parent;
 	return ROZ_OK;
 }
@@ -859,9 +985,4 @@ void roz_store_file_on_warning(roz_store *store, roz_store_warn_fn warn, void *u
 		((file_store *)store)->warn = warn;
 		((file_store *)store)->warn_ud = ud;
 	}
-}
-
-const char *roz_store_file_dir(const roz_store *store)
-{
-	return store && store->get == file_get ? ((const file_store *)store)->dir : NULL;
 }

@@ -3,7 +3,8 @@
  *
  * A store keeps one session per id. Two backends exist: files (one JSON
  * file per session under <dir>/sessions/, the real thing) and memory (for
- * tests). Both honour the same contract, checked by one test suite:
+ * tests). Both honour the same contract, checked by one test suite, which
+ * also runs through a wrapper that fails each call in turn:
  *
  *   get       ROZ_OK and a session the caller owns; ROZ_ENOTFOUND; or
  *             ROZ_ECORRUPT when the stored text cannot be read back (the
@@ -18,10 +19,19 @@
  *             that died is taken over, never waited on forever.
  *   quarantine moves a corrupt session aside (file backend:
  *             <id>.json.corrupt-<time>) so a fresh one can start.
+ *   sweep     removes what the store left behind rather than stored: old
+ *             moved-aside copies, temp files no writer came back to, locks
+ *             of sessions never saved (roz clean). Added in version 2 of
+ *             the backend table; a backend that predates it answers
+ *             ROZ_EINVALID, "not supported by this backend".
  *
  * Every call validates the session id first (roz_session_id_valid) and
  * answers ROZ_EINVALID for anything else, so ids never become paths.
- * Errors carry a message in roz_error_last().
+ * Errors carry a message in roz_error_last(). A call that fails hands
+ * nothing back (its out parameters are NULL or 0, and a failed lock is not
+ * held), and leaves what is stored in the state before the call or the
+ * state after it, never one in between: a caller that is told a put
+ * failed must allow that it may have landed.
  */
 #ifndef ROZ_STORE_H
 #define ROZ_STORE_H
@@ -50,6 +60,7 @@ int roz_store_put(roz_store *store, const roz_session *session) ROZ_WARN_UNUSED;
 int roz_store_delete(roz_store *store, const char *id) ROZ_WARN_UNUSED;
 /* *ids is a NULL-terminated array the caller frees with roz_store_ids_free(). */
 int roz_store_list(roz_store *store, char ***ids, size_t *n) ROZ_WARN_UNUSED;
+/* Free a NULL-terminated list of names the store handed out (list, sweep); NULL is a no-op. */
 void roz_store_ids_free(char **ids);
 
 int roz_store_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_lock **out) ROZ_WARN_UNUSED;
@@ -69,8 +80,43 @@ typedef void (*roz_store_warn_fn)(void *ud, const char *message);
  */
 void roz_store_file_on_warning(roz_store *store, roz_store_warn_fn warn, void *ud);
 
-/* The file backend's directory of session files, or NULL for other backends. Borrowed. */
-const char *roz_store_file_dir(const roz_store *store);
+/* What a sweep looks for, and whether it removes what it finds. */
+typedef struct roz_store_sweep_opts {
+	roz_time now;    /* the time now: a temp or lock file younger than a minute may be in use */
+	roz_time before; /* what went aside or was left before this goes */
+	bool all;        /* whatever its age (`before` is ignored) */
+	bool dry_run;    /* find and report, remove nothing */
+} roz_store_sweep_opts;
+
+/*
+ * Remove what the store left behind, never a stored session (those go with
+ * roz_store_delete). The file backend removes, from its sessions directory:
+ *
+ *   <id>.json.corrupt-<time>[-N]  files moved aside, dated by the later of
+ *                                 their last write and the time in their
+ *                                 name (the move), so one moved aside a
+ *                                 moment ago stays for the whole age;
+ *   <id>.json.tmp-*               temp files a killed writer left;
+ *   <id>.lock                     lock files of sessions that were never
+ *                                 saved, checked and removed under the
+ *                                 lock, so a hook creating the session
+ *                                 right now keeps it;
+ *
+ * each when dated before opts->before (or opts->all), temp and lock files
+ * only once a minute old, and only regular files: what roz did not make it
+ * does not delete. A file that cannot be removed is left out of the report.
+ * The memory backend leaves nothing behind (a write replaces the session
+ * whole, quarantine drops the copy, a lock lives while it is held), so its
+ * sweep finds nothing and reports an empty list.
+ *
+ * *removed (caller frees with roz_store_ids_free) is a NULL-terminated list
+ * of the names of what went, or with dry_run would go, in no particular
+ * order; *n counts them. ROZ_OK; ROZ_EINVALID when the backend's version
+ * predates sweep or it has none ("not supported by this backend"); or an
+ * error listing the directory.
+ */
+int roz_store_sweep(roz_store *store, const roz_store_sweep_opts *opts, char ***removed,
+		    size_t *n) ROZ_WARN_UNUSED;
 
 #ifdef __cplusplus
 }

@@ -2,13 +2,28 @@
  * roz/sys/store.h - what a storage backend implements.
  *
  * A backend is a struct whose first member is a roz_store holding this
- * table; it casts back to its own type inside each method. The table is
- * versioned and only ever grows by appending methods, so a backend written
- * against version N keeps working. roz_store_*() in store.c validate ids
- * and the version before calling in, so methods may assume a valid id.
+ * table; it casts back to its own type inside each method. roz_store_*()
+ * in store.c validate ids and the version before calling in, so methods
+ * may assume a valid id.
+ *
+ * Versions. The table only ever grows, by appending methods at its end,
+ * and `version` says how much of it a backend filled in:
+ *
+ *   1  get, put, list, del, lock, unlock, quarantine, free
+ *   2  sweep
+ *
+ * store.c accepts every version from 1 to ROZ_STORE_VERSION and refuses 0
+ * and versions from the future. A backend written against version N keeps
+ * working: a caller reads a method added after N only once the version
+ * says it is there (roz_store_sweep answers "not supported" otherwise), and
+ * never touches the bytes where a later method would be, which in an older
+ * backend's struct belong to the backend itself. A method of the backend's
+ * version may still be NULL where the contract allows it (sweep); the
+ * methods of version 1 are all required.
  *
  * Each method follows the contract in roz/store.h and sets the error
- * message on failure.
+ * message on failure; a method that fails leaves its out parameters as the
+ * caller set them (NULL) and owns nothing it was going to hand back.
  */
 #ifndef ROZ_SYS_STORE_H
 #define ROZ_SYS_STORE_H
@@ -19,7 +34,7 @@
 extern "C" {
 #endif
 
-#define ROZ_STORE_VERSION 1
+#define ROZ_STORE_VERSION 2
 
 struct roz_store {
 	unsigned int version;
@@ -31,6 +46,8 @@ struct roz_store {
 	void (*unlock)(roz_store *store, roz_lock *lock);
 	int (*quarantine)(roz_store *store, const char *id, roz_time now, char **moved_to);
 	void (*free)(roz_store *store);
+	/* version 2 */
+	int (*sweep)(roz_store *store, const roz_store_sweep_opts *opts, char ***removed, size_t *n);
 };
 
 #ifdef __cplusplus
