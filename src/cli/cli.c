@@ -89,16 +89,25 @@ int cli_load_config(roz_config *config)
 	return ROZ_EXIT_OK;
 }
 
-int cli_open_store(const roz_config *config, roz_store **store)
+int cli_store_open(void *ud, const roz_config *config, roz_store_warn_fn warn, void *warn_ud,
+		   roz_store **out)
 {
 	roz_store_file_opts so = {config->fsync};
+	int rc = roz_store_file_open(config->storage_path, &so, out);
 
-	if (roz_store_file_open(config->storage_path, &so, store) < 0) {
+	(void)ud;
+	if (rc == ROZ_OK)
+		roz_store_file_on_warning(*out, warn, warn_ud);
+	return rc;
+}
+
+int cli_open_store(const roz_config *config, roz_store **store)
+{
+	/* what the store fixes on its way (a sessions directory others could write) is said */
+	if (cli_store_open(NULL, config, print_warning, NULL, store) < 0) {
 		cli_error("cannot open storage: %s", roz_error_last());
 		return ROZ_EXIT_FAILURE;
 	}
-	/* what the store fixes on its way (a sessions directory others could write) is said */
-	roz_store_file_on_warning(*store, print_warning, NULL);
 	return ROZ_EXIT_OK;
 }
 

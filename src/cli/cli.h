@@ -66,6 +66,14 @@ bool cli_wants_help(int argc, char **argv);
  */
 int cli_load_config(roz_config *config);
 int cli_open_store(const roz_config *config, roz_store **store);
+/*
+ * The store roz keeps sessions in: the file store `config` names, its
+ * repairs reported through warn (NULL: quietly). Shaped as the runner's
+ * roz_runner_open_store_fn (ud unused), which is how hooks and roz decide
+ * get it. *out belongs to the caller.
+ */
+int cli_store_open(void *ud, const roz_config *config, roz_store_warn_fn warn, void *warn_ud,
+		   roz_store **out);
 
 /* The reviewer's view of a session (roz context), each line prefixed with pad. */
 void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, const char *pad);

@@ -45,6 +45,7 @@ int cmd_decide(int argc, char **argv)
 	};
 	const char *message = NULL, *opinions = NULL, *sid, *verdict, *summary;
 	bool override = false;
+	roz_runner_opts ropts = {.open_store = cli_store_open};
 	roz_decide_request req;
 	roz_decision_kind kind;
 	roz_config config;
@@ -86,7 +87,7 @@ int cmd_decide(int argc, char **argv)
 	req.opinions = opinions;
 	req.caller_session = getenv("CLAUDE_CODE_SESSION_ID");
 	req.override = override;
-	rc = roz_run_decide(&config, &req);
+	rc = roz_run_decide(&config, &req, &ropts);
 	if (rc == ROZ_ENOTFOUND) {
 		cli_error("no session '%s' (check the SESSION_ID you were given)", sid);
 		goto out;

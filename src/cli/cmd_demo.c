@@ -77,7 +77,7 @@ static void excerpt(const char *text, int lines)
  */
 static void hook(demo *d, const char *event, const char *input, const char *expect)
 {
-	roz_runner_opts opts = {demo_getenv, d};
+	roz_runner_opts opts = {demo_getenv, d, .open_store = cli_store_open};
 	roz_buf out = ROZ_BUF_INIT, err = ROZ_BUF_INIT;
 	cJSON *answer, *reason = NULL;
 	const char *kind = "{}";
@@ -137,8 +137,9 @@ static void decide(demo *d, const roz_config *config, const char *agent, roz_dec
 	       kind == ROZ_DECISION_COMPLETE ? "COMPLETE" : "ISSUES", summary,
 	       message ? " --message \"" : "", message ? message : "", message ? "\"" : "");
 	roz_decide_request req = {DEMO_SID, kind, summary, message, NULL, NULL, false};
+	roz_runner_opts opts = {.open_store = cli_store_open};
 
-	if (roz_run_decide(config, &req) < 0) {
+	if (roz_run_decide(config, &req, &opts) < 0) {
 		printf("   !! roz decide failed: %s\n", roz_error_last());
 		d->failures++;
 	}

@@ -68,7 +68,9 @@ int cmd_hook(int argc, char **argv)
 		cli_warning("%s: hook input is larger than %u bytes; answering {}", event,
 			    ROZ_MAX_INPUT_BYTES);
 	} else {
-		rc = roz_run_hook(event, roz_buf_cstr(&in), in.len, &out, &err, NULL);
+		roz_runner_opts opts = {.open_store = cli_store_open};
+
+		rc = roz_run_hook(event, roz_buf_cstr(&in), in.len, &out, &err, &opts);
 		if (err.len && !err.oom)
 			fwrite(err.ptr, 1, err.len, stderr);
 		/* the warnings themselves may not have fitted in memory: say the least */

@@ -1,8 +1,8 @@
 /*
  * runner.c - runs one hook for real: parse input, load config, lock and
- * load the session, call the handler, save, unlock, answer. Every failure
- * turns into a warning and the answer {}, because a quality gate must never
- * trap the user.
+ * load the session in the store its caller gives, call the handler, save,
+ * unlock, answer. Every failure turns into a warning and the answer {},
+ * because a quality gate must never trap the user.
  */
 #include "roz/runner.h"
 
@@ -212,6 +212,37 @@ static int note_recovery(roz_session *s, const roz_env *env, const char *moved_t
 	return rc;
 }
 
+/*
+ * The store a run uses: the one the caller gave (borrowed), or one opened
+ * for this run (*owned: the runner frees it).
+ */
+static int use_store(const roz_runner_opts *opts, const roz_config *config, roz_store_warn_fn warn,
+		     void *warn_ud, roz_store **store, bool *owned)
+{
+	int rc;
+
+	*store = NULL;
+	*owned = false;
+	if (opts && opts->store) {
+		*store = opts->store;
+		return ROZ_OK;
+	}
+	if (!opts || !opts->open_store) {
+		roz_error_set("no session store was given to roz's runner");
+		return ROZ_EINVALID;
+	}
+	if ((rc = opts->open_store(opts->store_ud, config, warn, warn_ud, store)) < 0) {
+		*store = NULL;
+		return rc;
+	}
+	if (!*store) {
+		roz_error_set("opening the session store gave no store");
+		return ROZ_EINVALID;
+	}
+	*owned = true;
+	return ROZ_OK;
+}
+
 /* Gates are configured, or the config that would say which cannot be read. */
 static bool gates_apply(const roz_config *c)
 {
@@ -259,7 +290,7 @@ int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out,
 	roz_env env;
 	runner_ctx ctx;
 	char *second = NULL, *moved_to = NULL, recovered[512] = "", why[512];
-	bool have_config = false, have_input = false;
+	bool have_config = false, have_input = false, own_store = false;
 	int rc;
 
 	memset(&plan, 0, sizeof(plan));
@@ -324,8 +355,6 @@ int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out,
 	}
 
 	if (plan.needs_session) {
-		roz_store_file_opts so = {config.fsync};
-
 		if (!roz_session_id_valid(in.session_id)) {
 			snprintf(why, sizeof(why), "session id '%.80s' is not one roz can store "
 						   "(letters, digits, '-' and '_' only)", in.session_id);
@@ -339,8 +368,7 @@ int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out,
 			roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, why);
 			goto answer;
 		}
-		if ((rc = roz_store_file_open(config.storage_path, &so, &store)) == ROZ_OK)
-			roz_store_file_on_warning(store, warn_cb, err);
+		rc = use_store(opts, &config, warn_cb, err, &store, &own_store);
 		if (rc < 0 || (rc = roz_store_lock(store, in.session_id, config.lock_timeout_ms, &lock)) < 0) {
 			if (rc == ROZ_ENOMEM)
 				goto fail;
@@ -403,7 +431,8 @@ fail:
 	rc = roz_hook_output_write(&res.output, out);
 done:
 	roz_store_unlock(store, lock);
-	roz_store_free(store);
+	if (own_store)
+		roz_store_free(store);
 	roz_session_free(session);
 	roz_hook_result_clear(&res);
 	roz_hook_plan_clear(&plan);
@@ -562,27 +591,20 @@ int roz_person_check(const roz_person_probe *probe)
 	return ROZ_OK;
 }
 
-int roz_run_decide(const roz_config *config, const roz_decide_request *req)
+int roz_run_decide(const roz_config *config, const roz_decide_request *req, const roz_runner_opts *opts)
 {
-	return roz_run_decide_probed(config, req, NULL);
-}
-
-int roz_run_decide_probed(const roz_config *config, const roz_decide_request *req,
-			  const roz_person_probe *probe)
-{
-	roz_store_file_opts so = {config->fsync};
 	const char *caller = req->caller_session && *req->caller_session ? req->caller_session : NULL;
 	roz_store *store = NULL;
 	roz_lock *lock = NULL;
 	roz_session *s = NULL;
 	roz_env env;
-	bool save = false;
+	bool save = false, own_store = false;
 	int rc, prc;
 
 	/* a person's verdict counts at once, so a person must be there to give it */
-	if (req->override && (rc = roz_person_check(probe)) < 0)
+	if (req->override && (rc = roz_person_check(opts ? opts->probe : NULL)) < 0)
 		return rc;
-	if ((rc = roz_store_file_open(config->storage_path, &so, &store)) < 0)
+	if ((rc = use_store(opts, config, NULL, NULL, &store, &own_store)) < 0)
 		return rc;
 	if (caller && strcmp(caller, req->session_id) != 0) {
 		note_bad_session_id(store, config, caller);
@@ -613,7 +635,8 @@ int roz_run_decide_probed(const roz_config *config, const roz_decide_request *re
 	}
 out:
 	roz_store_unlock(store, lock);
-	roz_store_free(store);
+	if (own_store)
+		roz_store_free(store);
 	roz_session_free(s);
 	return rc;
 }

@@ -10,6 +10,7 @@
  * the state a hook writes is known to the byte.
  */
 #include "faultlib.h"
+#include "stores.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -1021,6 +1022,7 @@ static int ip_run(const fl_home *h, const step *s, long when, long seed, char **
 	fake_start(when, seed);
 	*answer = NULL;
 	if (is_decide(s)) {
+		roz_runner_opts opts = {.open_store = t_file_store_open};
 		roz_config cfg;
 		roz_decide_request req;
 
@@ -1032,7 +1034,7 @@ static int ip_run(const fl_home *h, const step *s, long when, long seed, char **
 			req.kind = strcmp(s->verdict, "COMPLETE") == 0 ? ROZ_DECISION_COMPLETE : ROZ_DECISION_ISSUES;
 			req.summary = s->summary;
 			req.message = s->message;
-			rc = roz_run_decide(&cfg, &req);
+			rc = roz_run_decide(&cfg, &req, &opts);
 			roz_config_free(&cfg);
 		} else if (rc != ROZ_ENOMEM) {
 			roz_config_free(&cfg); /* loaded, with an error: still allocated */
@@ -1040,7 +1042,7 @@ static int ip_run(const fl_home *h, const step *s, long when, long seed, char **
 		if (rc < 0)
 			roz_buf_addf(err, "roz: error: %s\n", roz_error_last());
 	} else {
-		roz_runner_opts opts = {ip_getenv, (void *)(uintptr_t)h};
+		roz_runner_opts opts = {ip_getenv, (void *)(uintptr_t)h, .open_store = t_file_store_open};
 
 		rc = roz_run_hook(s->event, s->input, strlen(s->input), &out, err, &opts);
 	}

@@ -48,6 +48,19 @@ static const char *fuzz_getenv(void *ud, const char *name)
 	return NULL;
 }
 
+/* The file store the config names, as the CLI hands it to the runner. */
+static int fuzz_open_store(void *ud, const roz_config *config, roz_store_warn_fn warn, void *warn_ud,
+			   roz_store **out)
+{
+	roz_store_file_opts so = {config->fsync};
+	int rc = roz_store_file_open(config->storage_path, &so, out);
+
+	(void)ud;
+	if (rc == ROZ_OK)
+		roz_store_file_on_warning(*out, warn, warn_ud);
+	return rc;
+}
+
 /* Remove the home again when the process ends normally (a crash leaves it to look at). */
 static void remove_home(void)
 {
@@ -139,7 +152,7 @@ static void build(roz_buf *b, uint8_t where, uint8_t param, const uint8_t *p, si
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	roz_runner_opts opts = {fuzz_getenv, NULL};
+	roz_runner_opts opts = {fuzz_getenv, NULL, .open_store = fuzz_open_store};
 	roz_buf in = ROZ_BUF_INIT, out = ROZ_BUF_INIT, err = ROZ_BUF_INIT;
 	cJSON *answer = NULL;
 	const cJSON *hso, *decision;

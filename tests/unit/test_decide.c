@@ -6,6 +6,7 @@
  * how the tickets and override marks are stored.
  */
 #include "hookenv.h"
+#include "stores.h"
 
 #include "roz/decide.h"
 #include "roz/config_load.h"
@@ -725,7 +726,7 @@ static int world_teardown(void **state)
 
 static void hook_in(world *w, const char *event, const char *json)
 {
-	roz_runner_opts opts = {world_getenv, w};
+	roz_runner_opts opts = {world_getenv, w, .open_store = t_file_store_open};
 	roz_buf out = ROZ_BUF_INIT, err = ROZ_BUF_INIT;
 
 	assert_int_equal(roz_run_hook(event, json, strlen(json), &out, &err, &opts), ROZ_OK);
@@ -742,6 +743,7 @@ static void world_pending(world *w)
 static int run_decide(world *w, bool override, const char *summary)
 {
 	roz_person_probe probe = {world_tty, world_getenv, world_process, w};
+	roz_runner_opts opts = {.open_store = t_file_store_open, .probe = &probe};
 	roz_decide_request req;
 
 	memset(&req, 0, sizeof(req));
@@ -749,7 +751,7 @@ static int run_decide(world *w, bool override, const char *summary)
 	req.kind = ROZ_DECISION_COMPLETE;
 	req.summary = summary;
 	req.override = override;
-	return roz_run_decide_probed(&w->config, &req, &probe);
+	return roz_run_decide(&w->config, &req, &opts);
 }
 
 /* The stored session's decision summary and override mark, read from disk. */

@@ -1638,6 +1638,7 @@ static void run_decide_refuses_text_it_cannot_read_back(void **state)
 	roz_store_file_opts so = {false};
 	roz_config config;
 	roz_store *store;
+	roz_runner_opts opts = {NULL};
 	roz_session *s;
 	char *dir = t_mkdtemp(), *path, *before, *after;
 
@@ -1650,7 +1651,7 @@ static void run_decide_refuses_text_it_cannot_read_back(void **state)
 	s->review.enabled = true;
 	assert_int_equal(roz_store_put(store, s), ROZ_OK);
 	roz_session_free(s);
-	roz_store_free(store);
+	opts.store = store;
 	path = t_sprintf("%s/sessions/g1.json", dir);
 	before = t_read_file(path, NULL);
 	assert_non_null(before);
@@ -1663,7 +1664,7 @@ static void run_decide_refuses_text_it_cannot_read_back(void **state)
 		req.summary = bad_verdicts[i].summary;
 		req.message = bad_verdicts[i].message;
 		req.opinions = bad_verdicts[i].opinions;
-		assert_int_equal(roz_run_decide(&config, &req), ROZ_EINVALID);
+		assert_int_equal(roz_run_decide(&config, &req, &opts), ROZ_EINVALID);
 		assert_non_null(strstr(roz_error_last(), "not valid UTF-8"));
 		after = t_read_file(path, NULL);
 		assert_string_equal(after, before);
@@ -1671,6 +1672,7 @@ static void run_decide_refuses_text_it_cannot_read_back(void **state)
 	}
 	free(before);
 	free(path);
+	roz_store_free(store);
 	roz_config_free(&config);
 	t_rmtree(dir);
 	free(dir);

@@ -1,7 +1,8 @@
 /*
  * roz/runner.h - one hook call from input text to answer text, with the
- * real world plugged in: the clock, the environment, the file store,
- * templates on disk and the PATH search for second-opinion tools.
+ * real world plugged in: the clock, the environment, templates on disk,
+ * the PATH search for second-opinion tools, and the store its caller gives
+ * it (the CLI gives the file store; tests may give any backend).
  *
  * The runner never fails the caller: whatever goes wrong (bad input,
  * unreadable config, a store that cannot be locked or written, memory
@@ -13,14 +14,39 @@
 
 #include "roz/config.h"
 #include "roz/session.h"
+#include "roz/store.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+struct roz_person_probe;
+
+/*
+ * Open the store for one run. A hook learns where sessions live only from
+ * the config it loads, so the store is opened after that, and only when
+ * the run needs a session (a tool call no gate matches never opens one).
+ * What the store puts right by itself goes to warn(warn_ud, message); warn
+ * may be NULL (fix it quietly). *out belongs to the runner, which frees
+ * it. ROZ_OK, or < 0 with the reason in roz_error_last().
+ */
+typedef int (*roz_runner_open_store_fn)(void *ud, const roz_config *config, roz_store_warn_fn warn,
+					void *warn_ud, roz_store **out);
+
 typedef struct roz_runner_opts {
 	roz_getenv_fn getenv_fn; /* NULL: the process environment */
 	void *env_ud;
+	/*
+	 * Where sessions are kept: `store` as it is (borrowed, and left open),
+	 * or else the one open_store(store_ud, ...) opens for the run. With
+	 * neither, a hook that needs its session warns and answers {}, and
+	 * roz decide fails.
+	 */
+	roz_store *store;
+	roz_runner_open_store_fn open_store;
+	void *store_ud;
+	/* roz decide --override: how a person is looked for (NULL: for real) */
+	const struct roz_person_probe *probe;
 } roz_runner_opts;
 
 /*
@@ -74,20 +100,19 @@ typedef struct roz_decide_request {
 } roz_decide_request;
 
 /*
- * `roz decide` against the configured store: lock the session, record the
- * verdict (roz_decide_record: without --override it needs the reviewer's
- * ticket, checked and used under the lock), save, unlock. An override is
- * refused unless roz_person_check() passes. A verdict run from inside a
- * different Claude Code session than the one it names is refused, and the
- * caller's own session records its pending attempt as having gone to a bad
- * session id. ROZ_OK; ROZ_ENOTFOUND for an unknown session; ROZ_EINVALID
- * for a refused request; or another error, with the reason in
- * roz_error_last().
+ * `roz decide` against the store `opts` gives (opened without warnings):
+ * lock the session, record the verdict (roz_decide_record: without
+ * --override it needs the reviewer's ticket, checked and used under the
+ * lock), save, unlock. An override is refused unless roz_person_check()
+ * passes, through opts->probe. A verdict run from inside a different Claude
+ * Code session than the one it names is refused, and the caller's own
+ * session records its pending attempt as having gone to a bad session id.
+ * opts->getenv_fn is not used: the config is already loaded. ROZ_OK;
+ * ROZ_ENOTFOUND for an unknown session; ROZ_EINVALID for a refused request
+ * or no store; or another error, with the reason in roz_error_last().
  */
-int roz_run_decide(const roz_config *config, const roz_decide_request *req) ROZ_WARN_UNUSED;
-/* The same, with --override checked through `probe` (NULL: for real). */
-int roz_run_decide_probed(const roz_config *config, const roz_decide_request *req,
-			  const roz_person_probe *probe) ROZ_WARN_UNUSED;
+int roz_run_decide(const roz_config *config, const roz_decide_request *req,
+		   const roz_runner_opts *opts) ROZ_WARN_UNUSED;
 
 /* Shared with the CLI: a roz_env for `now` over real ids, randomness and templates. */
 struct roz_env;
