@@ -137,7 +137,7 @@ static void write_with(const doc *d, unsigned flags)
 	if (roz_buf_failed(&b))
 		die("out of memory");
 	sink += b.len;
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 }
 
 static void op_write_compact(const doc *d)
@@ -187,7 +187,7 @@ static void op_save(const doc *d)
 	if (roz_session_to_json(d->session, &b) < 0)
 		die("a session does not save");
 	sink += b.len;
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 }
 
 typedef struct op {

@@ -26,7 +26,7 @@
  * them through.
  *
  * Ownership: a roz_config owns all its strings; release with
- * roz_config_free(), which leaves it reusable after roz_config_init().
+ * roz_config_dispose(), which leaves it reusable after roz_config_init().
  */
 #ifndef ROZ_CONFIG_H
 #define ROZ_CONFIG_H
@@ -107,7 +107,7 @@ typedef void (*roz_warn_fn)(void *ud, const char *message);
 
 /* Defaults, with no paths resolved. */
 int roz_config_init(roz_config *c) ROZ_WARN_UNUSED;
-void roz_config_free(roz_config *c);
+void roz_config_dispose(roz_config *c);
 
 /*
  * Apply a TOML document on top of `c`: every setting that is right, and a

@@ -35,7 +35,7 @@
  * approval (roz_gate_approved): a COMPLETE that counts (roz/decide.h),
  * within approval_ttl_seconds, and still valid for the approval scope.
  *
- * Ownership: a roz_gate_match owns its strings; roz_gate_match_clear()
+ * Ownership: a roz_gate_match owns its strings; roz_gate_match_dispose()
  * releases them.
  */
 #ifndef ROZ_GATE_H
@@ -94,7 +94,7 @@ typedef enum roz_gate_store_verdict {
 	ROZ_GATE_STORE_DENY  /* something does */
 } roz_gate_store_verdict;
 
-void roz_gate_match_clear(roz_gate_match *m);
+void roz_gate_match_dispose(roz_gate_match *m);
 
 /*
  * Look at a tool call. ROZ_OK (with m filled in) or ROZ_ENOMEM. Needs the

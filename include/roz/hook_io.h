@@ -44,7 +44,7 @@
  *
  * Ownership: string pointers in roz_hook_input borrow from `root` (prompt
  * may also point to a constant ""); `warnings`, `tool_unreadable` and
- * `root` are owned by the input and released by roz_hook_input_clear().
+ * `root` are owned by the input and released by roz_hook_input_dispose().
  * roz_hook_output owns its strings.
  */
 #ifndef ROZ_HOOK_IO_H
@@ -96,7 +96,7 @@ typedef struct roz_hook_input {
  * problem) or ROZ_ENOMEM. On failure `in` is cleared.
  */
 int roz_hook_input_parse(const char *text, size_t len, roz_hook_input *in) ROZ_WARN_UNUSED;
-void roz_hook_input_clear(roz_hook_input *in);
+void roz_hook_input_dispose(roz_hook_input *in);
 
 typedef enum roz_output_kind {
 	ROZ_OUTPUT_ALLOW,   /* {} */
@@ -112,7 +112,7 @@ typedef struct roz_hook_output {
 	const char *event_name; /* CONTEXT: "SessionStart", "UserPromptSubmit", ... */
 } roz_hook_output;
 
-void roz_hook_output_clear(roz_hook_output *out); /* back to ALLOW */
+void roz_hook_output_dispose(roz_hook_output *out); /* back to ALLOW */
 /* Set kind and text (copied). ROZ_OK or ROZ_ENOMEM (output left ALLOW). */
 int roz_hook_output_set(roz_hook_output *out, roz_output_kind kind, const char *text) ROZ_WARN_UNUSED;
 /* Same, taking ownership of text (which may be NULL after a failed build). */

@@ -19,7 +19,7 @@
  * Ownership: *session passed in belongs to the caller and may be replaced
  * (a handler creates one when none was stored); whatever is in *session on
  * return belongs to the caller. plan and result own their contents and are
- * released with roz_hook_plan_clear() / roz_hook_result_clear().
+ * released with roz_hook_plan_dispose() / roz_hook_result_dispose().
  */
 #ifndef ROZ_HOOKS_H
 #define ROZ_HOOKS_H
@@ -81,9 +81,9 @@ typedef struct roz_hook_result {
 	roz_buf notes; /* lines for stderr ("roz: warning: ...") */
 } roz_hook_result;
 
-void roz_hook_plan_clear(roz_hook_plan *plan);
+void roz_hook_plan_dispose(roz_hook_plan *plan);
 void roz_hook_result_init(roz_hook_result *res);
-void roz_hook_result_clear(roz_hook_result *res);
+void roz_hook_result_dispose(roz_hook_result *res);
 
 int roz_hook_prepare(roz_hook_event ev, const roz_hook_input *in, const roz_config *config,
 		     roz_hook_plan *plan) ROZ_WARN_UNUSED;

@@ -190,7 +190,7 @@ bool roz_session_id_valid(const char *id);
 
 /* ---- decisions ----------------------------------------------------------- */
 
-void roz_decision_clear(roz_decision *d); /* frees strings, back to PENDING */
+void roz_decision_dispose(roz_decision *d); /* frees strings, back to PENDING */
 int roz_decision_copy(roz_decision *dst, const roz_decision *src) ROZ_WARN_UNUSED;
 /*
  * Build a decision; strings are copied, NULL allowed for the optional ones.
@@ -239,7 +239,7 @@ int roz_session_set_gate_trigger(roz_session *s, const char *tool_key, const str
 				 const char *pattern, roz_time now) ROZ_WARN_UNUSED;
 void roz_gate_trigger_free(roz_gate_trigger *g);
 int roz_truncated_input_make(const struct cJSON *input, roz_truncated_input *out) ROZ_WARN_UNUSED;
-void roz_truncated_input_clear(roz_truncated_input *t);
+void roz_truncated_input_dispose(roz_truncated_input *t);
 
 /* ---- reviewer runs --------------------------------------------------------- */
 
@@ -292,7 +292,7 @@ typedef struct roz_trace_event {
 } roz_trace_event;
 
 int roz_trace_event_parse(const roz_trace_entry *e, roz_trace_event *out) ROZ_WARN_UNUSED;
-void roz_trace_event_clear(roz_trace_event *ev);
+void roz_trace_event_dispose(roz_trace_event *ev);
 
 #ifdef __cplusplus
 }

@@ -66,7 +66,7 @@
  * rules above, where a new one is added).
  *
  * Ownership: roz_shell_parse() fills a caller-provided result that is
- * released with roz_shell_result_free().
+ * released with roz_shell_result_dispose().
  */
 #ifndef ROZ_SHELL_H
 #define ROZ_SHELL_H
@@ -132,7 +132,7 @@ typedef struct roz_shell_result {
  * set: what could be found is still reported) or ROZ_ENOMEM.
  */
 int roz_shell_parse(const char *text, size_t len, roz_shell_result *out);
-void roz_shell_result_free(roz_shell_result *res);
+void roz_shell_result_dispose(roz_shell_result *res);
 
 /* True when the line assigns variable `name` somewhere. */
 bool roz_shell_assigns(const roz_shell_result *res, const char *name);

@@ -83,7 +83,7 @@ int cli_load_config(roz_config *config)
 	}
 	if (rc < 0) {
 		cli_error("%s", roz_error_last());
-		roz_config_free(config);
+		roz_config_dispose(config);
 		return ROZ_EXIT_FAILURE;
 	}
 	return ROZ_EXIT_OK;
@@ -185,6 +185,6 @@ int cli_emit(roz_buf *b)
 	} else if (b->len) {
 		fwrite(b->ptr, 1, b->len, stdout);
 	}
-	roz_buf_free(b);
+	roz_buf_dispose(b);
 	return status;
 }

@@ -255,6 +255,6 @@ out:
 	roz_store_ids_free(p.files);
 	cli_free_entries(e, n);
 	roz_store_free(store);
-	roz_config_free(&config);
+	roz_config_dispose(&config);
 	return cli_finish_stdout(status);
 }

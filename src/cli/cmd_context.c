@@ -72,7 +72,7 @@ void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, 
 			fprintf(f, "%s    (shortened; the original was %llu bytes, sha256 %s)\n", pad,
 				(unsigned long long)g->tool_input.original_size,
 				g->tool_input.original_hash ? g->tool_input.original_hash : "?");
-		roz_buf_free(&input);
+		roz_buf_dispose(&input);
 	}
 	fprintf(f, "%s\n%sUser prompts:%s\n", pad, pad, r->n_prompts ? "" : " (none)");
 	for (size_t i = 0; i < r->n_prompts; i++) {
@@ -160,6 +160,6 @@ int cmd_context(int argc, char **argv)
 			cli_print_context(stdout, s, &config, "");
 	}
 	roz_session_free(s);
-	roz_config_free(&config);
+	roz_config_dispose(&config);
 	return cli_finish_stdout(rc);
 }

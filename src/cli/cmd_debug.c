@@ -56,9 +56,9 @@ int cmd_debug(int argc, char **argv)
 		}
 	}
 	cJSON_Delete(tree);
-	roz_buf_free(&text);
-	roz_buf_free(&out);
+	roz_buf_dispose(&text);
+	roz_buf_dispose(&out);
 	roz_session_free(s);
-	roz_config_free(&config);
+	roz_config_dispose(&config);
 	return cli_finish_stdout(rc);
 }

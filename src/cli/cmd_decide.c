@@ -106,6 +106,6 @@ int cmd_decide(int argc, char **argv)
 	       sid);
 	status = ROZ_EXIT_OK;
 out:
-	roz_config_free(&config);
+	roz_config_dispose(&config);
 	return cli_finish_stdout(status);
 }

@@ -116,8 +116,8 @@ static void hook(demo *d, const char *event, const char *input, const char *expe
 	}
 	cJSON_Delete(answer);
 out:
-	roz_buf_free(&out);
-	roz_buf_free(&err);
+	roz_buf_dispose(&out);
+	roz_buf_dispose(&err);
 }
 
 static void run(demo *d, const char *event, const char *extra, const char *expect);
@@ -335,6 +335,6 @@ int cmd_demo(int argc, char **argv)
 		printf("The demo home is kept at %s\n", d.home);
 	else
 		nftw(d.home, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	roz_config_free(&config);
+	roz_config_dispose(&config);
 	return cli_finish_stdout(d.failures ? ROZ_EXIT_FAILURE : ROZ_EXIT_OK);
 }

@@ -370,7 +370,7 @@ static void installs_add(installs *in, const char *name, const char *dir)
 		in->n++;
 }
 
-static void installs_free(installs *in)
+static void installs_dispose(installs *in)
 {
 	for (int i = 0; i < in->n; i++) {
 		roz_free(in->dir[i]);
@@ -555,7 +555,7 @@ static void check_plugins(doctor *d, const char *given, char **template_dir)
 		       "with claude --plugin-dir %s, or /plugin marketplace add %s and /plugin install roz@roz",
 		       local, local);
 	*template_dir = local ? local : in.n ? roz_strdup(in.dir[0]) : NULL;
-	installs_free(&in);
+	installs_dispose(&in);
 }
 
 /*
@@ -711,7 +711,7 @@ int cmd_doctor(int argc, char **argv)
 	pass("second-opinion tools on PATH: %s", second ? second : "none (the reviewer reasons on its own)");
 	roz_free(second);
 	roz_free(plugin);
-	roz_config_free(&config);
+	roz_config_dispose(&config);
 	if (d.failures)
 		printf("\n%d check%s failed.\n", d.failures, d.failures == 1 ? "" : "s");
 	return cli_finish_stdout(d.failures ? ROZ_EXIT_FAILURE : ROZ_EXIT_OK);

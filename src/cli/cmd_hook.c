@@ -77,13 +77,13 @@ int cmd_hook(int argc, char **argv)
 		if (err.oom || (rc == ROZ_ENOMEM && !err.len))
 			cli_warning("%s: out of memory; answering {}", event);
 	}
-	roz_buf_free(&in);
+	roz_buf_dispose(&in);
 	if (out.len && !out.oom)
 		fwrite(out.ptr, 1, out.len, stdout);
 	else
 		fputs("{}\n", stdout);
-	roz_buf_free(&out);
-	roz_buf_free(&err);
+	roz_buf_dispose(&out);
+	roz_buf_dispose(&err);
 	/* nothing useful can be told to Claude Code if stdout itself failed */
 	return cli_finish_stdout(ROZ_EXIT_OK);
 }

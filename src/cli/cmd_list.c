@@ -198,6 +198,6 @@ int cmd_list(int argc, char **argv)
 out:
 	cli_free_entries(e, n);
 	roz_store_free(store);
-	roz_config_free(&config);
+	roz_config_dispose(&config);
 	return cli_finish_stdout(status);
 }

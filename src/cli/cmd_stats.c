@@ -252,6 +252,6 @@ out:
 	roz_free(st.t);
 	cli_free_entries(e, n);
 	roz_store_free(store);
-	roz_config_free(&config);
+	roz_config_dispose(&config);
 	return cli_finish_stdout(status);
 }

@@ -64,6 +64,6 @@ int cmd_trace(int argc, char **argv)
 			cli_print_trace(stdout, s, "", verbose);
 	}
 	roz_session_free(s);
-	roz_config_free(&config);
+	roz_config_dispose(&config);
 	return cli_finish_stdout(rc);
 }

@@ -149,7 +149,7 @@ char *cli_safe(const char *s, bool multiline)
 
 	escape(s, multiline, to_buf, &b);
 	if (roz_buf_failed(&b)) {
-		roz_buf_free(&b);
+		roz_buf_dispose(&b);
 		return NULL;
 	}
 	return roz_buf_detach(&b, NULL);

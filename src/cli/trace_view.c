@@ -33,7 +33,7 @@ static void print_value(FILE *f, const cJSON *v)
 	}
 	if (!roz_buf_failed(&b))
 		cli_put_safe(f, b.ptr, false);
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 }
 
 static void print_payload(FILE *f, const cJSON *payload, const char *indent)
@@ -43,7 +43,7 @@ static void print_payload(FILE *f, const cJSON *payload, const char *indent)
 
 	roz_json_add_value(&b, payload, ROZ_JSON_INDENT);
 	if (roz_buf_failed(&b)) {
-		roz_buf_free(&b);
+		roz_buf_dispose(&b);
 		return;
 	}
 	for (p = b.ptr; p; p = nl ? nl + 1 : NULL) {
@@ -54,7 +54,7 @@ static void print_payload(FILE *f, const cJSON *payload, const char *indent)
 		cli_put_safe(f, p, false);
 		fputc('\n', f);
 	}
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 }
 
 bool cli_verdict_overridden(const roz_session *s)
@@ -110,6 +110,6 @@ void cli_print_trace(FILE *f, const roz_session *s, const char *indent, bool ver
 		fputc('\n', f);
 		if (verbose && ev.payload)
 			print_payload(f, ev.payload, indent);
-		roz_trace_event_clear(&ev);
+		roz_trace_event_dispose(&ev);
 	}
 }

@@ -45,7 +45,7 @@ static void free_tools(roz_config *c)
 	c->n_gate_tools = 0;
 }
 
-void roz_config_free(roz_config *c)
+void roz_config_dispose(roz_config *c)
 {
 	roz_free(c->home);
 	roz_free(c->config_path);
@@ -83,7 +83,7 @@ int roz_config_init(roz_config *c)
 		c->n_weights = 1;
 	}
 	if (!c->codex || !c->gemini || !c->template_active || !c->weights || !c->weights[0].id) {
-		roz_config_free(c);
+		roz_config_dispose(c);
 		return ROZ_ENOMEM;
 	}
 	return ROZ_OK;
@@ -122,7 +122,7 @@ static int report(roz_config *c, roz_warn_fn warn, void *ud, bool error, int lin
 	va_end(ap);
 	grown = roz_buf_failed(&b) ? NULL : roz_realloc(c->diags, (c->n_diags + 1) * sizeof(*grown));
 	if (!grown) {
-		roz_buf_free(&b);
+		roz_buf_dispose(&b);
 		return ROZ_ENOMEM;
 	}
 	c->diags = grown;
@@ -696,7 +696,7 @@ int roz_config_apply_toml(roz_config *c, const char *text, size_t len, const cha
 			rc = unknown_key(&a, kv, NULL);
 		rc = keep_going(rc);
 	}
-	roz_toml_diags_free(&diags);
+	roz_toml_diags_dispose(&diags);
 	roz_toml_free(doc);
 	/* the parser's problems and the settings' were found in two passes; tell them in file order */
 	for (size_t i = first + 1; i < c->n_diags; i++) {
@@ -754,7 +754,7 @@ static int only_roz(const char *command, bool *yes)
 	*yes = sh.ncmds > 0 && !(sh.flags & (ROZ_SHELL_DYNAMIC | ROZ_SHELL_UNPARSED));
 	for (size_t i = 0; i < sh.ncmds && *yes; i++)
 		*yes = strcmp(sh.cmds[i].words[0], "roz") == 0;
-	roz_shell_result_free(&sh);
+	roz_shell_result_dispose(&sh);
 	return ROZ_OK;
 }
 

@@ -49,7 +49,7 @@ static int record_verdict(roz_session *s, roz_decision_kind kind, const char *su
 	if ((rc = roz_decision_set(&d, kind, summary, opinions, message)) < 0)
 		return rc;
 	rc = roz_session_record_decision(s, &d, env->now);
-	roz_decision_clear(&d);
+	roz_decision_dispose(&d);
 	if (rc < 0)
 		return rc;
 	if (ticket) {
@@ -70,7 +70,7 @@ static int record_verdict(roz_session *s, roz_decision_kind kind, const char *su
 		kv_str(&p, "tool_use_id", ticket->tool_use_id);
 	kv_end(&p);
 	rc = add_event(s, env, ROZ_EVENT_ROZ_DECISION, &p);
-	roz_buf_free(&p);
+	roz_buf_dispose(&p);
 	if (rc < 0)
 		return rc;
 	if (kind == ROZ_DECISION_COMPLETE) {
@@ -118,7 +118,7 @@ static int contest(roz_session *s, const roz_verdict_ticket *used, const roz_env
 	kv_str(&p, "summary", r->decision.summary);
 	kv_end(&p);
 	rc = add_event(s, env, ROZ_EVENT_DECISION_IGNORED, &p);
-	roz_buf_free(&p);
+	roz_buf_dispose(&p);
 	s->updated_at = env->now;
 	return rc;
 }

@@ -24,7 +24,7 @@
 /* How many working directories a line's `cd`s are followed into. */
 #define MAX_DIRS 16
 
-void roz_gate_match_clear(roz_gate_match *m)
+void roz_gate_match_dispose(roz_gate_match *m)
 {
 	roz_free(m->tool_key);
 	roz_free(m->pattern);
@@ -159,7 +159,7 @@ static int match_bash(const roz_config *config, const roz_shell_result *sh, roz_
 		}
 	}
 out:
-	roz_buf_free(&key);
+	roz_buf_dispose(&key);
 	return rc;
 }
 
@@ -394,7 +394,7 @@ static int copy_writes(roz_gate_match *m, const roz_shell_cmd *c, const struct a
 			rc = add_write(m, into.ptr, &info, off, 0, c->line);
 		}
 	}
-	roz_buf_free(&into);
+	roz_buf_dispose(&into);
 	return rc;
 }
 
@@ -708,7 +708,7 @@ static int check_bash(const roz_config *config, const char *command, roz_gate_ma
 	}
 	if ((rc = match_bash(config, &sh, m)) == ROZ_OK && config->storage_path)
 		rc = collect_writes(&sh, m);
-	roz_shell_result_free(&sh);
+	roz_shell_result_dispose(&sh);
 	return rc;
 }
 
@@ -926,7 +926,7 @@ static int expand_braces(const char *s, char ***list, size_t *n, size_t *cap)
 				    k == hi)
 					break;
 			}
-			roz_buf_free(&b);
+			roz_buf_dispose(&b);
 			return rc;
 		}
 	}
@@ -946,7 +946,7 @@ static int expand_braces(const char *s, char ***list, size_t *n, size_t *cap)
 			break;
 		p = q + 1;
 	}
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 	return rc;
 }
 

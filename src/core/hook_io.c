@@ -15,10 +15,10 @@
 #include "roz/json.h"
 #include "roz/utf8.h"
 
-void roz_hook_input_clear(roz_hook_input *in)
+void roz_hook_input_dispose(roz_hook_input *in)
 {
 	cJSON_Delete(in->root);
-	roz_buf_free(&in->warnings);
+	roz_buf_dispose(&in->warnings);
 	roz_free(in->tool_unreadable);
 	memset(in, 0, sizeof(*in));
 	in->stop_hook_active = -1;
@@ -347,9 +347,9 @@ static int sanitize(sanitizer *z)
 	}
 }
 
-static void sanitizer_free(sanitizer *z)
+static void sanitizer_dispose(sanitizer *z)
 {
-	roz_buf_free(&z->out);
+	roz_buf_dispose(&z->out);
 	roz_free(z->is_object);
 	roz_free(z->top_key);
 	roz_free(z->sub_key);
@@ -442,7 +442,7 @@ static int judge_flaws(roz_hook_input *in, const sanitizer *z)
 		    !(tool_flaw = roz_asprintf("'%s' has %s", f->field, what.ptr)))
 			rc = ROZ_ENOMEM;
 	}
-	roz_buf_free(&what);
+	roz_buf_dispose(&what);
 	/* a flaw in what the gate reads says more than a wrong type found before */
 	if (tool_flaw) {
 		roz_free(in->tool_unreadable);
@@ -620,15 +620,15 @@ int roz_hook_input_parse(const char *text, size_t len, roz_hook_input *in)
 		     type_name(v));
 	if ((rc = roz_buf_failed(&in->warnings)) < 0)
 		goto fail;
-	sanitizer_free(&z);
+	sanitizer_dispose(&z);
 	return ROZ_OK;
 fail:
-	sanitizer_free(&z);
-	roz_hook_input_clear(in);
+	sanitizer_dispose(&z);
+	roz_hook_input_dispose(in);
 	return rc;
 }
 
-void roz_hook_output_clear(roz_hook_output *out)
+void roz_hook_output_dispose(roz_hook_output *out)
 {
 	roz_free(out->text);
 	memset(out, 0, sizeof(*out));
@@ -639,7 +639,7 @@ int roz_hook_output_take(roz_hook_output *out, roz_output_kind kind, char *text)
 {
 	const char *event = out->event_name;
 
-	roz_hook_output_clear(out);
+	roz_hook_output_dispose(out);
 	if (kind != ROZ_OUTPUT_ALLOW && !text)
 		return ROZ_ENOMEM;
 	out->kind = kind;
@@ -653,7 +653,7 @@ int roz_hook_output_set(roz_hook_output *out, roz_output_kind kind, const char *
 	char *copy = NULL;
 
 	if (text && !(copy = roz_strdup(text))) {
-		roz_hook_output_clear(out);
+		roz_hook_output_dispose(out);
 		return ROZ_ENOMEM;
 	}
 	return roz_hook_output_take(out, kind, copy);

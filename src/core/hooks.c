@@ -44,9 +44,9 @@ const char *roz_hook_event_name(roz_hook_event ev)
 	return "unknown";
 }
 
-void roz_hook_plan_clear(roz_hook_plan *plan)
+void roz_hook_plan_dispose(roz_hook_plan *plan)
 {
-	roz_gate_match_clear(&plan->gate);
+	roz_gate_match_dispose(&plan->gate);
 	memset(plan, 0, sizeof(*plan));
 }
 
@@ -57,10 +57,10 @@ void roz_hook_result_init(roz_hook_result *res)
 	roz_buf_init(&res->notes);
 }
 
-void roz_hook_result_clear(roz_hook_result *res)
+void roz_hook_result_dispose(roz_hook_result *res)
 {
-	roz_hook_output_clear(&res->output);
-	roz_buf_free(&res->notes);
+	roz_hook_output_dispose(&res->output);
+	roz_buf_dispose(&res->notes);
 	res->save = false;
 }
 
@@ -228,7 +228,7 @@ static int on_session_start(const roz_hook_input *in, const roz_env *env, roz_se
 		kv_str(&p, "source", in->source);
 		kv_end(&p);
 		rc = add_event(*session, env, ROZ_EVENT_SESSION_START, &p);
-		roz_buf_free(&p);
+		roz_buf_dispose(&p);
 		if (rc < 0)
 			return rc;
 		res->save = true;
@@ -278,13 +278,13 @@ static int on_user_prompt(const roz_hook_input *in, const roz_env *env, const ro
 			return ROZ_ENOMEM;
 		}
 		r->enabled = true;
-		roz_decision_clear(&r->decision);
+		roz_decision_dispose(&r->decision);
 		roz_breaker_start_cycle(*session);
 		kv_str(&payload, "prompt", stored);
 		kv_end(&payload);
 		roz_free(stored);
 		rc = add_event(*session, env, ROZ_EVENT_PROMPT_RECEIVED, &payload);
-		roz_buf_free(&payload);
+		roz_buf_dispose(&payload);
 		if (rc < 0)
 			return rc;
 	}
@@ -466,14 +466,14 @@ static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **s
 	kv_raw(&payload, "stop_hook_active", in->stop_hook_active == 1 ? "true" : "false");
 	kv_end(&payload);
 	rc = add_event(s, env, ROZ_EVENT_STOP_HOOK_CALLED, &payload);
-	roz_buf_free(&payload);
+	roz_buf_dispose(&payload);
 	if (rc < 0)
 		return rc;
 	s->updated_at = env->now;
 	res->save = true;
 	if (reset) {
 		roz_breaker_start_cycle(s);
-		roz_decision_clear(&r->decision);
+		roz_decision_dispose(&r->decision);
 		note(res, "info", "circuit breaker reset after cooldown in session %s", s->session_id);
 	}
 	switch (outcome) {
@@ -505,7 +505,7 @@ static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **s
 		kv_str(&p, "summary", r->decision.summary);
 		kv_end(&p);
 		rc = add_event(s, env, ROZ_EVENT_DECISION_IGNORED, &p);
-		roz_buf_free(&p);
+		roz_buf_dispose(&p);
 		if (rc < 0)
 			return rc;
 		note(res, "warning", "ignoring a COMPLETE in session %s that no reviewer vouched for",
@@ -553,7 +553,7 @@ static int on_subagent_start(const roz_hook_input *in, const roz_env *env, roz_s
 	kv_str(&p, "agent_id", in->agent_id ? in->agent_id : "");
 	kv_end(&p);
 	rc = add_event(*session, env, ROZ_EVENT_REVIEWER_STARTED, &p);
-	roz_buf_free(&p);
+	roz_buf_dispose(&p);
 	res->save = rc == ROZ_OK;
 	return rc;
 }
@@ -568,7 +568,7 @@ static int reviewer_stopped(roz_session *s, const roz_env *env, roz_reviewer_run
 	kv_str(&p, "verdict", verdict);
 	kv_end(&p);
 	rc = add_event(s, env, ROZ_EVENT_REVIEWER_STOPPED, &p);
-	roz_buf_free(&p);
+	roz_buf_dispose(&p);
 	roz_session_reviewer_remove(s, run);
 	return rc;
 }
@@ -694,7 +694,7 @@ static int gate_allowed(roz_session *s, const roz_env *env, const char *key, con
 	kv_str(&p, "tool", key);
 	kv_end(&p);
 	rc = add_event(s, env, ROZ_EVENT_GATE_ALLOWED, &p);
-	roz_buf_free(&p);
+	roz_buf_dispose(&p);
 	return rc;
 }
 
@@ -868,7 +868,7 @@ static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const r
 	r->enabled = true;
 	r->review_started_at.set = true;
 	r->review_started_at.t = env->now;
-	roz_decision_clear(&r->decision);
+	roz_decision_dispose(&r->decision);
 	roz_breaker_start_cycle(s);
 	if ((rc = roz_session_set_gate_trigger(s, g->tool_key, in->tool_input, g->pattern, env->now)) < 0)
 		return rc;
@@ -876,7 +876,7 @@ static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const r
 	kv_str(&p, "tool", g->tool_key);
 	kv_end(&p);
 	rc = add_event(s, env, ROZ_EVENT_GATE_BLOCKED, &p);
-	roz_buf_free(&p);
+	roz_buf_dispose(&p);
 	if (rc < 0)
 		return rc;
 	s->updated_at = env->now;
@@ -900,7 +900,7 @@ static int on_session_end(const roz_hook_input *in, const roz_env *env, roz_sess
 	kv_str(&p, "reason", in->reason ? in->reason : "unknown");
 	kv_end(&p);
 	rc = add_event(*session, env, ROZ_EVENT_SESSION_END, &p);
-	roz_buf_free(&p);
+	roz_buf_dispose(&p);
 	if (rc < 0)
 		return rc;
 	res->save = true;

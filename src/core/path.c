@@ -110,8 +110,8 @@ int roz_path_normalize(const char *base, const char *home, const char *path, cha
 	if ((rc = roz_buf_failed(&b)) == ROZ_OK)
 		*out = roz_buf_detach(&b, NULL);
 out:
-	roz_buf_free(&joined);
-	roz_buf_free(&b);
+	roz_buf_dispose(&joined);
+	roz_buf_dispose(&b);
 	return rc;
 }
 
@@ -187,9 +187,9 @@ int roz_path_resolve(const roz_path_fs *fs, const char *base, const char *path, 
 	if (rc == ROZ_OK && (rc = roz_buf_failed(&todo)) == ROZ_OK && (rc = roz_buf_failed(&cur)) == ROZ_OK)
 		*out = roz_buf_detach(&cur, NULL);
 out:
-	roz_buf_free(&todo);
-	roz_buf_free(&next);
-	roz_buf_free(&cur);
+	roz_buf_dispose(&todo);
+	roz_buf_dispose(&next);
+	roz_buf_dispose(&cur);
 	return rc;
 }
 

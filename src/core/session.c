@@ -84,7 +84,7 @@ const char *roz_decision_kind_name(roz_decision_kind kind)
 	}
 }
 
-void roz_decision_clear(roz_decision *d)
+void roz_decision_dispose(roz_decision *d)
 {
 	roz_free(d->summary);
 	roz_free(d->second_opinions);
@@ -131,11 +131,11 @@ int roz_decision_set(roz_decision *d, roz_decision_kind kind, const char *summar
 		if (dup_opt(&nd.summary, summary ? summary : "") < 0 ||
 		    (kind == ROZ_DECISION_COMPLETE && dup_opt(&nd.second_opinions, second_opinions) < 0) ||
 		    (kind == ROZ_DECISION_ISSUES && dup_opt(&nd.message_to_agent, message_to_agent) < 0)) {
-			roz_decision_clear(&nd);
+			roz_decision_dispose(&nd);
 			return ROZ_ENOMEM;
 		}
 	}
-	roz_decision_clear(d);
+	roz_decision_dispose(d);
 	*d = nd;
 	return ROZ_OK;
 }
@@ -157,13 +157,13 @@ int roz_session_record_decision(roz_session *s, const roz_decision *d, roz_time 
 		return rc;
 	if (r->n_history >= ROZ_MAX_HISTORY) {
 		/* drop the oldest record to stay within the cap */
-		roz_decision_clear(&r->history[0].decision);
+		roz_decision_dispose(&r->history[0].decision);
 		memmove(r->history, r->history + 1, (r->n_history - 1) * sizeof(*r->history));
 		r->n_history--;
 	}
 	if ((rc = roz_array_reserve((void **)&r->history, &r->cap_history, sizeof(*r->history),
 				    r->n_history + 1)) < 0) {
-		roz_decision_clear(&copy);
+		roz_decision_dispose(&copy);
 		return rc;
 	}
 	rec.decision = r->decision;
@@ -242,7 +242,7 @@ const char *roz_outcome_kind_name(roz_outcome_kind kind)
 	}
 }
 
-static void attempt_clear(roz_attempt *a)
+static void attempt_dispose(roz_attempt *a)
 {
 	roz_free(a->template_id);
 	roz_free(a->decision_type);
@@ -264,13 +264,13 @@ int roz_session_add_attempt(roz_session *s, const char *template_id, roz_time no
 	a.timestamp = now;
 	a.outcome = ROZ_OUTCOME_PENDING;
 	if (r->n_attempts >= ROZ_MAX_ATTEMPTS) {
-		attempt_clear(&r->attempts[0]);
+		attempt_dispose(&r->attempts[0]);
 		memmove(r->attempts, r->attempts + 1, (r->n_attempts - 1) * sizeof(*r->attempts));
 		r->n_attempts--;
 	}
 	if (roz_array_reserve((void **)&r->attempts, &r->cap_attempts, sizeof(*r->attempts),
 			      r->n_attempts + 1) < 0) {
-		attempt_clear(&a);
+		attempt_dispose(&a);
 		return ROZ_ENOMEM;
 	}
 	r->attempts[r->n_attempts++] = a;
@@ -287,7 +287,7 @@ roz_attempt *roz_session_pending_attempt(roz_session *s)
 
 /* ---- reviewer runs --------------------------------------------------------- */
 
-static void run_clear(roz_reviewer_run *run)
+static void run_dispose(roz_reviewer_run *run)
 {
 	roz_free(run->agent_id);
 	memset(run, 0, sizeof(*run));
@@ -307,13 +307,13 @@ int roz_session_reviewer_start(roz_session *s, const char *agent_id, roz_time no
 		return ROZ_ENOMEM;
 	run.started_at = now;
 	if (r->n_reviewers >= ROZ_MAX_REVIEWER_RUNS) {
-		run_clear(&r->reviewers[0]);
+		run_dispose(&r->reviewers[0]);
 		memmove(r->reviewers, r->reviewers + 1, (r->n_reviewers - 1) * sizeof(*r->reviewers));
 		r->n_reviewers--;
 	}
 	if (roz_array_reserve((void **)&r->reviewers, &r->cap_reviewers, sizeof(*r->reviewers),
 			      r->n_reviewers + 1) < 0) {
-		run_clear(&run);
+		run_dispose(&run);
 		return ROZ_ENOMEM;
 	}
 	r->reviewers[r->n_reviewers++] = run;
@@ -338,14 +338,14 @@ void roz_session_reviewer_remove(roz_session *s, roz_reviewer_run *run)
 	if (!run)
 		return;
 	i = (size_t)(run - r->reviewers);
-	run_clear(run);
+	run_dispose(run);
 	memmove(r->reviewers + i, r->reviewers + i + 1, (r->n_reviewers - i - 1) * sizeof(*r->reviewers));
 	r->n_reviewers--;
 }
 
 /* ---- verdict tickets ------------------------------------------------------- */
 
-static void ticket_clear(roz_verdict_ticket *t)
+static void ticket_dispose(roz_verdict_ticket *t)
 {
 	roz_free(t->agent_id);
 	roz_free(t->tool_use_id);
@@ -354,7 +354,7 @@ static void ticket_clear(roz_verdict_ticket *t)
 
 static void ticket_remove(roz_review_state *r, size_t i)
 {
-	ticket_clear(&r->tickets[i]);
+	ticket_dispose(&r->tickets[i]);
 	memmove(r->tickets + i, r->tickets + i + 1, (r->n_tickets - i - 1) * sizeof(*r->tickets));
 	r->n_tickets--;
 }
@@ -377,7 +377,7 @@ int roz_session_ticket_add(roz_session *s, const char *agent_id, const char *too
 	if (!t.agent_id || (tool_use_id && !t.tool_use_id) ||
 	    roz_array_reserve((void **)&r->tickets, &r->cap_tickets, sizeof(*r->tickets),
 			      r->n_tickets + 1) < 0) {
-		ticket_clear(&t);
+		ticket_dispose(&t);
 		return ROZ_ENOMEM;
 	}
 	if (r->n_tickets >= ROZ_MAX_TICKETS)
@@ -397,7 +397,7 @@ void roz_session_tickets_prune(roz_session *s, roz_time now, uint64_t ttl_second
 
 /* ---- gate trigger --------------------------------------------------------- */
 
-void roz_truncated_input_clear(roz_truncated_input *t)
+void roz_truncated_input_dispose(roz_truncated_input *t)
 {
 	cJSON_Delete(t->value);
 	roz_free(t->original_hash);
@@ -412,7 +412,7 @@ static cJSON *repaired_string(const char *s, size_t len)
 
 	roz_utf8_add_repaired(&b, s, len);
 	out = roz_buf_failed(&b) ? NULL : cJSON_CreateString(roz_buf_cstr(&b));
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 	return out;
 }
 
@@ -461,7 +461,7 @@ static cJSON *storable_copy(const cJSON *v, int level, bool *changed)
 				roz_utf8_add_repaired(&key, child->string, strlen(child->string));
 				add_ok = !roz_buf_failed(&key) &&
 					 cJSON_AddItemToObject(out, roz_buf_cstr(&key), item);
-				roz_buf_free(&key);
+				roz_buf_dispose(&key);
 			}
 			if (!add_ok) {
 				cJSON_Delete(item);
@@ -576,7 +576,7 @@ static char *canonical_text(const cJSON *v, size_t *len)
 
 	roz_json_add_canonical(&b, v);
 	if (roz_buf_failed(&b)) {
-		roz_buf_free(&b);
+		roz_buf_dispose(&b);
 		return NULL;
 	}
 	return roz_buf_detach(&b, len);
@@ -653,7 +653,7 @@ int roz_truncated_input_make(const cJSON *input, roz_truncated_input *out)
 	out->value = value;
 	out->original_hash = roz_strdup(hash);
 	if (!out->original_hash) {
-		roz_truncated_input_clear(out);
+		roz_truncated_input_dispose(out);
 		return ROZ_ENOMEM;
 	}
 	out->truncated = true;
@@ -668,7 +668,7 @@ void roz_gate_trigger_free(roz_gate_trigger *g)
 		return;
 	roz_free(g->tool_name);
 	roz_free(g->pattern_matched);
-	roz_truncated_input_clear(&g->tool_input);
+	roz_truncated_input_dispose(&g->tool_input);
 	roz_free(g);
 }
 
@@ -719,7 +719,7 @@ static char *event_json(roz_event_type type, const char *id, roz_time now, const
 	roz_buf_addf(&b, ",\"timestamp\":\"%s\",\"event_type\":\"%s\",\"payload\":%s}",
 		     roz_time_format(now, ts), roz_event_type_name(type), payload ? payload : "{}");
 	if (roz_buf_failed(&b)) {
-		roz_buf_free(&b);
+		roz_buf_dispose(&b);
 		return NULL;
 	}
 	return roz_buf_detach(&b, len);
@@ -777,7 +777,7 @@ int roz_session_trace_add(roz_session *s, roz_event_type type, const char *id, r
 	return ROZ_OK;
 }
 
-void roz_trace_event_clear(roz_trace_event *ev)
+void roz_trace_event_dispose(roz_trace_event *ev)
 {
 	roz_free(ev->id);
 	roz_free(ev->event_type);
@@ -807,7 +807,7 @@ int roz_trace_event_parse(const roz_trace_entry *e, roz_trace_event *out)
 	out->payload = cJSON_DetachItemFromObjectCaseSensitive(root, "payload");
 	cJSON_Delete(root);
 	if (!out->id || !out->event_type) {
-		roz_trace_event_clear(out);
+		roz_trace_event_dispose(out);
 		return ROZ_ENOMEM;
 	}
 	return ROZ_OK;
@@ -821,22 +821,22 @@ void roz_session_free(roz_session *s)
 		return;
 	r = &s->review;
 	roz_free(s->session_id);
-	roz_decision_clear(&r->decision);
+	roz_decision_dispose(&r->decision);
 	for (size_t i = 0; i < r->n_history; i++)
-		roz_decision_clear(&r->history[i].decision);
+		roz_decision_dispose(&r->history[i].decision);
 	roz_free(r->history);
 	for (size_t i = 0; i < r->n_prompts; i++)
 		roz_free(r->prompts[i]);
 	roz_free(r->prompts);
 	roz_gate_trigger_free(r->gate_trigger);
 	for (size_t i = 0; i < r->n_attempts; i++)
-		attempt_clear(&r->attempts[i]);
+		attempt_dispose(&r->attempts[i]);
 	roz_free(r->attempts);
 	for (size_t i = 0; i < r->n_reviewers; i++)
-		run_clear(&r->reviewers[i]);
+		run_dispose(&r->reviewers[i]);
 	roz_free(r->reviewers);
 	for (size_t i = 0; i < r->n_tickets; i++)
-		ticket_clear(&r->tickets[i]);
+		ticket_dispose(&r->tickets[i]);
 	roz_free(r->tickets);
 	roz_free(r->decision_agent_id);
 	for (size_t i = 0; i < s->n_trace; i++)

@@ -92,7 +92,7 @@ static int read_decision(const cJSON *v, roz_decision *d)
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(v, "type");
 	int rc;
 
-	roz_decision_clear(d);
+	roz_decision_dispose(d);
 	if (!cJSON_IsObject(v) || !cJSON_IsString(type))
 		return corrupt("decision", "is not a tagged decision object");
 	if (strcmp(type->valuestring, "pending") == 0)

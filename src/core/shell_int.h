@@ -257,7 +257,7 @@ static inline void shell_consume(struct parser *p, struct lexer *l)
 	bool newline = l->peeked && l->tok.kind == TK_NEWLINE;
 
 	if (l->peeked)
-		roz_buf_free(&l->tok.text);
+		roz_buf_dispose(&l->tok.text);
 	l->peeked = false;
 	if (newline && l->nhd)
 		shell_read_heredocs(p, l);

@@ -495,7 +495,7 @@ static void lex_backquote(struct parser *p, struct lexer *l, struct acc *a, int 
 	if (!closed)
 		shell_flag(p, ROZ_SHELL_UNPARSED, "unterminated backquote");
 	if (body.oom) {
-		roz_buf_free(&body);
+		roz_buf_dispose(&body);
 		shell_nomem(p);
 		return;
 	}
@@ -505,7 +505,7 @@ static void lex_backquote(struct parser *p, struct lexer *l, struct acc *a, int 
 		p->depth--;
 		shell_leave(p);
 	}
-	roz_buf_free(&body);
+	roz_buf_dispose(&body);
 }
 
 /* NAME=( ... ): the elements are words whose substitutions run. */
@@ -540,7 +540,7 @@ static void lex_array(struct parser *p, struct lexer *l)
 		before = l->pos;
 		memset(&t, 0, sizeof(t));
 		lex_word(p, l, &t);
-		roz_buf_free(&t.text);
+		roz_buf_dispose(&t.text);
 		if (l->pos == before)
 			l->pos++; /* a stray operator character */
 	}
@@ -873,7 +873,7 @@ static void drop_heredocs(struct lexer *l)
 void shell_lexer_finish(struct parser *p, struct lexer *l)
 {
 	if (l->peeked)
-		roz_buf_free(&l->tok.text);
+		roz_buf_dispose(&l->tok.text);
 	l->peeked = false;
 	if (l->nhd && !p->halt)
 		shell_flag(p, ROZ_SHELL_UNPARSED, "here-document `%.*s` has no body",

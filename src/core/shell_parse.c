@@ -43,7 +43,7 @@ void shell_flag(struct parser *p, unsigned which, const char *fmt, ...)
 	roz_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
 	if (roz_buf_failed(&b)) {
-		roz_buf_free(&b);
+		roz_buf_dispose(&b);
 		shell_nomem(p);
 		return;
 	}
@@ -88,14 +88,14 @@ static void open_terms(struct lexer *l, unsigned terms, bool opening)
 			l->open[i] = opening ? l->open[i] + 1 : l->open[i] - 1;
 }
 
-static void input_clear(struct input *in)
+static void input_dispose(struct input *in)
 {
 	roz_free(in->text);
 	memset(in, 0, sizeof(*in));
 	in->kind = IN_TTY;
 }
 
-static void words_free(struct words *v)
+static void words_dispose(struct words *v)
 {
 	size_t i;
 
@@ -107,7 +107,7 @@ static void words_free(struct words *v)
 
 /* ---- reporting ---------------------------------------------------------- */
 
-static void cmd_free(roz_shell_cmd *c)
+static void cmd_dispose(roz_shell_cmd *c)
 {
 	size_t i;
 
@@ -201,7 +201,7 @@ size_t shell_emit(struct parser *p, const char *head, const roz_shell_word *hinf
 		c->why = f->why;
 	return r->ncmds++;
 fail:
-	cmd_free(c);
+	cmd_dispose(c);
 	shell_nomem(p);
 	return NONE;
 }
@@ -405,7 +405,7 @@ static void parse_redirect(struct parser *p, struct lexer *l, struct input *in)
 		h->to_shell = false;
 		h->depth = p->depth;
 		if (in && to_stdin) {
-			input_clear(in);
+			input_dispose(in);
 			in->kind = IN_HEREDOC;
 			in->l = l;
 			in->hd = l->nhd - 1;
@@ -414,13 +414,13 @@ static void parse_redirect(struct parser *p, struct lexer *l, struct input *in)
 		return;
 	}
 	if (op == R_HERESTR && in && to_stdin) {
-		input_clear(in);
+		input_dispose(in);
 		in->text = shell_take_text(p, l);
 		in->kind = IN_HERESTR;
 		return;
 	}
 	if (op == R_IN && in && to_stdin) {
-		input_clear(in);
+		input_dispose(in);
 		in->kind = IN_FILE;
 	}
 	if (op == R_OUT || !strcmp(optext, "<>"))
@@ -449,8 +449,8 @@ static void parse_body(struct parser *p, struct lexer *l)
 	if (!shell_enter(p))
 		return;
 	parse_command(p, l, &in, &next, &v);
-	input_clear(&in);
-	input_clear(&next);
+	input_dispose(&in);
+	input_dispose(&next);
 	shell_leave(p);
 }
 
@@ -482,7 +482,7 @@ static void parse_simple(struct parser *p, struct lexer *l, struct input *in,
 					shell_flag(p, ROZ_SHELL_UNPARSED, "unexpected `(` after `%.*s`",
 						   shell_clip(v->v[0].s), v->v[0].s);
 				parse_body(p, l);
-				words_free(v);
+				words_dispose(v);
 				return;
 			}
 			continue;
@@ -497,7 +497,7 @@ static void parse_simple(struct parser *p, struct lexer *l, struct input *in,
 		shell_run_words(p, v->v, v->n, in, 0, NULL);
 		shell_pipe_output(p, v->v, v->n, in, next);
 	}
-	words_free(v);
+	words_dispose(v);
 }
 
 static void parse_paren(struct parser *p, struct lexer *l)
@@ -727,7 +727,7 @@ static void parse_cond(struct parser *p, struct lexer *l)
 	p->arith = true; /* -eq and friends evaluate their operands */
 	if (!p->nomem)
 		shell_emit(p, v.v[0].s, NULL, v.v + 1, v.n - 1, NULL, NONE);
-	words_free(&v);
+	words_dispose(&v);
 }
 
 /* coproc NAME { ...; }: the name is only a name when a compound command follows. */
@@ -811,11 +811,11 @@ static void parse_pipeline(struct parser *p, struct lexer *l)
 		if (is_kw(shell_peek(p, l), "-p"))
 			words_push(p, l, &pre);
 		if (compound_start(shell_peek(p, l)))
-			words_free(&pre);
+			words_dispose(&pre);
 	}
 	for (;;) {
 		parse_command(p, l, &in, &next, &pre);
-		input_clear(&in);
+		input_dispose(&in);
 		in = next;
 		next.kind = IN_PIPE;
 		next.text = NULL;
@@ -831,8 +831,8 @@ static void parse_pipeline(struct parser *p, struct lexer *l)
 			break;
 		}
 	}
-	input_clear(&in);
-	words_free(&pre);
+	input_dispose(&in);
+	words_dispose(&pre);
 }
 
 static void parse_and_or(struct parser *p, struct lexer *l)
@@ -921,21 +921,21 @@ int roz_shell_parse(const char *text, size_t len, roz_shell_result *out)
 		roz_free(p.aliases[i]);
 	roz_free(p.aliases);
 	if (p.nomem) {
-		roz_shell_result_free(out);
+		roz_shell_result_dispose(out);
 		roz_error_set("out of memory reading a shell command");
 		return ROZ_ENOMEM;
 	}
 	return ROZ_OK;
 }
 
-void roz_shell_result_free(roz_shell_result *res)
+void roz_shell_result_dispose(roz_shell_result *res)
 {
 	size_t i;
 
 	if (!res)
 		return;
 	for (i = 0; i < res->ncmds; i++)
-		cmd_free(&res->cmds[i]);
+		cmd_dispose(&res->cmds[i]);
 	roz_free(res->cmds);
 	roz_free(res->reason);
 	for (i = 0; i < res->nredirs; i++)

@@ -44,12 +44,12 @@ static char *join_words(struct parser *p, const struct sword *w, size_t n, bool 
 			roz_buf_adds(&b, s);
 	}
 	if (b.oom) {
-		roz_buf_free(&b);
+		roz_buf_dispose(&b);
 		shell_nomem(p);
 		return NULL;
 	}
 	if (!b.len) {
-		roz_buf_free(&b);
+		roz_buf_dispose(&b);
 		return NULL;
 	}
 	return roz_buf_detach(&b, NULL);

@@ -40,7 +40,7 @@ char *roz_template_block_message(const roz_session *s, const roz_env *env, char 
 	roz_buf_add_replaced(&b, text ? text : roz_default_template, "{{session_id}}", s->session_id);
 	roz_free(text);
 	if (roz_buf_failed(&b)) {
-		roz_buf_free(&b);
+		roz_buf_dispose(&b);
 		return NULL;
 	}
 	return roz_buf_detach(&b, NULL);

@@ -130,6 +130,6 @@ int roz_config_load(roz_config *c, roz_getenv_fn get, void *env_ud, roz_warn_fn 
 		      c->config_path);
 	return file_rc < 0 ? file_rc : ROZ_EINVALID;
 nomem:
-	roz_config_free(c);
+	roz_config_dispose(c);
 	return ROZ_ENOMEM;
 }

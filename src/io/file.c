@@ -25,7 +25,7 @@ int roz_file_read_fd(int fd, size_t size_hint, size_t max, char **text, size_t *
 		ssize_t n;
 
 		if (b.cap - b.len < READ_ROOM && !roz_buf_grow(&b, READ_STEP)) {
-			roz_buf_free(&b);
+			roz_buf_dispose(&b);
 			return ROZ_ENOMEM;
 		}
 		n = read(fd, b.ptr + b.len, b.cap - b.len - 1);
@@ -35,7 +35,7 @@ int roz_file_read_fd(int fd, size_t size_hint, size_t max, char **text, size_t *
 			int err = errno;
 
 			roz_error_set_errno(err, "read failed");
-			roz_buf_free(&b);
+			roz_buf_dispose(&b);
 			errno = err;
 			return ROZ_EIO;
 		}
@@ -44,7 +44,7 @@ int roz_file_read_fd(int fd, size_t size_hint, size_t max, char **text, size_t *
 		b.len += (size_t)n;
 		if (b.len > max) {
 			roz_error_set("larger than %zu bytes", max);
-			roz_buf_free(&b);
+			roz_buf_dispose(&b);
 			return ROZ_EINVALID;
 		}
 	}

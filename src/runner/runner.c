@@ -208,7 +208,7 @@ static int note_recovery(roz_session *s, const roz_env *env, const char *moved_t
 	    (rc = env->new_id(env->ud, marker)) == ROZ_OK)
 		rc = roz_session_trace_add(s, ROZ_EVENT_SESSION_RECOVERED, id, env->now, p.ptr,
 					   env->config->max_events, marker);
-	roz_buf_free(&p);
+	roz_buf_dispose(&p);
 	return rc;
 }
 
@@ -402,7 +402,7 @@ int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out,
 		if (rc == ROZ_ENOMEM)
 			goto fail;
 		roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, roz_error_last());
-		roz_hook_output_clear(&res.output);
+		roz_hook_output_dispose(&res.output);
 		goto answer;
 	}
 	if (res.save && session && recovered[0] && note_recovery(session, &env, moved_to, recovered) < 0)
@@ -416,7 +416,7 @@ int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out,
 		/* an answer that relies on state we could not keep would loop; let the agent go */
 		roz_buf_addf(err, "roz: warning: %s: cannot save session: %s; answering {}\n", event,
 			     roz_error_last());
-		roz_hook_output_clear(&res.output);
+		roz_hook_output_dispose(&res.output);
 		roz_buf_reset(out);
 		rc = roz_hook_output_write(&res.output, out);
 	}
@@ -426,7 +426,7 @@ answer:
 	goto done;
 fail:
 	roz_buf_addf(err, "roz: warning: %s: out of memory; answering {}\n", event ? event : "hook");
-	roz_hook_output_clear(&res.output);
+	roz_hook_output_dispose(&res.output);
 	roz_buf_reset(out);
 	rc = roz_hook_output_write(&res.output, out);
 done:
@@ -434,12 +434,12 @@ done:
 	if (own_store)
 		roz_store_free(store);
 	roz_session_free(session);
-	roz_hook_result_clear(&res);
-	roz_hook_plan_clear(&plan);
+	roz_hook_result_dispose(&res);
+	roz_hook_plan_dispose(&plan);
 	if (have_input)
-		roz_hook_input_clear(&in);
+		roz_hook_input_dispose(&in);
 	if (have_config)
-		roz_config_free(&config);
+		roz_config_dispose(&config);
 	roz_free(second);
 	roz_free(moved_to);
 	return rc;

@@ -486,7 +486,7 @@ out:
 		unlink(tmp); /* only a file this call created */
 	roz_free(tmp);
 	roz_free(path);
-	roz_buf_free(&json);
+	roz_buf_dispose(&json);
 	return rc;
 }
 

@@ -66,7 +66,7 @@ static int mem_put(roz_store *store, const roz_session *session)
 	int rc;
 
 	if ((rc = roz_session_to_json(session, &b)) < 0) {
-		roz_buf_free(&b);
+		roz_buf_dispose(&b);
 		return rc;
 	}
 	pthread_mutex_lock(&ms->mu);
@@ -77,7 +77,7 @@ static int mem_put(roz_store *store, const roz_session *session)
 		if (!id || roz_array_reserve((void **)&ms->items, &ms->cap, sizeof(*ms->items), ms->n + 1) < 0) {
 			roz_free(id);
 			pthread_mutex_unlock(&ms->mu);
-			roz_buf_free(&b);
+			roz_buf_dispose(&b);
 			return ROZ_ENOMEM;
 		}
 		e = &ms->items[ms->n++];

@@ -105,7 +105,7 @@ char *roz_asprintf(const char *fmt, ...)
 	roz_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
 	if (roz_buf_failed(&b)) {
-		roz_buf_free(&b);
+		roz_buf_dispose(&b);
 		return NULL;
 	}
 	return roz_buf_detach(&b, NULL);

@@ -15,7 +15,7 @@ void roz_buf_init(roz_buf *b)
 	b->oom = false;
 }
 
-void roz_buf_free(roz_buf *b)
+void roz_buf_dispose(roz_buf *b)
 {
 	roz_free(b->ptr);
 	roz_buf_init(b);

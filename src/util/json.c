@@ -697,7 +697,7 @@ int roz_json_parse_at(const char *text, size_t len, size_t *pos, cJSON **out)
 	*out = NULL;
 	tp.pos = roz_json_skip_ws(text, len, *pos);
 	v = tp_value(&tp, &scratch);
-	roz_buf_free(&scratch);
+	roz_buf_dispose(&scratch);
 	if (!v)
 		return tp.rc == ROZ_OK ? ROZ_EPARSE : tp.rc;
 	*pos = tp.pos;

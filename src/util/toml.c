@@ -1630,10 +1630,10 @@ static int run(const char *text, size_t len, roz_toml_value **out, roz_toml_erro
 		p.cur = p.root;
 		rc = parse_document(&p, diags);
 	}
-	roz_buf_free(&p.keys);
-	roz_buf_free(&p.text);
-	roz_buf_free(&p.cur_path);
-	roz_buf_free(&p.stmt);
+	roz_buf_dispose(&p.keys);
+	roz_buf_dispose(&p.text);
+	roz_buf_dispose(&p.cur_path);
+	roz_buf_dispose(&p.stmt);
 	roz_free(p.parts);
 	roz_free(p.slots);
 	for (size_t i = 0; i < p.ndead; i++)
@@ -1672,11 +1672,11 @@ int roz_toml_parse_lenient(const char *text, size_t len, roz_toml_value **out, r
 	memset(&scratch, 0, sizeof(scratch));
 	rc = run(text, len, out, &scratch, diags);
 	if (rc < 0)
-		roz_toml_diags_free(diags);
+		roz_toml_diags_dispose(diags);
 	return rc;
 }
 
-void roz_toml_diags_free(roz_toml_diags *diags)
+void roz_toml_diags_dispose(roz_toml_diags *diags)
 {
 	if (!diags)
 		return;

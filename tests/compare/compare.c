@@ -1465,7 +1465,7 @@ typedef struct result {
 	char *out, *err;
 } result;
 
-static void result_free(result *r)
+static void result_dispose(result *r)
 {
 	free(r->out);
 	free(r->err);
@@ -2158,7 +2158,7 @@ static void seq_setup(seq *q, const opts *o, const char *root)
 		q->attempt_base[i] = -1;
 }
 
-static void seq_free(seq *q)
+static void seq_dispose(seq *q)
 {
 	for (size_t i = 0; i < q->n; i++) {
 		free(q->steps[i].input);
@@ -2267,8 +2267,8 @@ static bool run_sequence(const opts *o, stats *st, const char *root, unsigned lo
 		}
 		cJSON_Delete(norm[OURS]);
 		cJSON_Delete(norm[THEIRS]);
-		result_free(&r[OURS]);
-		result_free(&r[THEIRS]);
+		result_dispose(&r[OURS]);
+		result_dispose(&r[THEIRS]);
 		if (o->gap_ms)
 			sleep_ms(o->gap_ms);
 		/* past this the model's reviewer launches would have lapsed in roz in C */
@@ -2280,7 +2280,7 @@ static bool run_sequence(const opts *o, stats *st, const char *root, unsigned lo
 	st->sequences++;
 	if (ok && !o->keep)
 		remove_tree(q.root);
-	seq_free(&q);
+	seq_dispose(&q);
 	return ok;
 }
 

@@ -98,7 +98,7 @@ void fl_home_make(fl_home *h, const char *id, const char *config)
 	fl_home_make_in(h, NULL, id, config);
 }
 
-void fl_home_free(fl_home *h)
+void fl_home_dispose(fl_home *h)
 {
 	if (!h->dir)
 		return;
@@ -267,7 +267,7 @@ void fl_run(const fl_home *h, const fl_cmd *c, fl_result *r)
 	fl_reap(h, 0, pid, t0, r);
 }
 
-void fl_result_free(fl_result *r)
+void fl_result_dispose(fl_result *r)
 {
 	free(r->out);
 	free(r->err);

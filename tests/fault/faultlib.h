@@ -29,7 +29,7 @@ typedef struct fl_home {
 void fl_home_make(fl_home *h, const char *id, const char *config);
 /* The same under `parent` (e.g. a small mount); io still goes to the scratch directory. */
 void fl_home_make_in(fl_home *h, const char *parent, const char *id, const char *config);
-void fl_home_free(fl_home *h);
+void fl_home_dispose(fl_home *h);
 
 /* Empty sessions/ (creating it if need be) and put `text` there as the session file; NULL: none. */
 void fl_set_session(const fl_home *h, const char *text, size_t len);
@@ -66,7 +66,7 @@ pid_t fl_spawn(const fl_home *h, int slot, const fl_cmd *c);
 /* Wait for a started roz and read back what it printed. */
 void fl_reap(const fl_home *h, int slot, pid_t pid, int64_t started_us, fl_result *r);
 void fl_run(const fl_home *h, const fl_cmd *c, fl_result *r);
-void fl_result_free(fl_result *r);
+void fl_result_dispose(fl_result *r);
 
 int64_t fl_now_us(void);
 void fl_sleep_us(long us);

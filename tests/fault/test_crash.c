@@ -134,7 +134,7 @@ static char *reference_after(const fl_home *ref, const call *c, const char *befo
 		fail_msg("seed %llu round %d: the unkilled %s failed on a copy: exit %d, stdout '%s', stderr '%s'",
 			 (unsigned long long)seed, round, c->name, r.status, r.out, r.err);
 	*usec = r.usec;
-	fl_result_free(&r);
+	fl_result_dispose(&r);
 	after = fl_get_session(ref, NULL);
 	if (!after)
 		fail_msg("seed %llu round %d: the unkilled %s left no session file", (unsigned long long)seed, round,
@@ -172,7 +172,7 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 		if (!ok_outcome(&ticket, &r))
 			fail_msg("seed %llu round %d: the reviewer's decide call failed: exit %d, stderr '%s'",
 				 (unsigned long long)seed, round, r.status, r.err);
-		fl_result_free(&r);
+		fl_result_dispose(&r);
 	}
 	before = fl_get_session(h, &before_len);
 	if (!before)
@@ -221,7 +221,7 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 	}
 	stats.landed[ci][where]++;
 	stats.stale_temps += l.tmp;
-	fl_result_free(&r);
+	fl_result_dispose(&r);
 
 	/* the next hook takes over at once and writes over the dead writer's temp file */
 	run_call(h, &follow, &r);
@@ -233,7 +233,7 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 			 (long long)r.usec);
 	if (r.usec > stats.max_follow_up_us)
 		stats.max_follow_up_us = r.usec;
-	fl_result_free(&r);
+	fl_result_dispose(&r);
 	{
 		fl_leftovers after_follow;
 		size_t len;
@@ -293,7 +293,7 @@ static void test_kill_writers(void **state)
 		run_call(&homes[i], &start, &r);
 		if (r.status != 0)
 			fail_msg("session-start failed: %s", r.err);
-		fl_result_free(&r);
+		fl_result_dispose(&r);
 	}
 	fl_home_make_in(&ref, parent, SID, configs[0]);
 	for (int round = 0; round < rounds; round++) {
@@ -330,8 +330,8 @@ static void test_kill_writers(void **state)
 		       landing_legend, stats.stale_temps, stats.cleaned_temps, stats.max_follow_up_us / 1e3);
 	}
 	for (int i = 0; i < 2; i++)
-		fl_home_free(&homes[i]);
-	fl_home_free(&ref);
+		fl_home_dispose(&homes[i]);
+	fl_home_dispose(&ref);
 }
 
 int main(void)

@@ -292,7 +292,7 @@ typedef struct fixture {
 	long allocs;         /* roz_malloc calls it makes (in-process walk) */
 } fixture;
 
-static void fixture_free(fixture *fx)
+static void fixture_dispose(fixture *fx)
 {
 	free(fx->before);
 	free(fx->after);
@@ -535,7 +535,7 @@ static void build_base(const fl_home *h)
 
 		run_cli(h, &base_steps[i], &o, &r);
 		must_succeed(&base_steps[i], &r, "building the base session");
-		fl_result_free(&r);
+		fl_result_dispose(&r);
 	}
 	shim_base = fl_get_session(h, &shim_base_len);
 	assert_non_null(shim_base);
@@ -579,7 +579,7 @@ static void build_fixture(const fl_home *h, size_t k, fixture *fx)
 
 		run_cli(h, &kd->prep[i], &p, &r);
 		must_succeed(&kd->prep[i], &r, kd->name);
-		fl_result_free(&r);
+		fl_result_dispose(&r);
 	}
 	if (kd->corrupt) {
 		/* a file cut off mid-write, as a crash without rename would leave */
@@ -608,7 +608,7 @@ static void build_fixture(const fl_home *h, size_t k, fixture *fx)
 	fx->ref_out = strdup(r.out);
 	fx->ref_err = strdup(r.err);
 	fx->ref_status = r.status;
-	fl_result_free(&r);
+	fl_result_dispose(&r);
 
 	dump_fixture(k, fx);
 
@@ -619,7 +619,7 @@ static void build_fixture(const fl_home *h, size_t k, fixture *fx)
 	if (!same_bytes(again, again_len, fx->after, fx->after_len) || strcmp(r.out, fx->ref_out) != 0)
 		fail_msg("%s: two unfaulted runs differ; the walk needs them identical", kd->name);
 	free(again);
-	fl_result_free(&r);
+	fl_result_dispose(&r);
 }
 
 static int shim_setup(void **state)
@@ -638,10 +638,10 @@ static int shim_teardown(void **state)
 {
 	(void)state;
 	for (size_t k = 0; k < N_KINDS; k++)
-		fixture_free(&shim_fx[k]);
+		fixture_dispose(&shim_fx[k]);
 	free(shim_base);
 	shim_base = NULL;
-	fl_home_free(&shim_home);
+	fl_home_dispose(&shim_home);
 	return 0;
 }
 
@@ -880,7 +880,7 @@ static fl_home tmpfs_home;
 static int tmpfs_teardown(void **state)
 {
 	(void)state;
-	fl_home_free(&tmpfs_home);
+	fl_home_dispose(&tmpfs_home);
 	if (tmpfs_dir) {
 		umount2(tmpfs_dir, MNT_DETACH);
 		rmdir(tmpfs_dir);
@@ -1035,9 +1035,9 @@ static int ip_run(const fl_home *h, const step *s, long when, long seed, char **
 			req.summary = s->summary;
 			req.message = s->message;
 			rc = roz_run_decide(&cfg, &req, &opts);
-			roz_config_free(&cfg);
+			roz_config_dispose(&cfg);
 		} else if (rc != ROZ_ENOMEM) {
-			roz_config_free(&cfg); /* loaded, with an error: still allocated */
+			roz_config_dispose(&cfg); /* loaded, with an error: still allocated */
 		}
 		if (rc < 0)
 			roz_buf_addf(err, "roz: error: %s\n", roz_error_last());
@@ -1051,7 +1051,7 @@ static int ip_run(const fl_home *h, const step *s, long when, long seed, char **
 	roz_alloc_fail_after(-1);
 	if (!is_decide(s))
 		*answer = strdup(rc == ROZ_OK && !out.oom && out.len ? out.ptr : "{}\n");
-	roz_buf_free(&out);
+	roz_buf_dispose(&out);
 	return rc;
 }
 
@@ -1073,7 +1073,7 @@ static void ip_step(const fl_home *h, const step *s, long when, long seed, const
 
 	ip_must_succeed(s, rc, answer, &err, phase);
 	free(answer);
-	roz_buf_free(&err);
+	roz_buf_dispose(&err);
 }
 
 static void ip_build_fixture(const fl_home *h, const char *base, size_t base_len, size_t k, fixture *fx)
@@ -1107,7 +1107,7 @@ static void ip_build_fixture(const fl_home *h, const char *base, size_t base_len
 	fx->ref_out = answer ? answer : strdup("");
 	fx->ref_err = strdup(roz_buf_cstr(&err));
 	fx->ref_status = 0;
-	roz_buf_free(&err);
+	roz_buf_dispose(&err);
 
 	reset_home(h, fx);
 	rc = ip_run(h, &kd->hook, WALK_TIME, walk_seed(k), &answer, &err);
@@ -1116,7 +1116,7 @@ static void ip_build_fixture(const fl_home *h, const char *base, size_t base_len
 		fail_msg("%s: two unfaulted in-process runs differ; the walk needs them identical", kd->name);
 	free(again);
 	free(answer);
-	roz_buf_free(&err);
+	roz_buf_dispose(&err);
 }
 
 static int ip_setup(void **state)
@@ -1140,8 +1140,8 @@ static int ip_teardown(void **state)
 {
 	(void)state;
 	for (size_t k = 0; k < N_KINDS; k++)
-		fixture_free(&ip_fx[k]);
-	fl_home_free(&ip_home);
+		fixture_dispose(&ip_fx[k]);
+	fl_home_dispose(&ip_home);
 	return 0;
 }
 

@@ -183,8 +183,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!"the gated command was not denied or asked about");
 	}
 	cJSON_Delete(answer);
-	roz_buf_free(&in);
-	roz_buf_free(&out);
-	roz_buf_free(&err);
+	roz_buf_dispose(&in);
+	roz_buf_dispose(&out);
+	roz_buf_dispose(&err);
 	return 0;
 }

@@ -250,7 +250,7 @@ static void check_reload(const saved *sv, const roz_session *loaded)
 		fprintf(stderr, "saved:    %s\nreloaded: %s\n", sv->json, b.ptr);
 		FUZZ_CHECK(!"a stored session does not reload to the same text");
 	}
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 }
 
 /* After a get: compare with what was saved (parsing the store twice per step would halve the speed). */
@@ -289,7 +289,7 @@ static void after_put(run *r, const roz_session *s)
 		FUZZ_CHECK(roz_store_get(r->store, s->session_id, &back) == ROZ_OK);
 		check_reload(&now, back);
 		roz_session_free(back);
-		roz_buf_free(&b);
+		roz_buf_dispose(&b);
 	}
 }
 
@@ -370,7 +370,7 @@ static void check_output(roz_hook_event ev, const roz_hook_output *o)
 	if (ev == ROZ_HOOK_STOP || ev == ROZ_HOOK_SUBAGENT_STOP)
 		FUZZ_CHECK(o->kind == ROZ_OUTPUT_ALLOW || o->kind == ROZ_OUTPUT_BLOCK);
 	cJSON_Delete(root);
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 }
 
 static bool from_reviewer(const roz_hook_input *in)
@@ -447,7 +447,7 @@ static void hook(run *r, roz_hook_event ev, const char *json, size_t len)
 		/* rejected input: the runner answers {} */
 		FUZZ_CHECK(rc == ROZ_EINVALID);
 		check_output(ev, &res.output);
-		roz_hook_result_clear(&res);
+		roz_hook_result_dispose(&res);
 		return;
 	}
 	/* only session_id is required; every other field may be absent or read as absent */
@@ -510,9 +510,9 @@ answer:
 		break;
 	}
 	roz_session_free(s);
-	roz_hook_result_clear(&res);
-	roz_hook_plan_clear(&plan);
-	roz_hook_input_clear(&in);
+	roz_hook_result_dispose(&res);
+	roz_hook_plan_dispose(&plan);
+	roz_hook_input_dispose(&in);
 }
 
 /* `roz decide` as the reviewer runs it; the step's JSON names the session and the words. */
@@ -529,7 +529,7 @@ static void decide(run *r, unsigned opts, const char *json, size_t len)
 		return;
 	if (!roz_session_id_valid(in.session_id) ||
 	    roz_store_get(r->store, in.session_id, &s) == ROZ_ENOTFOUND) {
-		roz_hook_input_clear(&in);
+		roz_hook_input_dispose(&in);
 		return;
 	}
 	FUZZ_CHECK(s != NULL);
@@ -545,7 +545,7 @@ static void decide(run *r, unsigned opts, const char *json, size_t len)
 	FUZZ_CHECK(roz_store_put(r->store, s) == ROZ_OK);
 	after_put(r, s);
 	roz_session_free(s);
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -103,11 +103,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cJSON_free(theirs);
 	}
 
-	roz_buf_free(&canon);
-	roz_buf_free(&again);
-	roz_buf_free(&pretty);
-	roz_buf_free(&compact);
-	roz_buf_free(&tabs);
+	roz_buf_dispose(&canon);
+	roz_buf_dispose(&again);
+	roz_buf_dispose(&pretty);
+	roz_buf_dispose(&compact);
+	roz_buf_dispose(&tabs);
 	cJSON_Delete(tree);
 	cJSON_Delete(tree2);
 	return 0;

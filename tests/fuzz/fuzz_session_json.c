@@ -56,8 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!"a saved session does not save to the same text after loading");
 	}
 
-	roz_buf_free(&first);
-	roz_buf_free(&second);
+	roz_buf_dispose(&first);
+	roz_buf_dispose(&second);
 	roz_session_free(s);
 	roz_session_free(s2);
 	return 0;

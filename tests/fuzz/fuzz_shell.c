@@ -80,6 +80,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK((r.reason != NULL) == (r.flags != 0));
 	if (r.reason)
 		FUZZ_CHECK(r.reason[0] != '\0');
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 	return 0;
 }

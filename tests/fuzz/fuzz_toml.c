@@ -124,6 +124,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				FUZZ_CHECK(config.weights[i].id != NULL);
 		}
 	}
-	roz_config_free(&config);
+	roz_config_dispose(&config);
 	return 0;
 }

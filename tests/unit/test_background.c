@@ -23,7 +23,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	th_free(*state);
+	th_dispose(*state);
 	test_free(*state);
 	return 0;
 }
@@ -48,7 +48,7 @@ static roz_output_kind stop_while(t_hooks *h, const char *id)
 	t_out out;
 	roz_output_kind k = stop_listing(h, id, "running", &out);
 
-	th_out_free(&out);
+	th_out_dispose(&out);
 	return k;
 }
 
@@ -67,7 +67,7 @@ static roz_output_kind launch_kind(t_hooks *h)
 	t_out out;
 	roz_output_kind k = launch(h, &out);
 
-	th_out_free(&out);
+	th_out_dispose(&out);
 	return k;
 }
 
@@ -83,7 +83,7 @@ static void notification(t_hooks *h, const char *id)
 				SID, id),
 			 ROZ_OUTPUT_ALLOW);
 	assert_false(out.saved);
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 /* A #roz task whose first stop was blocked and whose reviewer (launched by the agent) has started. */
@@ -113,13 +113,13 @@ reviewer_started(h, "ag1");
 	assert_int_equal(stop_listing(h, "ag1", "running", &out), ROZ_OUTPUT_ALLOW);
 	assert_non_null(strstr(out.notes, "still working on session " SID));
 	assert_non_null(strstr(out.notes, "checked when the agent next stops"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	th_advance_ms(h, 2000);
 	record(h, ROZ_DECISION_COMPLETE, "all there", NULL);
 	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, SID, "ag1"), ROZ_OUTPUT_ALLOW);
 	notification(h, "ag1");
 	assert_int_equal(stop_listing(h, "", "", &out), ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 
 	s = th_get(h, SID);
 	assert_int_equal(s->review.block_count, 1);
@@ -150,7 +150,7 @@ reviewer_started(h, "ag1");
 	assert_int_equal(stop_listing(h, "", "", &out), ROZ_OUTPUT_BLOCK);
 	assert_non_null(strstr(out.text, "add a test for the empty input"));
 	assert_non_null(strstr(out.text, "SESSION_ID=" SID));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	/* the fix, and a second reviewer: the old ISSUES does not leak into its run */
 	th_advance_ms(h, 1000);
 	assert_int_equal(launch_kind(h), ROZ_OUTPUT_ALLOW);
@@ -161,7 +161,7 @@ reviewer_started(h, "ag1");
 	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, SID, "ag2"), ROZ_OUTPUT_ALLOW);
 	notification(h, "ag2");
 	assert_int_equal(stop_listing(h, "", "", &out), ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 
 	s = th_get(h, SID);
 	assert_int_equal(s->review.block_count, 2);
@@ -213,7 +213,7 @@ static void the_trace_says_why_a_stop_was_let_through(void **state)
 	/* no review came and the budget is spent: let go, and said so */
 	assert_int_equal(stop_listing(h, "", "", &out), ROZ_OUTPUT_ALLOW);
 	assert_non_null(strstr(out.notes, "circuit breaker tripped"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	s = th_get(h, SID);
 	for (size_t i = 0; i < s->n_trace; i++) {
 		assert_int_equal(roz_trace_event_parse(&s->trace[i], &ev), ROZ_OK);
@@ -225,7 +225,7 @@ static void the_trace_says_why_a_stop_was_let_through(void **state)
 			if (cJSON_IsString(why) && strcmp(why->valuestring, "circuit_breaker") == 0)
 				breaker++;
 		}
-		roz_trace_event_clear(&ev);
+		roz_trace_event_dispose(&ev);
 	}
 	assert_int_equal(waits, 1);
 	assert_int_equal(breaker, 1);
@@ -248,7 +248,7 @@ static void a_second_reviewer_is_refused_while_one_works(void **state)
 	assert_non_null(strstr(out.text, "already reviewing this session"));
 	assert_non_null(strstr(out.text, "end your turn"));
 	assert_non_null(strstr(out.text, "SESSION_ID=" SID));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "ag1");
 	assert_int_equal(launch_kind(h), ROZ_OUTPUT_DENY);
 	/* once it has stopped, the next review may start */
@@ -306,14 +306,14 @@ static void other_agents_and_the_reviewers_own_calls_are_not_launches(void **sta
 				SID),
 			 ROZ_OUTPUT_ALLOW);
 	assert_false(out.saved);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	/* the older name of the tool starts a reviewer too */
 	assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out,
 				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"Task\",\"tool_input\":"
 				"{\"description\":\"r\",\"prompt\":\"p\",\"subagent_type\":\"roz:roz\"}}",
 				SID),
 			 ROZ_OUTPUT_DENY);
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void a_held_reviewer_is_not_held_again_after_a_stop(void **state)
@@ -402,7 +402,7 @@ reviewer_started(h, "late");
 	assert_int_equal(th_run(h, ROZ_HOOK_SESSION_END, &out,
 				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"reason\":\"prompt_input_exit\"}", SID),
 			 ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	th_advance_ms(h, 5000);
 	record(h, ROZ_DECISION_COMPLETE, "checked after the session ended", NULL);
 	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, SID, "late"), ROZ_OUTPUT_ALLOW);

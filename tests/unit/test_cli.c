@@ -45,7 +45,7 @@ static void home_make(home *h)
 	free(exe);
 }
 
-static void home_free(home *h)
+static void home_dispose(home *h)
 {
 	t_rmtree(h->dir);
 	free(h->dir);
@@ -89,8 +89,8 @@ static void doctor_passes_on_a_good_install(void **state)
 	assert_non_null(strstr(r.out, "ok plugin hooks"));
 	/* off a terminal there is no colour */
 	assert_null(strchr(r.out, '\033'));
-	t_run_free(&r);
-	home_free(&h);
+	t_run_dispose(&r);
+	home_dispose(&h);
 }
 
 static void doctor_reports_roz_missing_from_path(void **state)
@@ -104,8 +104,8 @@ static void doctor_reports_roz_missing_from_path(void **state)
 	h.env[1] = strdup("PATH=/usr/bin:/bin");
 	r = doctor(&h, NULL);
 	expect_failure(&r, "roz is not on PATH", "cmake --install");
-	t_run_free(&r);
-	home_free(&h);
+	t_run_dispose(&r);
+	home_dispose(&h);
 }
 
 static void doctor_reports_another_roz_on_path(void **state)
@@ -122,9 +122,9 @@ static void doctor_reports_another_roz_on_path(void **state)
 	chmod(fake, 0755);
 	r = doctor(&h, NULL);
 	expect_failure(&r, "(roz 0.0.1)", "install this build");
-	t_run_free(&r);
+	t_run_dispose(&r);
 	free(fake);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 /* A fresh install has no sessions directory yet: the first hook makes it, so that is a note. */
@@ -142,9 +142,9 @@ static void doctor_passes_on_a_fresh_install(void **state)
 	if (r.status != 0 || strstr(r.out, "FAIL") ||
 	    !strstr(r.out, "note storage: ") || !strstr(r.out, "does not exist yet; the first hook creates it"))
 		fail_msg("doctor on a fresh install (exit %d):\n%s%s", r.status, r.out, r.err);
-	t_run_free(&r);
+	t_run_dispose(&r);
 	free(sessions);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 /* ...unless nothing could create it there. */
@@ -163,9 +163,9 @@ static void doctor_reports_storage_it_cannot_create(void **state)
 	h.env[4] = NULL;
 	r = doctor(&h, NULL);
 	expect_failure(&r, "does not exist and cannot be created here", "mkdir -p -m 700");
-	t_run_free(&r);
+	t_run_dispose(&r);
 	free(file);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 static void doctor_reports_storage_others_can_read(void **state)
@@ -180,9 +180,9 @@ static void doctor_reports_storage_others_can_read(void **state)
 	chmod(sessions, 0755);
 	r = doctor(&h, NULL);
 	expect_failure(&r, "readable by others (mode 755)", "chmod 700");
-	t_run_free(&r);
+	t_run_dispose(&r);
 	free(sessions);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 static void doctor_reports_a_bad_config_with_position(void **state)
@@ -197,15 +197,15 @@ static void doctor_reports_a_bad_config_with_position(void **state)
 	t_write_file(cfg, "[review]\nmode = always\n");
 	r = doctor(&h, NULL);
 	expect_failure(&r, "config.toml:2:8: invalid value", "correct the TOML on that line");
-	t_run_free(&r);
+	t_run_dispose(&r);
 	/* unknown keys are shown but do not fail the check */
 	t_write_file(cfg, "[review]\nmood = \"always\"\n");
 	r = doctor(&h, NULL);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "unknown key 'mood'"));
-	t_run_free(&r);
+	t_run_dispose(&r);
 	free(cfg);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 static void doctor_reports_templates_it_cannot_use(void **state)
@@ -220,19 +220,19 @@ static void doctor_reports_templates_it_cannot_use(void **state)
 	t_write_file(cfg, "[templates]\nactive = \"terse\"\n");
 	r = doctor(&h, NULL);
 	expect_failure(&r, "template 'terse' not found", "block-terse.md");
-	t_run_free(&r);
+	t_run_dispose(&r);
 	tmpl = t_sprintf("%s/templates/block-terse.md", h.dir);
 	t_write_file(tmpl, "");
 	r = doctor(&h, NULL);
 	expect_failure(&r, "template 'terse' at", "non-empty UTF-8");
-	t_run_free(&r);
+	t_run_dispose(&r);
 	t_write_file(tmpl, "Review please: {{session_id}}\n");
 	r = doctor(&h, NULL);
 	assert_int_equal(r.status, 0);
-	t_run_free(&r);
+	t_run_dispose(&r);
 	free(tmpl);
 	free(cfg);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 static void doctor_reports_a_miswired_plugin(void **state)
@@ -248,7 +248,7 @@ static void doctor_reports_a_miswired_plugin(void **state)
 	t_write_file(hooks, "{not json");
 	r = doctor(&h, plugin);
 	expect_failure(&r, "not a valid hooks file", "restore hooks.json");
-	t_run_free(&r);
+	t_run_dispose(&r);
 	/* the real file with PreToolUse limited to Bash and SubagentStop's matcher lost */
 	src = t_sprintf("%s/plugin/hooks/hooks.json", ROZ_SOURCE_DIR);
 	text = t_read_file(src, NULL);
@@ -269,12 +269,12 @@ static void doctor_reports_a_miswired_plugin(void **state)
 	expect_failure(&r, "2 hooks not wired to roz", "restore hooks.json");
 	assert_non_null(strstr(r.out, "PreToolUse: a matcher (\"Bash\")"));
 	assert_non_null(strstr(r.out, "SubagentStop: matcher should be \"^roz:roz$\""));
-	t_run_free(&r);
+	t_run_dispose(&r);
 	free(text);
 	free(src);
 	free(plugin);
 	free(hooks);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 /*
@@ -309,7 +309,7 @@ static void doctor_reports_every_config_problem(void **state)
 		r = doctor(&h, NULL);
 		expect_failure(&r, cases[i].what, cases[i].fix);
 		assert_non_null(strstr(r.out, "has 1 problem"));
-		t_run_free(&r);
+		t_run_dispose(&r);
 	}
 	/* several at once: each is listed, in the order of the file */
 	t_write_file(cfg, "[trace]\nmax_events = -5\n[review.gates]\ntools = [1]\nthis is not toml\n");
@@ -323,9 +323,9 @@ static void doctor_reports_every_config_problem(void **state)
 			fail_msg("problems missing or out of order:\n%s", r.out);
 	}
 	assert_non_null(strstr(r.out, "hooks ask before each tool call that could be gated"));
-	t_run_free(&r);
+	t_run_dispose(&r);
 	free(cfg);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 /*
@@ -377,7 +377,7 @@ static void doctor_finds_the_marketplace_install(void **state)
 	r = doctor_unguided(&h);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "note Claude Code has not installed the roz plugin"));
-	t_run_free(&r);
+	t_run_dispose(&r);
 
 	dir = install_in_claude(&h, true);
 	want = t_sprintf("ok plugin hooks (installed in Claude Code as roz@roz): %s/hooks/hooks.json", dir);
@@ -386,14 +386,14 @@ static void doctor_finds_the_marketplace_install(void **state)
 		fail_msg("exit %d, output:\n%s", r.status, r.out);
 	/* roz's own copy is checked as well */
 	assert_non_null(strstr(r.out, "ok plugin hooks: "));
-	t_run_free(&r);
+	t_run_dispose(&r);
 
 	/* what Claude Code runs is what must be right */
 	hooks = t_sprintf("%s/hooks/hooks.json", dir);
 	t_write_file(hooks, "{\"hooks\": {}}");
 	r = doctor_unguided(&h);
 	expect_failure(&r, "(installed in Claude Code as roz@roz): 7 hooks not wired to roz", "restore hooks.json");
-	t_run_free(&r);
+	t_run_dispose(&r);
 
 	/* CLAUDE_CONFIG_DIR moves Claude Code's directory */
 	h.env[3] = t_sprintf("CLAUDE_CONFIG_DIR=%s/elsewhere", h.dir);
@@ -401,11 +401,11 @@ static void doctor_finds_the_marketplace_install(void **state)
 	r = doctor_unguided(&h);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "has not installed the roz plugin"));
-	t_run_free(&r);
+	t_run_dispose(&r);
 	free(hooks);
 	free(want);
 	free(dir);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 /* Without the record (older layouts, a damaged file) the cache is searched. */
@@ -422,10 +422,10 @@ static void doctor_finds_the_plugin_cache_without_its_record(void **state)
 	r = doctor_unguided(&h);
 	if (r.status != 0 || !strstr(r.out, want))
 		fail_msg("exit %d, output:\n%s", r.status, r.out);
-	t_run_free(&r);
+	t_run_dispose(&r);
 	free(want);
 	free(dir);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 /* A `claude` on PATH that prints `out` for --version (or, with out NULL, never answers). */
@@ -453,7 +453,7 @@ static void doctor_shows_the_claude_code_version(void **state)
 	r = doctor(&h, NULL);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "note claude is not on PATH here"));
-	t_run_free(&r);
+	t_run_dispose(&r);
 
 	/* the ends of the tested range are inside it */
 	fake_claude(&h, ROZ_CLAUDE_TESTED_NEWEST " (Claude Code)");
@@ -463,11 +463,11 @@ static void doctor_shows_the_claude_code_version(void **state)
 	if (r.status != 0 || !strstr(r.out, line))
 		fail_msg("wanted '%s'; exit %d, output:\n%s", line, r.status, r.out);
 	free(line);
-	t_run_free(&r);
+	t_run_dispose(&r);
 	fake_claude(&h, ROZ_CLAUDE_TESTED_OLDEST " (Claude Code)");
 	r = doctor(&h, NULL);
 	assert_non_null(strstr(r.out, "ok Claude Code " ROZ_CLAUDE_TESTED_OLDEST));
-	t_run_free(&r);
+	t_run_dispose(&r);
 
 	/* outside it: a warning, not a failure */
 	fake_claude(&h, "999.0.0 (Claude Code)");
@@ -476,18 +476,18 @@ static void doctor_shows_the_claude_code_version(void **state)
 	    !strstr(r.out, "is outside the range roz is tested with, " ROZ_CLAUDE_TESTED_OLDEST " to "
 			   ROZ_CLAUDE_TESTED_NEWEST))
 		fail_msg("exit %d, output:\n%s", r.status, r.out);
-	t_run_free(&r);
+	t_run_dispose(&r);
 	fake_claude(&h, "0.9.1 (Claude Code)");
 	r = doctor(&h, NULL);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "warn Claude Code 0.9.1 at "));
 	assert_non_null(strstr(r.out, "claude update"));
-	t_run_free(&r);
+	t_run_dispose(&r);
 	fake_claude(&h, "not a version");
 	r = doctor(&h, NULL);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "--version not a version"));
-	t_run_free(&r);
+	t_run_dispose(&r);
 
 	/* one that hangs is given a few seconds, then left */
 	fake_claude(&h, NULL);
@@ -496,8 +496,8 @@ static void doctor_shows_the_claude_code_version(void **state)
 	assert_true(time(NULL) - start < 10);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "--version did not answer within 3 s"));
-	t_run_free(&r);
-	home_free(&h);
+	t_run_dispose(&r);
+	home_dispose(&h);
 }
 
 /* Run roz with stdout on /dev/full: the write fails and roz must say so. */
@@ -529,7 +529,7 @@ static void clean_sweeps_orphaned_lock_and_temp_files(void **state)
 	t_run_roz(&r, "{\"session_id\":\"live\",\"cwd\":\"/w\",\"prompt\":\"#roz go\"}",
 		  (const char *const *)h.env, prompt);
 	assert_int_equal(r.status, 0);
-	t_run_free(&r);
+	t_run_dispose(&r);
 	live = t_sprintf("%s/sessions/live.lock", h.dir);
 	orphan = t_sprintf("%s/sessions/gone.lock", h.dir);
 	fresh = t_sprintf("%s/sessions/new.lock", h.dir);
@@ -547,7 +547,7 @@ static void clean_sweeps_orphaned_lock_and_temp_files(void **state)
 	if (!strstr(r.out, "gone.lock") || !strstr(r.out, "live.json.tmp-locked") || strstr(r.out, "new.lock") ||
 	    strstr(r.out, "live.lock"))
 		fail_msg("clean said:\n%s", r.out);
-	t_run_free(&r);
+	t_run_dispose(&r);
 	assert_int_equal(access(live, F_OK), 0);
 	assert_int_equal(access(fresh, F_OK), 0);
 	assert_int_not_equal(access(orphan, F_OK), 0);
@@ -556,7 +556,7 @@ static void clean_sweeps_orphaned_lock_and_temp_files(void **state)
 	free(orphan);
 	free(fresh);
 	free(temp);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 /*
@@ -586,7 +586,7 @@ static void clean_keeps_evidence_it_just_moved_aside(void **state)
 		  (const char *const *)h.env, prompt);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.err, "moved it to"));
-	t_run_free(&r);
+	t_run_dispose(&r);
 	{
 		DIR *d = opendir(sessions);
 		struct dirent *de;
@@ -605,16 +605,16 @@ static void clean_keeps_evidence_it_just_moved_aside(void **state)
 		fail_msg("clean --before 7d removed what was moved aside just now:\n%s", r.out);
 	if (access(old, F_OK) == 0 || !strstr(r.out, "q0.json.corrupt-20200101T000000Z"))
 		fail_msg("clean --before 7d kept what was moved aside years ago:\n%s", r.out);
-	t_run_free(&r);
+	t_run_dispose(&r);
 	t_run_roz(&r, NULL, (const char *const *)h.env, clean_all);
 	assert_int_equal(r.status, 0);
 	assert_int_not_equal(access(moved, F_OK), 0);
-	t_run_free(&r);
+	t_run_dispose(&r);
 	free(old);
 	free(moved);
 	free(json);
 	free(sessions);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 /*
@@ -643,9 +643,9 @@ static void hook_answers_at_once_on_a_fifo(void **state)
 		fail_msg("stderr was:\n%s", r.err);
 	assert_int_equal(lstat(fifo, &st), 0);
 	assert_true(S_ISFIFO(st.st_mode));
-	t_run_free(&r);
+	t_run_dispose(&r);
 	free(fifo);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 /*
@@ -671,14 +671,14 @@ static void hook_makes_an_open_sessions_dir_private(void **state)
 	if (!strstr(r.err, "roz: warning:") || !strstr(r.err, "was writable by group or others (mode 777); "
 								 "made it private (mode 700)"))
 		fail_msg("stderr was:\n%s", r.err);
-	t_run_free(&r);
+	t_run_dispose(&r);
 	assert_int_equal(stat(sessions, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0700);
 	t_run_roz(&r, in, (const char *const *)h.env, prompt);
 	assert_string_equal(r.err, "");
-	t_run_free(&r);
+	t_run_dispose(&r);
 	free(sessions);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 /* Bytes a terminal may act on: C0 but newline and tab, DEL, C1 (UTF-8), bidi controls, bytes not UTF-8. */
@@ -732,7 +732,7 @@ static void views_escape_controls_and_json_keeps_them(void **state)
 		      "\\u009b2Jd\\u202ee\\tf\\ng\"}",
 		  (const char *const *)h.env, prompt);
 	assert_int_equal(r.status, 0);
-	t_run_free(&r);
+	t_run_dispose(&r);
 	for (size_t i = 0; i < sizeof(human) / sizeof(human[0]); i++) {
 		const char *bad;
 
@@ -742,24 +742,24 @@ static void views_escape_controls_and_json_keeps_them(void **state)
 			fail_msg("roz %s printed byte 0x%02x raw:\n%s", human[i][0], (unsigned char)*bad, r.out);
 		if (!strstr(r.out, human[i][3]))
 			fail_msg("roz %s did not show the escapes:\n%s", human[i][0], r.out);
-		t_run_free(&r);
+		t_run_dispose(&r);
 	}
 	/* context keeps the prompt's lines and its tab */
 	r = run_cmd(&h, "context", "e1", NULL);
 	assert_non_null(strstr(r.out, "\\u202ee\tf\n    g\n"));
-	t_run_free(&r);
+	t_run_dispose(&r);
 	r = run_cmd(&h, "list", "--json", NULL);
 	assert_non_null(strstr(r.out, "\"first_prompt\":\"#roz a\\u001b]0;t\\u0007b\\rc\xc2\x9b" "2Jd\xe2\x80\xae"
 				      "e\\tf\\ng\""));
-	t_run_free(&r);
+	t_run_dispose(&r);
 	r = run_cmd(&h, "context", "e1", "--json");
 	assert_non_null(strstr(r.out, "\"user_prompts\":[\"#roz a\\u001b]0;t\\u0007b\\rc\xc2\x9b" "2Jd\xe2\x80\xae"
 				      "e\\tf\\ng\"]"));
-	t_run_free(&r);
+	t_run_dispose(&r);
 	r = run_cmd(&h, "debug", "e1", "--json");
 	assert_non_null(strstr(r.out, "\"#roz a\\u001b]0;t\\u0007b\\rc\xc2\x9b" "2Jd\xe2\x80\xae" "e\\tf\\ng\""));
-	t_run_free(&r);
-	home_free(&h);
+	t_run_dispose(&r);
+	home_dispose(&h);
 }
 
 /* A file name in the sessions directory is whatever its maker chose: clean shows it escaped. */
@@ -778,9 +778,9 @@ static void clean_shows_file_names_escaped(void **state)
 	if (raw_control(r.out, r.out_len) || !strstr(r.out, "  x\\x1b[2J\\xff.json.corrupt-20200101T000000Z\n"))
 		fail_msg("clean said:\n%s", r.out);
 	assert_int_not_equal(access(name, F_OK), 0);
-	t_run_free(&r);
+	t_run_dispose(&r);
 	free(name);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 static int run_to_full(const char *arg, char *err, size_t errsize)
@@ -845,9 +845,9 @@ static void usage_mistakes_exit_2(void **state)
 		t_run_roz(&r, NULL, (const char *const *)h.env, argv);
 		if (r.status != 2 || !strstr(r.err, "roz: error:") || !strstr(r.err, "--help"))
 			fail_msg("roz %s: exit %d, stderr:\n%s", cases[i][0], r.status, r.err);
-		t_run_free(&r);
+		t_run_dispose(&r);
 	}
-	home_free(&h);
+	home_dispose(&h);
 }
 
 int main(void)

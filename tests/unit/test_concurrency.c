@@ -65,7 +65,7 @@ static void home_make(home *h, const char *id, const char *config)
 	free(path);
 }
 
-static void home_free(home *h)
+static void home_dispose(home *h)
 {
 	t_rmtree(h->dir);
 	free(h->dir);
@@ -308,7 +308,7 @@ static void session_start(const home *h)
 	if (r.status != 0)
 		fail_msg("session-start exited %d: %s", r.status, r.err);
 	check_file_is_json(h, 0);
-	t_run_free(&r);
+	t_run_dispose(&r);
 	free(in);
 }
 
@@ -391,7 +391,7 @@ static void test_parallel_prompts_lose_nothing(void **state)
 	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "review"), "enabled")));
 	expect_only_session_file(&h);
 	cJSON_Delete(doc);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 /* ---- every kind of writer at once --------------------------------------------------- */
@@ -543,7 +543,7 @@ static void test_mixed_writers_lose_nothing(void **state)
 	}
 	expect_only_session_file(&h);
 	cJSON_Delete(doc);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 /* ---- a lock held too long --------------------------------------------------------------- */
@@ -583,7 +583,7 @@ static void test_busy_lock_bounded_wait(void **state)
 	/* it waited for the lock (not some other failure) but only as long as configured */
 	if (elapsed < 250 || elapsed > 2000)
 		fail_msg("stop on a busy session took %lld ms; lock_timeout_ms is 300", (long long)elapsed);
-	t_run_free(&r);
+	t_run_dispose(&r);
 	/* it did not write without the lock */
 	{
 		char *now = t_read_file(h.file, NULL);
@@ -601,7 +601,7 @@ static void test_busy_lock_bounded_wait(void **state)
 	if (!strstr(r.err, "lock"))
 		fail_msg("decide on a busy session did not mention the lock; stderr: '%s'", r.err);
 	assert_true(elapsed < 2000);
-	t_run_free(&r);
+	t_run_dispose(&r);
 
 	/* once released, the next hook goes through */
 	roz_store_unlock(store, lock);
@@ -609,7 +609,7 @@ static void test_busy_lock_bounded_wait(void **state)
 	if (r.status != 0 || strcmp(r.out, "{}\n") != 0 || *r.err)
 		fail_msg("stop after the lock was released: exit %d, stdout '%s', stderr '%s'", r.status, r.out,
 			 r.err);
-	t_run_free(&r);
+	t_run_dispose(&r);
 	doc = load_doc(&h);
 	trace = cJSON_GetObjectItem(doc, "trace");
 	assert_int_equal(count_events(trace, "stop_hook_called"), 1);
@@ -621,7 +621,7 @@ static void test_busy_lock_bounded_wait(void **state)
 	roz_store_free(store);
 	free(before);
 	free(in);
-	home_free(&h);
+	home_dispose(&h);
 }
 
 /* A roz that waits forever on a lock must fail the suite, not hang it. */

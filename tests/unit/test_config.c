@@ -120,12 +120,12 @@ static void test_defaults(void **state)
 	assert_null(c.config_path);
 	assert_null(c.storage_path);
 	assert_false(c.config_loaded);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	/* free leaves it reusable */
 	assert_null(c.codex);
 	assert_int_equal(roz_config_init(&c), ROZ_OK);
 	assert_defaults(&c);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_init_out_of_memory(void **state)
@@ -147,7 +147,7 @@ static void test_init_out_of_memory(void **state)
 		}
 	}
 	assert_defaults(&c);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_names(void **state)
@@ -231,7 +231,7 @@ static void test_full_config_applied(void **state)
 	assert_string_equal(c.weights[1].id, "terse");
 	assert_int_equal(c.weights[1].weight, 30);
 	assert_int_equal(c.max_events, 1000);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_partial_config_keeps_defaults(void **state)
@@ -243,7 +243,7 @@ static void test_partial_config_keeps_defaults(void **state)
 	assert_int_equal(c.max_blocks, 7);
 	c.max_blocks = 3;
 	assert_defaults(&c);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_empty_config(void **state)
@@ -253,10 +253,10 @@ static void test_empty_config(void **state)
 	(void)state;
 	assert_int_equal(apply(&c, "", NULL), ROZ_OK);
 	assert_defaults(&c);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	assert_int_equal(apply(&c, "# only a comment\n\n", NULL), ROZ_OK);
 	assert_defaults(&c);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_other_choices(void **state)
@@ -267,11 +267,11 @@ static void test_other_choices(void **state)
 	assert_int_equal(apply(&c, "[review]\nmode = \"never\"\ngates.approval_scope = \"session\"\n", NULL), ROZ_OK);
 	assert_int_equal(c.mode, ROZ_MODE_NEVER);
 	assert_int_equal(c.approval_scope, ROZ_SCOPE_SESSION);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	assert_int_equal(apply(&c, "review.mode = \"prompt\"\nreview.gates.tools = []\n", NULL), ROZ_OK);
 	assert_int_equal(c.mode, ROZ_MODE_PROMPT);
 	assert_int_equal(c.n_gate_tools, 0);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_weights_replace_defaults(void **state)
@@ -284,7 +284,7 @@ static void test_weights_replace_defaults(void **state)
 	assert_int_equal(c.n_weights, 1);
 	assert_string_equal(c.weights[0].id, "terse");
 	assert_int_equal(c.weights[0].weight, 1);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_numbers_saturate(void **state)
@@ -301,14 +301,14 @@ static void test_numbers_saturate(void **state)
 	assert_int_equal(c.cooldown_seconds, INT64_MAX);
 	assert_int_equal(c.retention_days, UINT32_MAX);
 	assert_int_equal(c.lock_timeout_ms, UINT32_MAX);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	/* the largest value that fits is kept exactly */
 	assert_int_equal(apply(&c, "[circuit_breaker]\nmax_blocks = 4294967295\n", NULL), ROZ_OK);
 	assert_int_equal(c.max_blocks, UINT32_MAX);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	assert_int_equal(apply(&c, "[circuit_breaker]\nmax_blocks = 0\n", NULL), ROZ_OK);
 	assert_int_equal(c.max_blocks, 0);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 /* ---- the TOML file: errors -------------------------------------------------------- */
@@ -323,7 +323,7 @@ static void assert_apply_fails(const char *doc, int want_rc, const char *want_pr
 	if (strncmp(roz_error_last(), want_prefix, strlen(want_prefix)) != 0)
 		fail_msg("error '%s' does not start with '%s'", roz_error_last(), want_prefix);
 	assert_contains(roz_error_last(), mentions);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_error_syntax(void **state)
@@ -372,10 +372,10 @@ static void test_rejected_choice_leaves_field_unchanged(void **state)
 	/* read, free, then assert, so that the known failure does not also leak */
 	assert_int_equal(apply(&c, "[review]\nmode = \"sometimes\"\n", NULL), ROZ_EINVALID);
 	mode = (int)c.mode;
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	assert_int_equal(apply(&c, "[review.gates]\napproval_scope = 3\n", NULL), ROZ_EINVALID);
 	scope = (int)c.approval_scope;
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	assert_int_equal(mode, ROZ_MODE_PROMPT);
 	assert_int_equal(scope, ROZ_SCOPE_PROMPT);
 }
@@ -427,7 +427,7 @@ static void test_unknown_keys_warn(void **state)
 	/* the known keys beside them still apply */
 	assert_int_equal(c.mode, ROZ_MODE_ALWAYS);
 	assert_int_equal(c.max_blocks, 3);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_unknown_keys_without_warn_callback(void **state)
@@ -437,7 +437,7 @@ static void test_unknown_keys_without_warn_callback(void **state)
 	(void)state;
 	assert_int_equal(apply(&c, "top_level = 1\n[x.y]\nz = 2\n", NULL), ROZ_OK);
 	assert_defaults(&c);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_apply_out_of_memory(void **state)
@@ -455,12 +455,12 @@ static void test_apply_out_of_memory(void **state)
 		roz_alloc_fail_after(-1);
 		if (rc != ROZ_OK) {
 			assert_int_equal(rc, ROZ_ENOMEM);
-			roz_config_free(&c);
+			roz_config_dispose(&c);
 		}
 	}
 	assert_int_equal(c.n_weights, 2);
 	assert_int_equal(c.n_gate_tools, 2);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 /* ---- the TOML file: a problem costs only what it touches --------------------------- */
@@ -535,7 +535,7 @@ static void test_one_bad_value_costs_only_that_value(void **state)
 		assert_int_equal(c.mode, ROZ_MODE_PROMPT);
 		assert_string_equal(c.codex, "codex");
 		assert_int_equal(c.lock_timeout_ms, 3000);
-		roz_config_free(&c);
+		roz_config_dispose(&c);
 		free(line);
 		free(doc);
 	}
@@ -550,26 +550,26 @@ static void test_settings_beside_a_problem_apply(void **state)
 	assert_int_equal(apply(&c, "[circuit_breaker]\ncooldown_seconds = 60\ncooldown_seconds = 5\n", NULL),
 			 ROZ_EPARSE);
 	assert_int_equal(c.cooldown_seconds, 60); /* the first of two wins */
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	assert_int_equal(apply(&c, "# caf\xe9\n[cleanup]\nretention_days = 9\n", NULL), ROZ_EPARSE);
 	assert_int_equal(c.retention_days, 9);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	assert_int_equal(apply(&c, "[external_models]\ncodex = \"caf\xe9\"\ngemini = \"g\"\n", NULL), ROZ_EPARSE);
 	assert_string_equal(c.gemini, "g");
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	assert_int_equal(apply(&c, "[review]\nmode = always\nrequire_reviewer = false\n", NULL), ROZ_EPARSE);
 	assert_false(c.require_reviewer);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	/* the keys under a broken header are not taken for the table before it */
 	assert_int_equal(apply(&c, "[storage\nfsync = true\n[cleanup]\nretention_days = 9\n", NULL), ROZ_EPARSE);
 	assert_false(c.fsync);
 	assert_int_equal(c.retention_days, 9);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	/* one bad weight leaves the others */
 	assert_int_equal(apply(&c, "[templates.weights]\nterse = -1\nlong = 30\n", NULL), ROZ_EINVALID);
 	assert_int_equal(c.n_weights, 1);
 	assert_string_equal(c.weights[0].id, "long");
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 typedef struct gates_lost {
@@ -610,7 +610,7 @@ static void test_lost_gates_hold(void **state)
 				 c.hold_reason ? c.hold_reason : "", g->reason, c.n_gate_tools);
 		assert_true(c.n_diags > 0);
 		assert_contains(c.diags[0].message, "roz cannot tell which tools are gated");
-		roz_config_free(&c);
+		roz_config_dispose(&c);
 	}
 }
 
@@ -635,7 +635,7 @@ static void test_problems_elsewhere_do_not_hold(void **state)
 		assert_int_not_equal(apply(&c, docs[i], NULL), ROZ_ENOMEM);
 		if (c.hold)
 			fail_msg("'%s' held the gates: %s", docs[i], c.hold_reason);
-		roz_config_free(&c);
+		roz_config_dispose(&c);
 	}
 }
 
@@ -651,8 +651,8 @@ static void test_problems_are_counted_past_the_cap(void **state)
 	assert_int_equal(c.n_diags, ROZ_CONFIG_MAX_DIAGS);
 	assert_int_equal(c.n_dropped, 300 - ROZ_CONFIG_MAX_DIAGS);
 	assert_false(c.diags[0].error);
-	roz_config_free(&c);
-	roz_buf_free(&b);
+	roz_config_dispose(&c);
+	roz_buf_dispose(&b);
 }
 
 static cJSON *json(const char *text)
@@ -682,7 +682,7 @@ static void test_which_calls_are_held(void **state)
 	(void)state;
 	assert_int_equal(apply(&c, gated_base, NULL), ROZ_OK);
 	assert_false(held(&c, "Bash", "{\"command\":\"git push\"}"));
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 
 	assert_true(apply(&c, "[review.gates]\ntools = [1]\n", NULL) < 0);
 	assert_true(held(&c, "Bash", "{\"command\":\"git push origin main\"}"));
@@ -710,7 +710,7 @@ static void test_which_calls_are_held(void **state)
 	assert_contains(msg, "cfg.toml:2:10: 'review.gates.tools' must be an array of strings");
 	assert_contains(msg, "roz doctor");
 	roz_free(msg);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_lenient_apply_out_of_memory(void **state)
@@ -729,12 +729,12 @@ static void test_lenient_apply_out_of_memory(void **state)
 		rc = roz_config_apply_toml(&c, doc, sizeof(doc) - 1, "cfg.toml", NULL, NULL);
 		roz_alloc_fail_after(-1);
 		if (rc == ROZ_ENOMEM)
-			roz_config_free(&c);
+			roz_config_dispose(&c);
 	}
 	assert_int_equal(rc, ROZ_EPARSE);
 	assert_int_equal(c.n_diags, 6); /* two bad lines, a comment, two bad values, an unknown key */
 	assert_true(c.hold);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 /* ---- environment ------------------------------------------------------------------ */
@@ -765,7 +765,7 @@ static void test_env_overrides(void **state)
 	assert_int_equal(c.mode, ROZ_MODE_ALWAYS);
 	assert_int_equal(c.max_events, 50);
 	assert_int_equal(c.retention_days, 1);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_env_review_mode_case_insensitive(void **state)
@@ -790,7 +790,7 @@ static void test_env_review_mode_case_insensitive(void **state)
 		roz_config_apply_env(&c, fake_getenv, &e, collect, &w);
 		assert_int_equal(c.mode, cases[i].mode);
 		assert_int_equal(w.n, 0);
-		roz_config_free(&c);
+		roz_config_dispose(&c);
 	}
 }
 
@@ -815,7 +815,7 @@ static void test_env_unparsable_ignored_with_warning(void **state)
 		assert_contains(w.text, "ROZ_COOLDOWN_SECONDS");
 		assert_contains(w.text, "ROZ_MAX_EVENTS");
 		assert_contains(w.text, "ROZ_RETENTION_DAYS");
-		roz_config_free(&c);
+		roz_config_dispose(&c);
 	}
 }
 
@@ -832,7 +832,7 @@ static void test_env_bad_mode_ignored_with_warning(void **state)
 	assert_int_equal(w.n, 1);
 	assert_contains(w.text, "ROZ_REVIEW_MODE");
 	assert_contains(w.text, "sometimes");
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_env_huge_values_saturate(void **state)
@@ -852,7 +852,7 @@ static void test_env_huge_values_saturate(void **state)
 	assert_int_equal(c.max_blocks, UINT32_MAX);
 	assert_int_equal(c.retention_days, UINT32_MAX);
 	assert_int_equal(c.max_events, SIZE_MAX);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_env_range_edges(void **state)
@@ -871,12 +871,12 @@ static void test_env_range_edges(void **state)
 	assert_int_equal(c.max_blocks, UINT32_MAX);
 	assert_int_equal(c.retention_days, 0);
 	assert_int_equal(c.max_events, 0);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	e.n = 0;
 	env_set(&e, "ROZ_COOLDOWN_SECONDS", "18446744073709551614");
 	apply_env(&c, &e, &w);
 	assert_int_equal(c.cooldown_seconds, UINT64_MAX - 1);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_env_without_warn_callback(void **state)
@@ -890,7 +890,7 @@ static void test_env_without_warn_callback(void **state)
 	assert_int_equal(roz_config_init(&c), ROZ_OK);
 	roz_config_apply_env(&c, fake_getenv, &e, NULL, NULL);
 	assert_defaults(&c);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_process_env(void **state)
@@ -929,7 +929,7 @@ static void test_load_roz_home(void **state)
 	assert_int_equal(c.max_blocks, 4);
 	/* no storage setting: sessions live under the home */
 	assert_string_equal(c.storage_path, home);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	free(want);
 	t_rmtree(home);
 	free(home);
@@ -955,7 +955,7 @@ static void test_load_default_home_without_file(void **state)
 	assert_false(c.config_loaded);
 	assert_defaults(&c);
 	assert_int_equal(w.n, 0);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	free(want);
 	t_rmtree(dir);
 	free(dir);
@@ -976,7 +976,7 @@ static void test_load_empty_roz_home_is_unset(void **state)
 	assert_int_equal(load(&c, &e, &w), ROZ_OK);
 	assert_string_equal(c.home, want);
 	assert_string_equal(c.storage_path, want);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	free(want);
 	t_rmtree(dir);
 	free(dir);
@@ -1002,7 +1002,7 @@ static void test_load_roz_config(void **state)
 	/* the home is still where templates and default storage live */
 	assert_string_equal(c.home, home);
 	assert_string_equal(c.storage_path, home);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	t_rmtree(dir);
 	free(dir);
 	free(path);
@@ -1035,7 +1035,7 @@ static void test_load_missing_roz_config_is_error(void **state)
 	assert_defaults(&c);
 	assert_non_null(c.storage_path);
 	assert_false(c.config_loaded);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	t_rmtree(dir);
 	free(dir);
 	free(path);
@@ -1061,7 +1061,7 @@ static void test_load_directory_as_config_is_error(void **state)
 	assert_contains(c.hold_reason, "directory");
 	assert_contains(roz_error_last(), "which tools are gated");
 	assert_defaults(&c);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	/* the same for a default config path that is a directory */
 	{
 		char *cfgdir = t_sprintf("%s/.roz/config.toml/x", dir);
@@ -1074,7 +1074,7 @@ static void test_load_directory_as_config_is_error(void **state)
 	rc = load(&c, &e, &w);
 	assert_true(rc < 0);
 	assert_contains(c.hold_reason, "directory");
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	t_rmtree(dir);
 	free(dir);
 }
@@ -1114,7 +1114,7 @@ static void test_load_bad_value_keeps_the_rest_and_env(void **state)
 	assert_defaults(&c);
 	assert_string_equal(c.home, home);
 	assert_string_equal(c.storage_path, home);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	free(want);
 	t_rmtree(home);
 	free(home);
@@ -1138,7 +1138,7 @@ static void test_load_syntax_error_position(void **state)
 	assert_contains(w.text, want);
 	assert_contains(roz_error_last(), "which tools are gated");
 	assert_defaults(&c);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	free(want);
 	t_rmtree(home);
 	free(home);
@@ -1161,7 +1161,7 @@ static void test_load_unknown_keys_warn_but_load(void **state)
 	where = t_sprintf("%s/config.toml:3:1: ", home);
 	assert_contains(w.text, where);
 	assert_contains(w.text, "shiny");
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	free(where);
 	t_rmtree(home);
 	free(home);
@@ -1189,7 +1189,7 @@ static void test_load_env_overrides_file(void **state)
 	assert_int_equal(c.mode, ROZ_MODE_ALWAYS);
 	assert_int_equal(c.max_events, 20);
 	assert_int_equal(c.retention_days, 4);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	t_rmtree(home);
 	free(home);
 }
@@ -1208,7 +1208,7 @@ static char *storage_for(const char *home, const char *home_env, const char *sto
 		env_set(&e, "ROZ_STORAGE_PATH", storage_env);
 	assert_int_equal(load(&c, &e, &w), ROZ_OK);
 	out = t_sprintf("%s", c.storage_path);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	return out;
 }
 
@@ -1261,7 +1261,7 @@ static void test_storage_relative_to_roz_config_dir(void **state)
 	env_set(&e, "ROZ_CONFIG", path);
 	assert_int_equal(load(&c, &e, &w), ROZ_OK);
 	assert_string_equal(c.storage_path, want);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	t_rmtree(dir);
 	free(dir);
 	free(path);
@@ -1318,7 +1318,7 @@ static void test_load_out_of_memory(void **state)
 	assert_true(n > 10);
 	assert_int_equal(c.max_blocks, 11);
 	assert_string_equal(c.storage_path, "/data/roz");
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	t_rmtree(home);
 	free(home);
 }

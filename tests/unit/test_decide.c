@@ -34,7 +34,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	th_free(*state);
+	th_dispose(*state);
 	free(*state);
 	return 0;
 }
@@ -59,7 +59,7 @@ static roz_output_kind bash_by(t_hooks *h, const char *agent, const char *tool_u
 		   "{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"Bash\",\"tool_use_id\":\"%s\","
 		   "\"tool_input\":{\"command\":%s}%s}",
 		   SID, tool_use_id, q, who);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	roz_free(q);
 	free(who);
 	return k;
@@ -167,7 +167,7 @@ static void main_agent_decide_call_issues_no_ticket(void **state)
 				"\"tool_input\":{\"command\":\"roz decide " SID " COMPLETE x\"},"
 				"\"agent_id\":\"gp-1\",\"agent_type\":\"general-purpose\"}"),
 			 ROZ_OUTPUT_DENY);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	s = th_get(h, SID);
 	assert_int_equal(s->review.n_tickets, 0);
 	roz_session_free(s);
@@ -355,7 +355,7 @@ static void another_reviewers_stop_does_not_vouch(void **state)
 				"\"agent_type\":\"roz:roz\"}"),
 			 ROZ_OUTPUT_BLOCK);
 	assert_non_null(strstr(out.text, "another reviewer's ticket"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
 }
 
@@ -449,7 +449,7 @@ static void tickets_and_marks_survive_a_save(void **state)
 	assert_string_equal(back->review.decision_agent_id, "rv-1");
 	assert_true(back->review.decision_override);
 	assert_true(back->review.decision_contested);
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 	roz_session_free(s);
 	roz_session_free(back);
 }
@@ -468,7 +468,7 @@ static void ticket_text_roz_cannot_store_is_refused(void **state)
 	/* what was stored still reads back */
 	assert_int_equal(roz_session_to_json(s, &b), ROZ_OK);
 	assert_int_equal(roz_session_from_json(b.ptr, b.len, &back), ROZ_OK);
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 	roz_session_free(back);
 	roz_session_free(s);
 }
@@ -531,9 +531,9 @@ static bool refused_as_decide(const char *command)
 	       "{\"session_id\":\"" SID "\",\"cwd\":\"/w\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":%s}}",
 	       q);
 	refused = out.kind == ROZ_OUTPUT_DENY && out.text && strstr(out.text, "only the roz:roz reviewer");
-	th_out_free(&out);
+	th_out_dispose(&out);
 	roz_free(q);
-	th_free(&h);
+	th_dispose(&h);
 	return refused;
 }
 
@@ -717,7 +717,7 @@ static int world_teardown(void **state)
 {
 	world *w = *state;
 
-	roz_config_free(&w->config);
+	roz_config_dispose(&w->config);
 	t_rmtree(w->home);
 	free(w->home);
 	free(w);
@@ -730,8 +730,8 @@ static void hook_in(world *w, const char *event, const char *json)
 	roz_buf out = ROZ_BUF_INIT, err = ROZ_BUF_INIT;
 
 	assert_int_equal(roz_run_hook(event, json, strlen(json), &out, &err, &opts), ROZ_OK);
-	roz_buf_free(&out);
-	roz_buf_free(&err);
+	roz_buf_dispose(&out);
+	roz_buf_dispose(&err);
 }
 
 static void world_pending(world *w)

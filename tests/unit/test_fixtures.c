@@ -168,7 +168,7 @@ static void check_fixture(const char *path, const char *text, size_t len)
 		else if (cJSON_GetArraySize(tasks) > 0)
 			seen.stops_with_tasks++;
 	}
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	cJSON_Delete(json);
 	free(ev);
 }
@@ -218,7 +218,7 @@ static void test_every_captured_input_parses(void **state)
 		fail_msg("out of memory");
 	if (seen.failures)
 		fail_msg("%zu problem(s) in %zu fixtures:\n%s", seen.failures, seen.files, roz_buf_cstr(&seen.report));
-	roz_buf_free(&seen.report);
+	roz_buf_dispose(&seen.report);
 }
 
 int main(void)

@@ -359,9 +359,9 @@ static bool holds(const char *pattern, const char *command)
 	cJSON_AddStringToObject(in, "command", command);
 	assert_int_equal(roz_gate_check(&c, "Bash", in, "/w", &m), ROZ_OK);
 	hit = m.matched || m.unsure;
-	roz_gate_match_clear(&m);
+	roz_gate_match_dispose(&m);
 	cJSON_Delete(in);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	return hit;
 }
 
@@ -471,9 +471,9 @@ static const char *verdict(const char *pattern, const char *command, char **why)
 	v = m.matched ? "matched" : m.unsure ? "unsure" : "none";
 	if (why)
 		*why = m.unsure ? strdup(m.unsure) : NULL;
-	roz_gate_match_clear(&m);
+	roz_gate_match_dispose(&m);
 	cJSON_Delete(in);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 	return v;
 }
 
@@ -531,9 +531,9 @@ static void test_bash_matches_the_whole_command(void **state)
 	assert_int_equal(roz_gate_check(&c, "Bash", in, "/w", &m), ROZ_OK);
 	assert_true(m.matched);
 	assert_int_equal(strlen(m.tool_key), ROZ_MAX_KEY_DISPLAY);
-	roz_gate_match_clear(&m);
+	roz_gate_match_dispose(&m);
 	cJSON_Delete(in);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 /* ---- matching a tool call against gates ------------------------------------------- */
@@ -561,11 +561,11 @@ static void test_gate_match_bash(void **state)
 	assert_true(m.matched);
 	assert_string_equal(m.tool_key, "Bash:git push origin main");
 	assert_string_equal(m.pattern, "Bash:git push*");
-	roz_gate_match_clear(&m);
+	roz_gate_match_dispose(&m);
 	assert_false(m.matched);
 	assert_null(m.tool_key);
 	cJSON_Delete(in);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 static void test_gate_match_tool_names(void **state)
@@ -581,30 +581,30 @@ static void test_gate_match_tool_names(void **state)
 	assert_true(m.matched);
 	assert_string_equal(m.tool_key, "mcp__tissue__close_issue");
 	assert_string_equal(m.pattern, "mcp__tissue__close*");
-	roz_gate_match_clear(&m);
+	roz_gate_match_dispose(&m);
 	assert_int_equal(roz_gate_check(&c, "Edit", NULL, "/w", &m), ROZ_OK);
 	assert_false(m.matched);
 	assert_null(m.pattern);
-	roz_gate_match_clear(&m);
+	roz_gate_match_dispose(&m);
 	assert_int_equal(roz_gate_check(&c, "Bash", ls, "/w", &m), ROZ_OK);
 	assert_false(m.matched);
-	roz_gate_match_clear(&m);
-	roz_config_free(&c);
+	roz_gate_match_dispose(&m);
+	roz_config_dispose(&c);
 	/* the first pattern that matches wins */
 	gates(&c, pats + 2, 1);
 	assert_int_equal(roz_gate_check(&c, "Bash", ls, "/w", &m), ROZ_OK);
 	assert_true(m.matched);
 	assert_string_equal(m.tool_key, "Bash:ls");
 	assert_string_equal(m.pattern, "*");
-	roz_gate_match_clear(&m);
+	roz_gate_match_dispose(&m);
 	/* no tool name is matched as "unknown"; Bash without a command as "Bash" */
 	assert_int_equal(roz_gate_check(&c, NULL, NULL, "/w", &m), ROZ_OK);
 	assert_string_equal(m.tool_key, "unknown");
-	roz_gate_match_clear(&m);
+	roz_gate_match_dispose(&m);
 	assert_int_equal(roz_gate_check(&c, "Bash", NULL, "/w", &m), ROZ_OK);
 	assert_string_equal(m.tool_key, "Bash");
-	roz_gate_match_clear(&m);
-	roz_config_free(&c);
+	roz_gate_match_dispose(&m);
+	roz_config_dispose(&c);
 	cJSON_Delete(ls);
 }
 
@@ -618,7 +618,7 @@ static void test_gate_match_no_gates(void **state)
 	assert_int_equal(roz_gate_check(&c, "Edit", NULL, "/w", &m), ROZ_OK);
 	assert_false(m.matched);
 	assert_null(m.tool_key);
-	roz_config_free(&c);
+	roz_config_dispose(&c);
 }
 
 int main(void)

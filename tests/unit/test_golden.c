@@ -358,7 +358,7 @@ static size_t run_step(run_state *rs, size_t i)
 		free(argv[k]);
 	free(argv);
 	free(want_out);
-	t_run_free(&r);
+	t_run_dispose(&r);
 	return i;
 }
 

@@ -28,7 +28,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	th_free(*state);
+	th_dispose(*state);
 	free(*state);
 	return 0;
 }
@@ -116,7 +116,7 @@ static void main_agent_cannot_decide_in_any_spelling(void **state)
 		assert_non_null(strstr(out.text, "only the roz:roz reviewer"));
 		assert_non_null(strstr(out.text, "SESSION_ID=" SID));
 		assert_false(out.saved); /* a refusal needs no state */
-		th_out_free(&out);
+		th_out_dispose(&out);
 	}
 	assert_null(th_get(h, SID));
 }
@@ -128,13 +128,13 @@ static void other_subagents_cannot_decide(void **state)
 	char *json;
 
 	assert_int_equal(bash_as(h, "general-purpose", self_approvals[0], &out), ROZ_OUTPUT_DENY);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	/* claiming to be the reviewer without an agent id is not enough either */
 	json = t_sprintf("{\"session_id\":\"%s\",\"cwd\":\"/w\",\"agent_type\":\"roz:roz\","
 			 "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"roz decide %s COMPLETE x\"}}",
 			 SID, SID);
 	assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out, "%s", json), ROZ_OUTPUT_DENY);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	free(json);
 }
 
@@ -146,10 +146,10 @@ static void the_reviewer_may_decide(void **state)
 	for (int i = 0; i < 6; i++) {
 		assert_int_equal(bash_as(h, "roz:roz", self_approvals[i], &out), ROZ_OUTPUT_ALLOW);
 		assert_string_equal(out.json, "{}\n");
-		th_out_free(&out);
+		th_out_dispose(&out);
 	}
 	assert_int_equal(bash_as(h, "roz:roz", "roz context " SID, &out), ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void nobody_runs_roz_hook(void **state)
@@ -159,9 +159,9 @@ static void nobody_runs_roz_hook(void **state)
 
 	assert_int_equal(bash_as(h, NULL, "echo '{}' | roz hook subagent-stop", &out), ROZ_OUTPUT_DENY);
 	assert_non_null(strstr(out.text, "roz hook"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_int_equal(bash_as(h, "roz:roz", "roz hook stop < /dev/null", &out), ROZ_OUTPUT_DENY);
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void mentions_of_roz_are_not_commands(void **state)
@@ -182,7 +182,7 @@ static void mentions_of_roz_are_not_commands(void **state)
 	for (const char *const *c = fine; *c; c++) {
 		if (bash_as(h, NULL, *c, &out) != ROZ_OUTPUT_ALLOW)
 			fail_msg("wrongly refused: %s\n(answer %s)", *c, out.json);
-		th_out_free(&out);
+		th_out_dispose(&out);
 	}
 }
 
@@ -195,23 +195,23 @@ static void session_files_are_not_writable_by_tools(void **state)
 				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"Write\",\"tool_input\":"
 				"{\"file_path\":\"/home/u/.roz/sessions/%s.json\",\"content\":\"{}\"}}", SID, SID),
 			 ROZ_OUTPUT_DENY);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out,
 				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"Edit\",\"tool_input\":"
 				"{\"file_path\":\"/home/u/.roz/config.toml\"}}", SID),
 			 ROZ_OUTPUT_DENY);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	/* a sibling directory that merely shares the prefix is not the store */
 	assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out,
 				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"Write\",\"tool_input\":"
 				"{\"file_path\":\"/home/u/.rozzy/notes.md\"}}", SID),
 			 ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out,
 				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"Read\",\"tool_input\":"
 				"{\"file_path\":\"/home/u/.roz/sessions/%s.json\"}}", SID, SID),
 			 ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 /* ---- verdicts count only when a reviewer vouches ----------------------------------------- */
@@ -229,7 +229,7 @@ static void an_unvouched_complete_is_ignored(void **state)
 			 ROZ_OUTPUT_BLOCK);
 	assert_non_null(strstr(out.text, "SESSION_ID=" SID));
 	assert_non_null(strstr(out.notes, "no reviewer vouched"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_DECISION_IGNORED), 1);
 	s = th_get(h, SID);
 	assert_false(s->review.decision_trusted);
@@ -335,7 +335,7 @@ static void reviewer_runs_are_tracked(void **state)
 		th_run(h, ROZ_HOOK_SUBAGENT_START, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\","
 		       "\"agent_id\":\"x\",\"agent_type\":\"Explore\"}", SID);
 		assert_false(out.saved);
-		th_out_free(&out);
+		th_out_dispose(&out);
 	}
 	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_REVIEWER_STARTED), 1);
 }
@@ -354,7 +354,7 @@ static void a_verdict_from_before_the_reviewer_started_is_not_its_own(void **sta
 				"\"agent_id\":\"rv-b\",\"agent_type\":\"roz:roz\"}", SID),
 			 ROZ_OUTPUT_BLOCK);
 	assert_non_null(strstr(out.text, "predates"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 /* ---- a reviewer that never decides -------------------------------------------------- */
@@ -374,7 +374,7 @@ static void a_reviewer_without_verdict_is_held_twice_then_let_go(void **state)
 				"\"agent_id\":\"rv-c\",\"agent_type\":\"roz:roz\"}", SID),
 			 ROZ_OUTPUT_ALLOW);
 	assert_non_null(strstr(out.notes, "without a usable verdict"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	s = th_get(h, SID);
 	assert_int_equal(s->review.attempts[0].outcome, ROZ_OUTCOME_NO_DECISION);
 	assert_int_equal(s->review.n_reviewers, 0);
@@ -419,7 +419,7 @@ static void stops_while_a_background_reviewer_runs_are_not_counted(void **state)
 	for (int i = 0; i < 5; i++) {
 		assert_int_equal(stop_with_background(h, "running", &out), ROZ_OUTPUT_ALLOW);
 		assert_non_null(strstr(out.notes, "still working on session"));
-		th_out_free(&out);
+		th_out_dispose(&out);
 	}
 	s = th_get(h, SID);
 	assert_int_equal(s->review.block_count, 1);
@@ -431,7 +431,7 @@ static void stops_while_a_background_reviewer_runs_are_not_counted(void **state)
 	th_decide(h, SID, ROZ_DECISION_COMPLETE, "fine", NULL);
 	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, SID, "a7"), ROZ_OUTPUT_ALLOW);
 	assert_int_equal(stop_with_background(h, "completed", &out), ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void a_finished_background_task_does_not_hold_the_stop(void **state)
@@ -444,7 +444,7 @@ static void a_finished_background_task_does_not_hold_the_stop(void **state)
 	/* a completed task is no reason to let the turn end: this is the normal review block */
 	assert_non_null(strstr(out.text, "Agent"));
 	assert_null(strstr(out.notes ? out.notes : "", "still working"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 /* ---- shell-aware gates ----------------------------------------------------------------- */
@@ -477,15 +477,15 @@ static void unreadable_lines_are_asked_about_when_bash_is_gated(void **state)
 	assert_true(strstr(out.json, "\"permissionDecision\":\"ask\"") != NULL);
 	assert_non_null(strstr(out.text, "cannot tell which command"));
 	assert_false(out.saved);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_int_equal(bash_as(h, NULL, "echo 'unterminated", &out), ROZ_OUTPUT_ASK);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	th_gates(h, ROZ_SCOPE_PROMPT, mcp_gate);
 	assert_int_equal(bash_as(h, NULL, "$TOOL push origin", &out), ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	th_gates(h, ROZ_SCOPE_PROMPT, NULL);
 	assert_int_equal(bash_as(h, NULL, "$TOOL push origin", &out), ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void the_reviewer_cannot_restart_the_review(void **state)
@@ -508,14 +508,14 @@ static void the_reviewer_cannot_restart_the_review(void **state)
 			 ROZ_OUTPUT_DENY);
 	assert_false(out.saved);
 	assert_non_null(strstr(out.text, "does not run gated actions"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	/* roz's own commands are never gated, for the reviewer or anyone */
 	assert_int_equal(bash_as(h, "roz:roz", "roz context " SID, &out), ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_int_equal(bash_as(h, "roz:roz", "roz decide " SID " COMPLETE ok", &out), ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_int_equal(bash_as(h, NULL, "roz context " SID, &out), ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	s = th_get(h, SID);
 	assert_int_equal(s->review.block_count, 1);
 	roz_session_free(s);
@@ -590,18 +590,18 @@ static void run_time_spellings_are_asked_about(void **state)
 		assert_non_null(strstr(out.json, "\"permissionDecision\":\"ask\""));
 		assert_non_null(strstr(out.text, "cannot tell which command"));
 		assert_false(out.saved);
-		th_out_free(&out);
+		th_out_dispose(&out);
 	}
 	for (const char *const *c = static_pushes; *c; c++) {
 		if (bash_as(h, NULL, *c, &out) != ROZ_OUTPUT_DENY)
 			fail_msg("not gated: %s\n(answer %s)", *c, out.json);
 		assert_non_null(strstr(out.text, "`Bash:git push"));
-		th_out_free(&out);
+		th_out_dispose(&out);
 	}
 	for (const char *const *c = ordinary_lines; *c; c++) {
 		if (bash_as(h, NULL, *c, &out) != ROZ_OUTPUT_ALLOW)
 			fail_msg("wrongly held: %s\n(answer %s)", *c, out.json);
-		th_out_free(&out);
+		th_out_dispose(&out);
 	}
 }
 
@@ -615,13 +615,13 @@ static void the_reason_names_the_run_time_part(void **state)
 	assert_int_equal(bash_as(h, NULL, "a=push; git $a origin main", &out), ROZ_OUTPUT_ASK);
 	assert_non_null(strstr(out.text, "`git $a origin main` could match the gate `Bash:git push*` "
 					 "depending on `$a`"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_int_equal(bash_as(h, NULL, "echo push | xargs git", &out), ROZ_OUTPUT_ASK);
 	assert_non_null(strstr(out.text, "the arguments xargs adds"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_int_equal(bash_as(h, NULL, "alias p='git push'\np", &out), ROZ_OUTPUT_ASK);
 	assert_non_null(strstr(out.text, "an alias defined on this line"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 /* ---- no route to the store ---------------------------------------------------------- */
@@ -679,9 +679,9 @@ static roz_output_kind tool_call(t_hooks *h, const char *tool, const char *field
 	out->kind = res.output.kind;
 	out->text = res.output.text ? strdup(res.output.text) : NULL;
 	out->json = strdup("");
-	roz_hook_result_clear(&res);
-	roz_hook_plan_clear(&plan);
-	roz_hook_input_clear(&in);
+	roz_hook_result_dispose(&res);
+	roz_hook_plan_dispose(&plan);
+	roz_hook_input_dispose(&in);
 	roz_free(q);
 	free(json);
 	return out->kind;
@@ -815,19 +815,19 @@ static void the_store_is_out_of_reach_of_bash(void **state)
 		if (bash_paths(h, *c, &out) != ROZ_OUTPUT_DENY)
 			fail_msg("store write not refused: %s\n(answer %s)", *c, out.text ? out.text : "{}");
 		assert_non_null(strstr(out.text, "record of the review"));
-		th_out_free(&out);
+		th_out_dispose(&out);
 	}
 	for (const char *const *c = maybe_erasures; *c; c++) {
 		if (bash_paths(h, *c, &out) != ROZ_OUTPUT_ASK)
 			fail_msg("possible store write not asked about: %s\n(answer %s)", *c,
 				 out.text ? out.text : "{}");
 		assert_non_null(strstr(out.text, "roz's storage"));
-		th_out_free(&out);
+		th_out_dispose(&out);
 	}
 	for (const char *const *c = harmless; *c; c++) {
 		if (bash_paths(h, *c, &out) != ROZ_OUTPUT_ALLOW)
 			fail_msg("wrongly held: %s\n(answer %s)", *c, out.text);
-		th_out_free(&out);
+		th_out_dispose(&out);
 	}
 }
 
@@ -840,13 +840,13 @@ static void the_refusal_names_the_write(void **state)
 			 ROZ_OUTPUT_DENY);
 	assert_non_null(strstr(out.text, "`rm ../home/u/.roz/sessions/" SID ".json`"));
 	assert_non_null(strstr(out.text, "/home/u/.roz/sessions/" SID ".json"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_int_equal(bash_paths(h, "rm -rf ~", &out), ROZ_OUTPUT_DENY);
 	assert_non_null(strstr(out.text, "which holds roz's storage"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_int_equal(bash_paths(h, "rm \"$F\"", &out), ROZ_OUTPUT_ASK);
 	assert_non_null(strstr(out.text, "known only when it runs"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void file_tools_cannot_reach_the_store_by_any_spelling(void **state)
@@ -867,22 +867,22 @@ static void file_tools_cannot_reach_the_store_by_any_spelling(void **state)
 	for (const char *const *p = paths; *p; p++) {
 		if (tool_call(h, "Write", "file_path", *p, &out) != ROZ_OUTPUT_DENY)
 			fail_msg("Write to %s not refused", *p);
-		th_out_free(&out);
+		th_out_dispose(&out);
 		assert_int_equal(tool_call(h, "Edit", "file_path", *p, &out), ROZ_OUTPUT_DENY);
-		th_out_free(&out);
+		th_out_dispose(&out);
 		assert_int_equal(tool_call(h, "NotebookEdit", "notebook_path", *p, &out), ROZ_OUTPUT_DENY);
-		th_out_free(&out);
+		th_out_dispose(&out);
 		assert_int_equal(tool_call(h, "Read", "file_path", *p, &out), ROZ_OUTPUT_ALLOW);
-		th_out_free(&out);
+		th_out_dispose(&out);
 	}
 	assert_int_equal(tool_call(h, "Write", "file_path", "/tmp/out/x.json", &out), ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	/* the runner's harness knows no home: the `/tmp/..` spelling is refused from the text alone */
 	assert_int_equal(th_run(h, ROZ_HOOK_PRE_TOOL_USE, &out,
 				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"tool_name\":\"Write\",\"tool_input\":"
 				"{\"file_path\":\"/tmp/../home/u/.roz/sessions/%s.json\"}}", SID, SID),
 			 ROZ_OUTPUT_DENY);
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void an_approved_gate_does_not_cover_a_store_write(void **state)
@@ -898,10 +898,10 @@ static void an_approved_gate_does_not_cover_a_store_write(void **state)
 	/* the approval is for the push; where "$F" points is still the user's to judge */
 	assert_int_equal(bash_as(h, NULL, "git push && rm \"$F\"", &out), ROZ_OUTPUT_ASK);
 	assert_non_null(strstr(out.text, "roz's storage"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_int_equal(bash_as(h, NULL, "git push && rm /home/u/.roz/sessions/" SID ".json", &out),
 			 ROZ_OUTPUT_DENY);
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 int main(void)

@@ -46,7 +46,7 @@ static void assert_rejected_n(const char *text, size_t len, const char *mentions
 	roz_error_clear();
 	rc = parse_n(text, len, &in);
 	if (rc != ROZ_EINVALID) {
-		roz_hook_input_clear(&in); /* a known failure should not also leak */
+		roz_hook_input_dispose(&in); /* a known failure should not also leak */
 		fail_msg("expected ROZ_EINVALID, got %d for: %.*s", rc, (int)len, text);
 	}
 	/* a failed parse leaves nothing behind */
@@ -56,7 +56,7 @@ static void assert_rejected_n(const char *text, size_t len, const char *mentions
 	assert_int_equal(in.stop_hook_active, -1);
 	if (!strstr(roz_error_last(), mentions))
 		fail_msg("error '%s' does not mention '%s'", roz_error_last(), mentions);
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 }
 
 static void assert_rejected(const char *text, const char *mentions)
@@ -109,7 +109,7 @@ static void test_parse_minimal(void **state)
 	assert_null(in.background_tasks);
 	assert_null(in.effort);
 	assert_int_equal(in.stop_hook_active, -1);
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	assert_null(in.root);
 	assert_null(in.session_id);
 	assert_int_equal(in.stop_hook_active, -1);
@@ -131,7 +131,7 @@ static void test_parse_each_optional_field(void **state)
 			else if (field_at(&in, k))
 				fail_msg("setting '%s' also set '%s'", string_fields[i].name, string_fields[k].name);
 		}
-		roz_hook_input_clear(&in);
+		roz_hook_input_dispose(&in);
 		free(text);
 		free(want);
 	}
@@ -164,7 +164,7 @@ static void test_parse_all_fields_together(void **state)
 	assert_true(cJSON_IsString(in.tool_response));
 	assert_string_equal(in.tool_use_id, "toolu_01");
 	assert_int_equal(in.stop_hook_active, 0);
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 }
 
 static void test_parse_agent_fields(void **state)
@@ -181,7 +181,7 @@ static void test_parse_agent_fields(void **state)
 	assert_string_equal(in.agent_transcript_path, "/tmp/transcript.json");
 	assert_string_equal(in.last_assistant_message, "Review complete. All changes verified.");
 	assert_int_equal(in.stop_hook_active, 0);
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 }
 
 static void test_parse_session_start_fields(void **state)
@@ -195,7 +195,7 @@ static void test_parse_session_start_fields(void **state)
 	assert_string_equal(in.source, "startup");
 	assert_string_equal(in.model, "claude-sonnet-4-6");
 	assert_string_equal(in.hook_event_name, "SessionStart");
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 }
 
 static void test_parse_newer_claude_code_fields(void **state)
@@ -215,12 +215,12 @@ static void test_parse_newer_claude_code_fields(void **state)
 	assert_int_equal(cJSON_GetArraySize(in.background_tasks), 2);
 	assert_true(cJSON_IsObject(in.effort));
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(in.effort, "level")->valuestring, "high");
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	/* effort may be a plain string and background_tasks empty */
 	parse_ok("{\"session_id\":\"s\",\"cwd\":\"/tmp\",\"effort\":\"low\",\"background_tasks\":[]}", &in);
 	assert_true(cJSON_IsString(in.effort));
 	assert_int_equal(cJSON_GetArraySize(in.background_tasks), 0);
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 }
 
 static void test_stop_hook_active_values(void **state)
@@ -230,16 +230,16 @@ static void test_stop_hook_active_values(void **state)
 	(void)state;
 	parse_ok("{\"session_id\":\"s\",\"cwd\":\"/\",\"stop_hook_active\":true}", &in);
 	assert_int_equal(in.stop_hook_active, 1);
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	parse_ok("{\"session_id\":\"s\",\"cwd\":\"/\",\"stop_hook_active\":false}", &in);
 	assert_int_equal(in.stop_hook_active, 0);
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	parse_ok("{\"session_id\":\"s\",\"cwd\":\"/\"}", &in);
 	assert_int_equal(in.stop_hook_active, -1);
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	parse_ok("{\"session_id\":\"s\",\"cwd\":\"/\",\"stop_hook_active\":null}", &in);
 	assert_int_equal(in.stop_hook_active, -1);
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 }
 
 static void test_null_optional_fields(void **state)
@@ -260,8 +260,8 @@ static void test_null_optional_fields(void **state)
 	assert_null(in.tool_response);
 	assert_null(in.background_tasks);
 	assert_null(in.effort);
-	roz_hook_input_clear(&in);
-	roz_buf_free(&b);
+	roz_hook_input_dispose(&in);
+	roz_buf_dispose(&b);
 }
 
 static void test_unknown_fields_ignored(void **state)
@@ -274,7 +274,7 @@ static void test_unknown_fields_ignored(void **state)
 		 &in);
 	assert_string_equal(in.session_id, "test-123");
 	assert_string_equal(in.prompt_id, "p");
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 }
 
 static void test_permission_modes(void **state)
@@ -288,7 +288,7 @@ static void test_permission_modes(void **state)
 
 		parse_ok(text, &in);
 		assert_string_equal(in.permission_mode, modes[i]);
-		roz_hook_input_clear(&in);
+		roz_hook_input_dispose(&in);
 		free(text);
 	}
 }
@@ -303,7 +303,7 @@ static void test_escapes_decoded(void **state)
 		 &in);
 	assert_string_equal(in.cwd, "C:\\work");
 	assert_string_equal(in.prompt, "#roz line1\nsays \"hi\" \xc3\xa9 \xf0\x9f\x8e\x89 \xe6\x97\xa5");
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 }
 
 static void test_surrounding_whitespace(void **state)
@@ -313,7 +313,7 @@ static void test_surrounding_whitespace(void **state)
 	(void)state;
 	parse_ok("\n\t {\"session_id\":\"s\",\"cwd\":\"/\"} \r\n", &in);
 	assert_string_equal(in.session_id, "s");
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 }
 
 static void test_length_is_honoured(void **state)
@@ -324,7 +324,7 @@ static void test_length_is_honoured(void **state)
 	(void)state;
 	assert_int_equal(parse_n(text, 28, &in), ROZ_OK);
 	assert_string_equal(in.cwd, "/");
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	assert_int_equal(parse_n(text, 30, &in), ROZ_EINVALID);
 	assert_null(in.root);
 }
@@ -335,8 +335,8 @@ static void test_clear_is_idempotent(void **state)
 
 	(void)state;
 	parse_ok("{\"session_id\":\"s\",\"cwd\":\"/\"}", &in);
-	roz_hook_input_clear(&in);
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
+	roz_hook_input_dispose(&in);
 	assert_null(in.root);
 }
 
@@ -435,16 +435,16 @@ static void test_wrong_types_cost_only_their_field(void **state)
 	assert_warned(&in, "'agent_id' is an object, not a string; taken as not the reviewer\n");
 	assert_warned(&in, "'background_tasks' is an object, not an array; read as no tasks\n");
 	assert_warned(&in, "'prompt_id' is true or false, not a string; ignored\n");
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	/* cwd is not needed for any decision either */
 	parse_ok("{\"session_id\":\"s\"}", &in);
 	assert_null(in.cwd);
 	assert_int_equal(in.warnings.len, 0);
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	parse_ok("{\"session_id\":\"s\",\"cwd\":[\"/\"]}", &in);
 	assert_null(in.cwd);
 	assert_warned(&in, "'cwd' is an array");
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 }
 
 static void test_each_optional_string_wrong_type_warns(void **state)
@@ -467,7 +467,7 @@ static void test_each_optional_string_wrong_type_warns(void **state)
 			assert_string_equal(in.tool_unreadable, "'tool_name' is true or false, not a string");
 		else
 			assert_null(in.tool_unreadable);
-		roz_hook_input_clear(&in);
+		roz_hook_input_dispose(&in);
 		free(text);
 		free(want);
 	}
@@ -525,7 +525,7 @@ static void test_flaws_outside_the_command_are_replaced(void **state)
 		assert_warned(&in, "hook input field 'tool_input.description' has ");
 		assert_warned(&in, cases[i].what);
 		assert_null(in.tool_unreadable);
-		roz_hook_input_clear(&in);
+		roz_hook_input_dispose(&in);
 		free(ti);
 	}
 }
@@ -538,30 +538,30 @@ static void test_flaw_in_what_the_gate_reads(void **state)
 	(void)state;
 	parse_bash("{\"command\":\"git push\\u0000\"}", &in);
 	assert_string_equal(in.tool_unreadable, "'tool_input.command' has a NUL character (\\u0000)");
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	parse_bash("{\"command\":\"git \\udc00push\"}", &in);
 	assert_non_null(strstr(in.tool_unreadable, "'tool_input.command' has a lone UTF-16 surrogate"));
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	/* tool_input that is not an object carries its flaws itself */
 	parse_bash("[\"git push\\u0000\"]", &in);
 	assert_non_null(strstr(in.tool_unreadable, "'tool_input' has a NUL"));
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	parse_ok("{\"session_id\":\"s\",\"tool_name\":\"Bas\\u0000h\",\"tool_input\":{\"command\":\"x\"}}", &in);
 	assert_non_null(strstr(in.tool_unreadable, "'tool_name' has a NUL"));
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	/* a file tool's path is read by the store guard; its command means nothing */
 	parse_ok("{\"session_id\":\"s\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"/a\\ud800\","
 		 "\"command\":\"\\u0000\"}}",
 		 &in);
 	assert_non_null(strstr(in.tool_unreadable, "'tool_input.file_path' has a lone"));
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	parse_ok("{\"session_id\":\"s\",\"tool_name\":\"Read\",\"tool_input\":{\"command\":\"\\u0000\"}}", &in);
 	assert_null(in.tool_unreadable);
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	/* and a Bash call's file_path is nobody's business */
 	parse_bash("{\"command\":\"ls\",\"file_path\":\"\\u0000\"}", &in);
 	assert_null(in.tool_unreadable);
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 }
 
 /* A flaw in a key belongs to the member it names. */
@@ -574,11 +574,11 @@ static void test_flaw_in_a_key(void **state)
 	assert_warned(&in, "'tool_input.descr\xef\xbf\xbdiption' has a NUL");
 	assert_null(in.tool_unreadable);
 	assert_string_equal(member(&in, "descr\xef\xbf\xbdiption"), "d");
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	parse_ok("{\"session_id\":\"s\",\"mo\\ud800del\":1,\"prompt\":\"#roz\"}", &in);
 	assert_warned(&in, "'mo\xef\xbf\xbd" "del' has a lone");
 	assert_string_equal(in.prompt, "#roz");
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 }
 
 /* Nested deeper than the parser takes: that member is cut to a note, the rest is read. */
@@ -638,7 +638,7 @@ static void test_nesting_past_the_limit(void **state)
 			assert_int_equal(in.warnings.len, 0);
 			assert_int_equal(depth_of(in.root), depths[i] + 2);
 		}
-		roz_hook_input_clear(&in);
+		roz_hook_input_dispose(&in);
 		free(text);
 	}
 }
@@ -653,7 +653,7 @@ static void test_escaped_backslash_is_not_a_nul(void **state)
 	assert_string_equal(member(&in, "command"), "printf '\\u0000'");
 	assert_int_equal(in.warnings.len, 0);
 	assert_null(in.tool_unreadable);
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 }
 
 /* Forgiving string contents is all the rewrite forgives: the grammar is as strict as ever. */
@@ -692,7 +692,7 @@ static void test_warnings_are_lines(void **state)
 	assert_int_equal(lines, 3);
 	assert_int_equal(in.warnings.ptr[in.warnings.len - 1], '\n');
 	assert_null(strstr(warnings_of(&in), "roz:"));
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 	assert_int_equal(in.warnings.len, 0);
 	assert_null(in.tool_unreadable);
 }
@@ -721,7 +721,7 @@ static void test_rewrite_out_of_memory(void **state)
 	}
 	assert_true(n > 5);
 	assert_non_null(in.tool_unreadable);
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 }
 
 static void test_parse_out_of_memory(void **state)
@@ -745,7 +745,7 @@ static void test_parse_out_of_memory(void **state)
 	}
 	assert_true(n > 3);
 	assert_string_equal(in.cwd, "/w");
-	roz_hook_input_clear(&in);
+	roz_hook_input_dispose(&in);
 }
 
 /* ---- output ----------------------------------------------------------------------- */
@@ -756,13 +756,13 @@ static char *written(roz_output_kind kind, const char *text, const char *event)
 	roz_buf b = ROZ_BUF_INIT;
 
 	memset(&out, 0, sizeof(out));
-	roz_hook_output_clear(&out);
+	roz_hook_output_dispose(&out);
 	out.event_name = event;
 	assert_int_equal(roz_hook_output_set(&out, kind, text), ROZ_OK);
 	assert_int_equal(out.kind, kind);
 	assert_ptr_equal(out.event_name, event);
 	assert_int_equal(roz_hook_output_write(&out, &b), ROZ_OK);
-	roz_hook_output_clear(&out);
+	roz_hook_output_dispose(&out);
 	return roz_buf_detach(&b, NULL);
 }
 
@@ -916,7 +916,7 @@ static void test_output_set_copies(void **state)
 	assert_int_equal(roz_hook_output_set(&out, ROZ_OUTPUT_BLOCK, reason), ROZ_OK);
 	reason[0] = 'X';
 	assert_string_equal(out.text, "original");
-	roz_hook_output_clear(&out);
+	roz_hook_output_dispose(&out);
 	assert_int_equal(out.kind, ROZ_OUTPUT_ALLOW);
 	assert_null(out.text);
 }
@@ -938,7 +938,7 @@ static void test_output_take(void **state)
 	assert_int_equal(roz_hook_output_take(&out, ROZ_OUTPUT_BLOCK, NULL), ROZ_ENOMEM);
 	assert_int_equal(out.kind, ROZ_OUTPUT_ALLOW);
 	assert_null(out.text);
-	roz_hook_output_clear(&out);
+	roz_hook_output_dispose(&out);
 }
 
 static void test_output_set_out_of_memory(void **state)
@@ -953,7 +953,7 @@ static void test_output_set_out_of_memory(void **state)
 	roz_alloc_fail_after(-1);
 	assert_int_equal(out.kind, ROZ_OUTPUT_ALLOW);
 	assert_null(out.text);
-	roz_hook_output_clear(&out);
+	roz_hook_output_dispose(&out);
 }
 
 static void test_output_write_appends(void **state)
@@ -963,14 +963,14 @@ static void test_output_write_appends(void **state)
 
 	(void)state;
 	memset(&out, 0, sizeof(out));
-	roz_hook_output_clear(&out);
+	roz_hook_output_dispose(&out);
 	roz_buf_adds(&b, "x");
 	assert_int_equal(roz_hook_output_write(&out, &b), ROZ_OK);
 	assert_int_equal(roz_hook_output_set(&out, ROZ_OUTPUT_BLOCK, "r"), ROZ_OK);
 	assert_int_equal(roz_hook_output_write(&out, &b), ROZ_OK);
 	assert_string_equal(roz_buf_cstr(&b), "x{}\n{\"decision\":\"block\",\"reason\":\"r\"}\n");
-	roz_hook_output_clear(&out);
-	roz_buf_free(&b);
+	roz_hook_output_dispose(&out);
+	roz_buf_dispose(&b);
 }
 
 static void test_output_write_out_of_memory(void **state)
@@ -984,8 +984,8 @@ static void test_output_write_out_of_memory(void **state)
 	roz_alloc_fail_after(0);
 	assert_int_equal(roz_hook_output_write(&out, &b), ROZ_ENOMEM);
 	roz_alloc_fail_after(-1);
-	roz_hook_output_clear(&out);
-	roz_buf_free(&b);
+	roz_hook_output_dispose(&out);
+	roz_buf_dispose(&b);
 }
 
 int main(void)

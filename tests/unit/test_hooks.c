@@ -28,7 +28,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	th_free(*state);
+	th_dispose(*state);
 	free(*state);
 	return 0;
 }
@@ -222,7 +222,7 @@ static void task_notification_is_not_a_prompt(void **state)
 				"</task-notification>\"}", SID),
 			 ROZ_OUTPUT_ALLOW);
 	assert_false(out.saved);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	after = th_get(h, SID);
 	assert_int_equal(after->review.decision.kind, ROZ_DECISION_COMPLETE);
 	assert_int_equal(after->review.n_prompts, before->review.n_prompts);
@@ -243,7 +243,7 @@ static void stop_without_session_allows_and_stores_nothing(void **state)
 			 ROZ_OUTPUT_ALLOW);
 	assert_string_equal(out.json, "{}\n");
 	assert_false(out.saved);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_null(th_get(h, SID));
 }
 
@@ -270,7 +270,7 @@ static void stop_with_pending_review_blocks_with_template(void **state)
 	assert_non_null(strstr(out.text, "Agent"));
 	assert_null(strstr(out.text, "{{session_id}}"));
 	assert_true(strncmp(out.json, "{\"decision\":\"block\",\"reason\":", 29) == 0);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	s = th_get(h, SID);
 	assert_int_equal(s->review.block_count, 1);
 	assert_int_equal(s->review.n_attempts, 1);
@@ -301,7 +301,7 @@ static void stop_after_issues_blocks_with_message(void **state)
 			 ROZ_OUTPUT_BLOCK);
 	assert_non_null(strstr(out.text, "Fix the tests"));
 	assert_non_null(strstr(out.text, "SESSION_ID=" SID));
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void stop_after_issues_without_message_uses_summary(void **state)
@@ -315,7 +315,7 @@ static void stop_after_issues_without_message_uses_summary(void **state)
 	th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID);
 	assert_int_equal(out.kind, ROZ_OUTPUT_BLOCK);
 	assert_non_null(strstr(out.text, "missing error handling"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static bool stop_event_active(t_hooks *h, size_t index, bool *active)
@@ -335,7 +335,7 @@ static bool stop_event_active(t_hooks *h, size_t index, bool *active)
 			*active = cJSON_IsTrue(a);
 			found = true;
 		}
-		roz_trace_event_clear(&ev);
+		roz_trace_event_dispose(&ev);
 	}
 	roz_session_free(s);
 	return found;
@@ -349,7 +349,7 @@ static void stop_records_stop_hook_active(void **state)
 
 	enable_review(h);
 	th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\",\"stop_hook_active\":true}", SID);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	th_stop(h, SID);
 	assert_true(stop_event_active(h, 0, &active));
 	assert_true(active);
@@ -367,7 +367,7 @@ static void stop_uses_loaded_template(void **state)
 	th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID);
 	assert_string_equal(out.text, "Custom: review " SID " now (" SID ")");
 	assert_string_equal(h->loaded_template_id, "default");
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void pinned_template_id_is_used_and_recorded(void **state)
@@ -462,7 +462,7 @@ static void breaker_allows_exactly_max_blocks(void **state)
 	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID),
 			 ROZ_OUTPUT_ALLOW);
 	assert_non_null(strstr(out.notes, "circuit breaker tripped after 3 blocks"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	s = th_get(h, SID);
 	assert_true(s->review.circuit_breaker_tripped);
 	assert_true(s->review.circuit_breaker_tripped_at.set);
@@ -539,7 +539,7 @@ static void breaker_resets_after_cooldown(void **state)
 	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID),
 			 ROZ_OUTPUT_BLOCK);
 	assert_non_null(strstr(out.notes, "reset after cooldown"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	s = th_get(h, SID);
 	assert_false(s->review.circuit_breaker_tripped);
 	assert_int_equal(s->review.block_count, 1);
@@ -585,12 +585,12 @@ static void stop_hook_active_does_not_shorten_the_cycle(void **state)
 					"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"stop_hook_active\":%s}", SID,
 					i ? "true" : "false"),
 				 ROZ_OUTPUT_BLOCK);
-		th_out_free(&out);
+		th_out_dispose(&out);
 	}
 	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out,
 				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"stop_hook_active\":true}", SID),
 			 ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 /* ---- subagent-stop ---------------------------------------------------------------------- */
@@ -605,10 +605,10 @@ static void subagent_stop_ignores_other_agents(void **state)
 				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"agent_type\":\"general-purpose\","
 				"\"agent_id\":\"x\"}", SID),
 			 ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_int_equal(th_run(h, ROZ_HOOK_SUBAGENT_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID),
 			 ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void subagent_stop_unknown_session_allows(void **state)
@@ -620,7 +620,7 @@ static void subagent_stop_unknown_session_allows(void **state)
 				"{\"session_id\":\"nobody\",\"cwd\":\"/w\",\"agent_type\":\"roz:roz\"}"),
 			 ROZ_OUTPUT_ALLOW);
 	assert_non_null(strstr(out.notes, "no record"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void subagent_stop_without_verdict_blocks(void **state)
@@ -635,7 +635,7 @@ static void subagent_stop_without_verdict_blocks(void **state)
 			 ROZ_OUTPUT_BLOCK);
 	assert_non_null(strstr(out.text, "roz decide " SID " COMPLETE"));
 	assert_non_null(strstr(out.text, "roz decide " SID " ISSUES"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void subagent_stop_with_fresh_verdict_allows(void **state)
@@ -662,7 +662,7 @@ static void subagent_stop_with_stale_verdict_blocks(void **state)
 	       "{\"session_id\":\"%s\",\"cwd\":\"/w\",\"agent_type\":\"roz:roz\"}", SID);
 	assert_int_equal(out.kind, ROZ_OUTPUT_BLOCK);
 	assert_non_null(strstr(out.text, "predates"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void subagent_stop_gate_start_is_lower_bound(void **state)
@@ -684,7 +684,7 @@ static void subagent_stop_gate_start_is_lower_bound(void **state)
 	       "{\"session_id\":\"%s\",\"cwd\":\"/w\",\"agent_type\":\"roz:roz\"}", SID);
 	assert_int_equal(out.kind, ROZ_OUTPUT_BLOCK);
 	assert_non_null(strstr(out.text, "predates"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void subagent_stop_future_verdict_blocks(void **state)
@@ -703,7 +703,7 @@ static void subagent_stop_future_verdict_blocks(void **state)
 	       "{\"session_id\":\"%s\",\"cwd\":\"/w\",\"agent_type\":\"roz:roz\"}", SID);
 	assert_int_equal(out.kind, ROZ_OUTPUT_BLOCK);
 	assert_non_null(strstr(out.text, "future"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void subagent_stop_within_skew_allows(void **state)
@@ -746,7 +746,7 @@ static void subagent_stop_ignores_stop_hook_active(void **state)
 				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"agent_type\":\"roz:roz\","
 				"\"stop_hook_active\":true}", SID),
 			 ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 /* ---- session-start / session-end -------------------------------------------------------- */
@@ -762,7 +762,7 @@ static void session_start_creates_session(void **state)
 				"{\"session_id\":\"%s\",\"cwd\":\"/proj\",\"source\":\"startup\"}", SID),
 			 ROZ_OUTPUT_ALLOW);
 	assert_string_equal(out.json, "{}\n");
-	th_out_free(&out);
+	th_out_dispose(&out);
 	s = th_get(h, SID);
 	assert_non_null(s);
 	assert_int_equal(s->n_trace, 1);
@@ -770,7 +770,7 @@ static void session_start_creates_session(void **state)
 	assert_string_equal(ev.event_type, "session_start");
 	assert_string_equal(cJSON_GetObjectItem(ev.payload, "source")->valuestring, "startup");
 	assert_string_equal(cJSON_GetObjectItem(ev.payload, "cwd")->valuestring, "/proj");
-	roz_trace_event_clear(&ev);
+	roz_trace_event_dispose(&ev);
 	roz_session_free(s);
 }
 
@@ -784,7 +784,7 @@ static void session_start_resumes_existing(void **state)
 	th_run(h, ROZ_HOOK_SESSION_START, &out,
 	       "{\"session_id\":\"%s\",\"cwd\":\"/proj\",\"source\":\"resume\"}", SID);
 	assert_false(out.saved);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	s = th_get(h, SID);
 	assert_true(s->review.enabled);
 	assert_int_equal(s->review.n_prompts, 1);
@@ -804,7 +804,7 @@ static void session_start_reports_second_opinions(void **state)
 	assert_string_equal(out.json, "{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\","
 				      "\"additionalContext\":\"roz: second-opinion tools available to the "
 				      "reviewer: codex, gemini\"}}\n");
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void session_end_records_reason_and_cwd(void **state)
@@ -818,13 +818,13 @@ static void session_end_records_reason_and_cwd(void **state)
 	assert_int_equal(th_run(h, ROZ_HOOK_SESSION_END, &out,
 				"{\"session_id\":\"%s\",\"cwd\":\"/proj\",\"reason\":\"logout\"}", SID),
 			 ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	s = th_get(h, SID);
 	assert_int_equal(roz_trace_event_parse(&s->trace[s->n_trace - 1], &ev), ROZ_OK);
 	assert_string_equal(ev.event_type, "session_end");
 	assert_string_equal(cJSON_GetObjectItem(ev.payload, "reason")->valuestring, "logout");
 	assert_string_equal(cJSON_GetObjectItem(ev.payload, "cwd")->valuestring, "/proj");
-	roz_trace_event_clear(&ev);
+	roz_trace_event_dispose(&ev);
 	assert_true(s->review.enabled); /* the review state survives the end */
 	assert_int_equal(s->review.n_prompts, 1);
 	roz_session_free(s);
@@ -839,11 +839,11 @@ static void session_end_without_reason_says_unknown(void **state)
 
 	enable_review(h);
 	th_run(h, ROZ_HOOK_SESSION_END, &out, "{\"session_id\":\"%s\",\"cwd\":\"/proj\"}", SID);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	s = th_get(h, SID);
 	assert_int_equal(roz_trace_event_parse(&s->trace[s->n_trace - 1], &ev), ROZ_OK);
 	assert_string_equal(cJSON_GetObjectItem(ev.payload, "reason")->valuestring, "unknown");
-	roz_trace_event_clear(&ev);
+	roz_trace_event_dispose(&ev);
 	roz_session_free(s);
 }
 
@@ -858,7 +858,7 @@ static void session_end_every_reason(void **state)
 		assert_int_equal(th_run(h, ROZ_HOOK_SESSION_END, &out,
 					"{\"session_id\":\"%s\",\"cwd\":\"/p\",\"reason\":\"%s\"}", SID, reasons[i]),
 				 ROZ_OUTPUT_ALLOW);
-		th_out_free(&out);
+		th_out_dispose(&out);
 	}
 	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_SESSION_END), 4);
 	assert_int_equal(th_count_events(h, SID, ROZ_EVENT_PROMPT_RECEIVED), 1);
@@ -874,7 +874,7 @@ static void session_end_for_unknown_session_allows(void **state)
 			 ROZ_OUTPUT_ALLOW);
 	assert_false(out.saved);
 	assert_non_null(strstr(out.notes, "no record"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_null(th_get(h, "ghost"));
 }
 
@@ -887,7 +887,7 @@ static void unknown_event_answers_empty(void **state)
 			 ROZ_OUTPUT_ALLOW);
 	assert_string_equal(out.json, "{}\n");
 	assert_non_null(strstr(out.notes, "unknown hook"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_int_equal(roz_hook_event_parse("post-tool-use"), ROZ_HOOK_UNKNOWN);
 	assert_int_equal(roz_hook_event_parse("stop"), ROZ_HOOK_STOP);
 	assert_string_equal(roz_hook_event_name(ROZ_HOOK_SUBAGENT_STOP), "subagent-stop");
@@ -917,7 +917,7 @@ static void non_matching_tool_allows_without_touching_state(void **state)
 			 ROZ_OUTPUT_ALLOW);
 	assert_string_equal(out.json, "{}\n");
 	assert_false(out.saved);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_null(th_get(h, SID));
 }
 
@@ -936,7 +936,7 @@ static void matching_tool_is_denied_and_starts_review(void **state)
 	assert_non_null(strstr(out.text, "mcp__tissue__close_issue"));
 	assert_true(strncmp(out.json, "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
 				      "\"permissionDecision\":\"deny\",\"permissionDecisionReason\":", 105) == 0);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	s = th_get(h, SID);
 	assert_true(s->review.enabled);
 	assert_true(s->review.review_started_at.set);
@@ -1217,7 +1217,7 @@ static void decide_with_opinions(void **state)
 	assert_string_equal(cJSON_GetObjectItem(ev.payload, "decision")->valuestring, "COMPLETE");
 	assert_string_equal(cJSON_GetObjectItem(ev.payload, "summary")->valuestring, "ok");
 	assert_string_equal(cJSON_GetObjectItem(ev.payload, "second_opinions")->valuestring, "codex agreed");
-	roz_trace_event_clear(&ev);
+	roz_trace_event_dispose(&ev);
 	roz_session_free(s);
 }
 
@@ -1262,7 +1262,7 @@ static void flow_prompt_block_complete_allow(void **state)
 	t_out out;
 
 	th_run(h, ROZ_HOOK_SESSION_START, &out, "{\"session_id\":\"%s\",\"cwd\":\"/p\",\"source\":\"startup\"}", SID);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	enable_review(h);
 	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
 	th_decide(h, SID, ROZ_DECISION_COMPLETE, "changes look right", NULL);
@@ -1329,17 +1329,17 @@ static void flow_issues_reach_agent_with_stop_hook_active(void **state)
 	enable_review(h);
 	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\","
 				"\"stop_hook_active\":false}", SID), ROZ_OUTPUT_BLOCK);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	th_review(h, SID, ROZ_DECISION_ISSUES, "broken", "The parser drops the last line");
 	/* Claude Code keeps stop_hook_active true for the rest of the turn */
 	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\","
 				"\"stop_hook_active\":true}", SID), ROZ_OUTPUT_BLOCK);
 	assert_non_null(strstr(out.text, "The parser drops the last line"));
-	th_out_free(&out);
+	th_out_dispose(&out);
 	th_review(h, SID, ROZ_DECISION_COMPLETE, "fixed", NULL);
 	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\","
 				"\"stop_hook_active\":true}", SID), ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 }
 
 static void flow_gate_then_new_prompt_regates(void **state)
@@ -1363,13 +1363,13 @@ static void flow_lifecycle_start_prompt_end(void **state)
 	roz_session *s;
 
 	th_run(h, ROZ_HOOK_SESSION_START, &out, "{\"session_id\":\"%s\",\"cwd\":\"/p\",\"source\":\"startup\"}", SID);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	enable_review(h);
 	th_stop(h, SID);
 	th_review(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
 	th_stop(h, SID);
 	th_run(h, ROZ_HOOK_SESSION_END, &out, "{\"session_id\":\"%s\",\"cwd\":\"/p\",\"reason\":\"clear\"}", SID);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	s = th_get(h, SID);
 	/* start, prompt, stop, reviewer start, verdict, reviewer stop, stop, end */
 	assert_int_equal(s->n_trace, 8);
@@ -1416,7 +1416,7 @@ static void no_hook_ever_answers_allow(void **state)
 		}
 		assert_null(strstr(out.json, "\"allow\""));
 		assert_null(strstr(out.json, "\"approve\""));
-		th_out_free(&out);
+		th_out_dispose(&out);
 	}
 }
 
@@ -1428,7 +1428,7 @@ static size_t stored_size(t_hooks *h)
 
 	assert_int_equal(roz_session_to_json(s, &b), ROZ_OK);
 	n = b.len;
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 	roz_session_free(s);
 	return n;
 }
@@ -1521,7 +1521,7 @@ static void gated_input_at_the_parsers_depth_keeps_the_review(void **state)
 					"\"tool_input\":%s}",
 					SID, input),
 				 ROZ_OUTPUT_DENY);
-		th_out_free(&out);
+		th_out_dispose(&out);
 		/* the harness fails the test if the stored session no longer loads */
 		assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
 		s = th_get(h, SID);
@@ -1557,7 +1557,7 @@ static void flaws_beside_the_command_do_not_open_the_gate(void **state)
 					SID, member),
 				 ROZ_OUTPUT_DENY);
 		assert_non_null(strstr(out.text, "Gated: `Bash:git push origin main`"));
-		th_out_free(&out);
+		th_out_dispose(&out);
 		free(member);
 	}
 	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
@@ -1576,13 +1576,13 @@ static void wrong_types_do_not_let_a_pending_review_go(void **state)
 				"\"permission_mode\":[\"x\"],\"agent_type\":3}",
 				SID),
 			 ROZ_OUTPUT_BLOCK);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	/* an agent_type of the wrong type is not the reviewer: its stop is not a reviewer's */
 	assert_int_equal(th_run(h, ROZ_HOOK_SUBAGENT_STOP, &out,
 				"{\"session_id\":\"%s\",\"cwd\":\"/w\",\"agent_type\":[\"roz:roz\"],\"agent_id\":\"a\"}",
 				SID),
 			 ROZ_OUTPUT_ALLOW);
-	th_out_free(&out);
+	th_out_dispose(&out);
 	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
 }
 
@@ -1625,8 +1625,8 @@ static void decide_refuses_text_it_cannot_read_back(void **state)
 		assert_non_null(strstr(roz_error_last(), "not valid UTF-8"));
 		assert_int_equal(roz_session_to_json(s, &after), ROZ_OK);
 		assert_string_equal(after.ptr, before.ptr);
-		roz_buf_free(&before);
-		roz_buf_free(&after);
+		roz_buf_dispose(&before);
+		roz_buf_dispose(&after);
 		roz_session_free(s);
 	}
 	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
@@ -1673,7 +1673,7 @@ static void run_decide_refuses_text_it_cannot_read_back(void **state)
 	free(before);
 	free(path);
 	roz_store_free(store);
-	roz_config_free(&config);
+	roz_config_dispose(&config);
 	t_rmtree(dir);
 	free(dir);
 }

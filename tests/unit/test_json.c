@@ -184,7 +184,7 @@ static void test_depth_counts_open_containers_only(void **state)
 		roz_buf_adds(&b, i ? ",[[1]]" : "[[1]]");
 	roz_buf_addc(&b, ']');
 	assert_true(valid(roz_buf_cstr(&b)));
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 }
 
 /* ---- rejected forms ------------------------------------------------------------- */
@@ -888,7 +888,7 @@ static void test_add_string_appends(void **state)
 	roz_json_add_string(&b, "w");
 	roz_buf_addc(&b, '}');
 	assert_string_equal(roz_buf_cstr(&b), "{\"k\":\"v\\n\",\"j\":\"w\"}");
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 }
 
 static void test_add_string_long(void **state)
@@ -920,7 +920,7 @@ static void test_add_string_out_of_memory_is_sticky(void **state)
 	/* later appends do nothing; the failure is still reported */
 	roz_json_add_string(&b, "more");
 	assert_int_equal(roz_buf_failed(&b), ROZ_ENOMEM);
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 }
 
 /* ---- trees that keep numbers as written ----------------------------------------- */
@@ -1219,7 +1219,7 @@ static void test_write_out_of_memory(void **state)
 		roz_json_add_value(&b, v, ROZ_JSON_INDENT | ROZ_JSON_SORTED);
 		roz_alloc_fail_after(-1);
 		rc = roz_buf_failed(&b);
-		roz_buf_free(&b);
+		roz_buf_dispose(&b);
 		if (rc == ROZ_OK)
 			break;
 		assert_int_equal(rc, ROZ_ENOMEM);

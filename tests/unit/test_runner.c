@@ -76,8 +76,8 @@ static char *hook(world *w, const roz_runner_opts *given, const char *event, con
 	answer = t_sprintf("%s", roz_buf_cstr(&out));
 	if (err)
 		*err = t_sprintf("%s", roz_buf_cstr(&warnings));
-	roz_buf_free(&out);
-	roz_buf_free(&warnings);
+	roz_buf_dispose(&out);
+	roz_buf_dispose(&warnings);
 	return answer;
 }
 
@@ -164,7 +164,7 @@ static void decide_records_in_the_given_store(void **state)
 	/* a session the store does not hold is unknown */
 	req.session_id = "nobody";
 	assert_int_equal(roz_run_decide(&config, &req, &opts), ROZ_ENOTFOUND);
-	roz_config_free(&config);
+	roz_config_dispose(&config);
 	expect_no_file_store(w);
 }
 
@@ -232,7 +232,7 @@ static void no_store_fails_open(void **state)
 	assert_non_null(strstr(roz_error_last(), "no session store"));
 	assert_int_equal(roz_run_decide(&config, &req, &refused), ROZ_EIO);
 	assert_non_null(strstr(roz_error_last(), "/nowhere"));
-	roz_config_free(&config);
+	roz_config_dispose(&config);
 	expect_no_file_store(w);
 }
 

@@ -159,7 +159,7 @@ static void test_decision_set_complete(void **state)
 	assert_string_equal(d.second_opinions, "Codex agreed");
 	/* message_to_agent belongs to ISSUES only */
 	assert_null(d.message_to_agent);
-	roz_decision_clear(&d);
+	roz_decision_dispose(&d);
 }
 
 static void test_decision_set_issues(void **state)
@@ -176,7 +176,7 @@ static void test_decision_set_issues(void **state)
 	/* the optional strings may be absent */
 	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, "x", NULL, NULL), ROZ_OK);
 	assert_null(d.message_to_agent);
-	roz_decision_clear(&d);
+	roz_decision_dispose(&d);
 }
 
 static void test_decision_set_pending_drops_strings(void **state)
@@ -201,7 +201,7 @@ static void test_decision_set_null_summary_is_empty(void **state)
 	assert_non_null(d.summary);
 	assert_string_equal(d.summary, "");
 	assert_null(d.second_opinions);
-	roz_decision_clear(&d);
+	roz_decision_dispose(&d);
 }
 
 static void test_decision_copy_is_deep(void **state)
@@ -218,23 +218,23 @@ static void test_decision_copy_is_deep(void **state)
 	assert_null(b.second_opinions);
 	assert_ptr_not_equal(b.summary, a.summary);
 	assert_ptr_not_equal(b.message_to_agent, a.message_to_agent);
-	roz_decision_clear(&a);
+	roz_decision_dispose(&a);
 	assert_string_equal(b.summary, "sum");
-	roz_decision_clear(&b);
+	roz_decision_dispose(&b);
 }
 
-static void test_decision_clear(void **state)
+static void test_decision_dispose(void **state)
 {
 	roz_decision d = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
 
 	(void)state;
 	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, "a", "b", NULL), ROZ_OK);
-	roz_decision_clear(&d);
+	roz_decision_dispose(&d);
 	assert_int_equal(d.kind, ROZ_DECISION_PENDING);
 	assert_null(d.summary);
 	assert_null(d.second_opinions);
 	assert_null(d.message_to_agent);
-	roz_decision_clear(&d); /* twice is harmless */
+	roz_decision_dispose(&d); /* twice is harmless */
 }
 
 static void test_decision_set_out_of_memory_keeps_old(void **state)
@@ -250,7 +250,7 @@ static void test_decision_set_out_of_memory_keeps_old(void **state)
 		assert_int_equal(d.kind, ROZ_DECISION_COMPLETE);
 		assert_string_equal(d.summary, "old");
 	}
-	roz_decision_clear(&d);
+	roz_decision_dispose(&d);
 }
 
 static void test_record_decision_pushes_replaced(void **state)
@@ -280,7 +280,7 @@ static void test_record_decision_pushes_replaced(void **state)
 
 	/* the argument was copied, not taken */
 	assert_ptr_not_equal(r->decision.summary, d.summary);
-	roz_decision_clear(&d);
+	roz_decision_dispose(&d);
 	assert_string_equal(r->decision.summary, "ok now");
 	roz_session_free(s);
 }
@@ -312,7 +312,7 @@ static void test_record_decision_caps_history(void **state)
 	}
 	snprintf(buf, sizeof(buf), "d%d", total - 1);
 	assert_string_equal(r->decision.summary, buf);
-	roz_decision_clear(&d);
+	roz_decision_dispose(&d);
 	roz_session_free(s);
 }
 
@@ -339,7 +339,7 @@ static void test_record_decision_out_of_memory(void **state)
 	}
 	assert_int_equal(s->review.n_history, 1);
 	assert_string_equal(s->review.decision.second_opinions, "y");
-	roz_decision_clear(&d);
+	roz_decision_dispose(&d);
 	roz_session_free(s);
 }
 
@@ -365,7 +365,7 @@ static void test_decided_at(void **state)
 	t = roz_session_decided_at(s);
 	assert_true(t.set);
 	assert_int_equal(roz_time_cmp(t.t, at(77)), 0);
-	roz_decision_clear(&d);
+	roz_decision_dispose(&d);
 	roz_session_free(s);
 }
 
@@ -595,7 +595,7 @@ static void test_truncated_input_small_kept_whole(void **state)
 	assert_true(cJSON_Compare(t.value, in, true));
 	/* a copy, not the caller's value */
 	assert_ptr_not_equal(t.value, in);
-	roz_truncated_input_clear(&t);
+	roz_truncated_input_dispose(&t);
 	assert_null(t.value);
 	cJSON_Delete(in);
 }
@@ -608,7 +608,7 @@ static void test_truncated_input_null(void **state)
 	assert_int_equal(roz_truncated_input_make(NULL, &t), ROZ_OK);
 	assert_true(cJSON_IsNull(t.value));
 	assert_false(t.truncated);
-	roz_truncated_input_clear(&t);
+	roz_truncated_input_dispose(&t);
 }
 
 static void test_truncated_input_large_string(void **state)
@@ -634,7 +634,7 @@ static void test_truncated_input_large_string(void **state)
 	assert_non_null(strstr(v, "15000"));
 	/* it starts with the original text */
 	assert_int_equal(strncmp(v, x, 100), 0);
-	roz_truncated_input_clear(&t);
+	roz_truncated_input_dispose(&t);
 	cJSON_Delete(in);
 	free(x);
 	free(text);
@@ -651,11 +651,11 @@ static void test_truncated_input_size_boundary(void **state)
 	assert_int_equal(roz_truncated_input_make(a, &t), ROZ_OK);
 	assert_false(t.truncated);
 	assert_string_equal(t.value->valuestring, fits);
-	roz_truncated_input_clear(&t);
+	roz_truncated_input_dispose(&t);
 	assert_int_equal(roz_truncated_input_make(b, &t), ROZ_OK);
 	assert_true(t.truncated);
 	assert_int_equal(t.original_size, ROZ_MAX_TOOL_INPUT_BYTES + 1);
-	roz_truncated_input_clear(&t);
+	roz_truncated_input_dispose(&t);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
 	free(fits);
@@ -687,7 +687,7 @@ static void test_truncated_input_object_with_huge_field(void **state)
 	assert_true(strlen(cmd->valuestring) < 500);
 	assert_non_null(strstr(cmd->valuestring, "20000"));
 	assert_non_null(strstr(cmd->valuestring, "truncated"));
-	roz_truncated_input_clear(&t);
+	roz_truncated_input_dispose(&t);
 	cJSON_Delete(in);
 	free(x);
 	free(text);
@@ -704,7 +704,7 @@ static void test_truncated_input_small_array_whole(void **state)
 	assert_false(t.truncated);
 	assert_int_equal(cJSON_GetArraySize(t.value), 15);
 	assert_true(cJSON_Compare(t.value, in, true));
-	roz_truncated_input_clear(&t);
+	roz_truncated_input_dispose(&t);
 	cJSON_Delete(in);
 }
 
@@ -732,9 +732,9 @@ static void test_truncated_input_large_array(void **state)
 		assert_int_equal(cJSON_GetArrayItem(t.value, i)->valueint, i * 7);
 	assert_true(cJSON_IsString(cJSON_GetArrayItem(t.value, 10)));
 	assert_string_equal(cJSON_GetArrayItem(t.value, 10)->valuestring, "... [1990 more items]");
-	roz_truncated_input_clear(&t);
+	roz_truncated_input_dispose(&t);
 	cJSON_Delete(in);
-	roz_buf_free(&text);
+	roz_buf_dispose(&text);
 }
 
 static void test_truncated_input_cut_on_utf8_boundary(void **state)
@@ -752,7 +752,7 @@ static void test_truncated_input_cut_on_utf8_boundary(void **state)
 	assert_true(roz_utf8_valid(v, strlen(v)));
 	assert_int_equal(strncmp(v, s, 199), 0);
 	assert_non_null(strstr(v, "16001 bytes"));
-	roz_truncated_input_clear(&t);
+	roz_truncated_input_dispose(&t);
 	cJSON_Delete(in);
 	free(body);
 	free(s);
@@ -799,9 +799,9 @@ static void test_truncated_input_out_of_memory(void **state)
 	assert_int_equal(cJSON_GetArraySize(t.value), 3);
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(t.value, "description")->valuestring, "d");
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(t.value, "list")), 11);
-	roz_truncated_input_clear(&t);
+	roz_truncated_input_dispose(&t);
 	cJSON_Delete(in);
-	roz_buf_free(&text);
+	roz_buf_dispose(&text);
 	free(x);
 }
 
@@ -933,7 +933,7 @@ static bool is_marker(const roz_session *s, size_t i)
 	roz_trace_event e = event_at(s, i);
 	bool yes = strcmp(e.event_type, "trace_compacted") == 0;
 
-	roz_trace_event_clear(&e);
+	roz_trace_event_dispose(&e);
 	return yes;
 }
 
@@ -954,7 +954,7 @@ static int index_at(const roz_session *s, size_t i)
 	uint64_t n;
 	int v = roz_json_uint(idx, INT32_MAX, &n) ? (int)n : -1;
 
-	roz_trace_event_clear(&e);
+	roz_trace_event_dispose(&e);
 	return v;
 }
 
@@ -991,7 +991,7 @@ static void test_trace_event_shape(void **state)
 	assert_int_equal(e.timestamp.sec, T0);
 	assert_int_equal(e.timestamp.nsec, 500000000);
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(e.payload, "tool")->valuestring, "Edit");
-	roz_trace_event_clear(&e);
+	roz_trace_event_dispose(&e);
 	roz_session_free(s);
 }
 
@@ -1007,7 +1007,7 @@ static void test_trace_null_payload_and_escaped_id(void **state)
 	assert_string_equal(e.id, "we\"ird\nid");
 	assert_true(cJSON_IsObject(e.payload));
 	assert_int_equal(cJSON_GetArraySize(e.payload), 0);
-	roz_trace_event_clear(&e);
+	roz_trace_event_dispose(&e);
 	roz_session_free(s);
 }
 
@@ -1059,7 +1059,7 @@ static void test_trace_keeps_first_event(void **state)
 	e = event_at(s, 0);
 	assert_string_equal(e.event_type, "session_start");
 	assert_string_equal(e.id, "evt-0");
-	roz_trace_event_clear(&e);
+	roz_trace_event_dispose(&e);
 	assert_int_equal(index_at(s, 0), 0);
 	roz_session_free(s);
 }
@@ -1073,7 +1073,7 @@ static void test_trace_keeps_last_event(void **state)
 	assert_int_equal(index_at(s, s->n_trace - 1), 49);
 	e = event_at(s, s->n_trace - 1);
 	assert_string_equal(e.id, "evt-49");
-	roz_trace_event_clear(&e);
+	roz_trace_event_dispose(&e);
 	roz_session_free(s);
 }
 
@@ -1094,7 +1094,7 @@ static void test_trace_marker_stats(void **state)
 	assert_string_equal(e.id, "marker-49");
 	assert_true(e.has_timestamp);
 	assert_int_equal(roz_time_cmp(e.timestamp, at(49)), 0);
-	roz_trace_event_clear(&e);
+	roz_trace_event_dispose(&e);
 	roz_session_free(s);
 }
 
@@ -1121,7 +1121,7 @@ static void test_trace_marker_counts_dropped(void **state)
 	assert_int_equal(payload_int(&e, "kept_end"), 39);
 	/* 101 events, 49 of them still present: 52 are gone */
 	assert_int_equal(payload_int(&e, "dropped_events"), 52);
-	roz_trace_event_clear(&e);
+	roz_trace_event_dispose(&e);
 	for (int i = 0; i < 10; i++)
 		assert_int_equal(index_at(s, (size_t)i), i);
 	for (int k = 0; k < 39; k++)
@@ -1143,7 +1143,7 @@ static void test_trace_small_max_15(void **state)
 	assert_string_equal(e.event_type, "trace_compacted");
 	assert_int_equal(payload_int(&e, "kept_start"), 7);
 	assert_int_equal(payload_int(&e, "kept_end"), 7);
-	roz_trace_event_clear(&e);
+	roz_trace_event_dispose(&e);
 	for (int k = 0; k < 7; k++)
 		assert_int_equal(index_at(s, (size_t)(8 + k)), 30 - 7 + k);
 	assert_int_equal(count_markers(s), 1);
@@ -1167,7 +1167,7 @@ static void test_trace_max_one(void **state)
 	assert_string_equal(e.event_type, "trace_compacted");
 	assert_int_equal(payload_int(&e, "kept_start"), 0);
 	assert_int_equal(payload_int(&e, "kept_end"), 0);
-	roz_trace_event_clear(&e);
+	roz_trace_event_dispose(&e);
 	roz_session_free(s);
 }
 
@@ -1184,7 +1184,7 @@ static void test_trace_max_two(void **state)
 	assert_string_equal(e.event_type, "trace_compacted");
 	assert_int_equal(payload_int(&e, "kept_start"), 1);
 	assert_int_equal(payload_int(&e, "kept_end"), 0);
-	roz_trace_event_clear(&e);
+	roz_trace_event_dispose(&e);
 	roz_session_free(s);
 }
 
@@ -1221,7 +1221,7 @@ static void test_trace_many_adds_stay_bounded(void **state)
 	e = event_at(s, 10);
 	assert_int_equal(payload_int(&e, "kept_start"), 10);
 	assert_int_equal(payload_int(&e, "kept_end"), 489);
-	roz_trace_event_clear(&e);
+	roz_trace_event_dispose(&e);
 	roz_session_free(s);
 }
 
@@ -1260,7 +1260,7 @@ static void test_trace_event_parse_tolerates_missing_fields(void **state)
 	assert_string_equal(e.event_type, "unknown");
 	assert_false(e.has_timestamp);
 	assert_null(e.payload);
-	roz_trace_event_clear(&e);
+	roz_trace_event_dispose(&e);
 }
 
 static void test_trace_event_parse_keeps_unknown_type(void **state)
@@ -1276,7 +1276,7 @@ static void test_trace_event_parse_keeps_unknown_type(void **state)
 	assert_true(e.has_timestamp);
 	assert_int_equal(e.timestamp.nsec, 397721633);
 	assert_true(cJSON_IsArray(e.payload));
-	roz_trace_event_clear(&e);
+	roz_trace_event_dispose(&e);
 }
 
 static void test_trace_event_parse_rejects(void **state)
@@ -1326,7 +1326,7 @@ static void test_setters_refuse_text_that_is_not_utf8(void **state)
 	assert_int_equal(s->review.n_reviewers, 0);
 	assert_false(s->review.reviewer_started_at.set);
 	assert_null(s->review.gate_trigger);
-	roz_decision_clear(&d);
+	roz_decision_dispose(&d);
 	roz_session_free(s);
 }
 
@@ -1418,7 +1418,7 @@ static void test_truncated_input_depth_is_bounded(void **state)
 				;
 			assert_string_equal(v->valuestring, "[roz: nested too deep to keep, left out]");
 		}
-		roz_truncated_input_clear(&t);
+		roz_truncated_input_dispose(&t);
 		cJSON_Delete(in);
 	}
 }
@@ -1442,7 +1442,7 @@ static void test_truncated_input_repairs_text(void **state)
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(t.value, "r")->valuestring, "1,\"x\":2");
 	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(t.value, "f")));
 	stored_size(t.value);
-	roz_truncated_input_clear(&t);
+	roz_truncated_input_dispose(&t);
 	cJSON_Delete(in);
 }
 
@@ -1488,7 +1488,7 @@ static void test_truncated_input_size_is_bounded(void **state)
 			assert_non_null(strstr(t.value->valuestring, note));
 			free(note);
 		}
-		roz_truncated_input_clear(&t);
+		roz_truncated_input_dispose(&t);
 		cJSON_Delete(inputs[i]);
 	}
 	free(big);
@@ -1507,7 +1507,7 @@ int main(void)
 		cmocka_unit_test(test_decision_set_pending_drops_strings),
 		cmocka_unit_test(test_decision_set_null_summary_is_empty),
 		cmocka_unit_test(test_decision_copy_is_deep),
-		cmocka_unit_test(test_decision_clear),
+		cmocka_unit_test(test_decision_dispose),
 		cmocka_unit_test(test_decision_set_out_of_memory_keeps_old),
 		cmocka_unit_test(test_record_decision_pushes_replaced),
 		cmocka_unit_test(test_record_decision_caps_history),

@@ -178,7 +178,7 @@ static roz_session *full_session(void)
 	assert_int_equal(roz_session_record_decision(s, &d, at(2, 0)), ROZ_OK);
 	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, "bugs\ttab", NULL, "fix \\ them \x01"), ROZ_OK);
 	assert_int_equal(roz_session_record_decision(s, &d, at(3, 500000000)), ROZ_OK);
-	roz_decision_clear(&d);
+	roz_decision_dispose(&d);
 	assert_int_equal(roz_session_add_prompt(s, "#roz fix it"), ROZ_OK);
 	assert_int_equal(roz_session_add_prompt(s, "emoji \xf0\x9f\x8e\x89 and \"quotes\"\r\n"), ROZ_OK);
 	assert_non_null(big);
@@ -370,7 +370,7 @@ static void test_history_shape(void **state)
 	(void)state;
 	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, "ok", NULL, NULL), ROZ_OK);
 	assert_int_equal(roz_session_record_decision(s, &d, at(1, 400390549)), ROZ_OK);
-	roz_decision_clear(&d);
+	roz_decision_dispose(&d);
 	out = dump(s);
 	assert_non_null(strstr(out, "\"decision_history\":[{\"decision\":{\"type\":\"pending\"},"
 				    "\"timestamp\":\"2026-01-05T10:30:01.400390549Z\"}]"));
@@ -465,7 +465,7 @@ static void test_to_json_appends(void **state)
 	assert_int_equal(roz_session_to_json(s, &b), ROZ_OK);
 	assert_true(strncmp(roz_buf_cstr(&b), "prefix:{\"session_id\":\"s\",", 25) == 0);
 	assert_int_equal(b.ptr[b.len - 1], '\n');
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 	roz_session_free(s);
 }
 
@@ -573,7 +573,7 @@ static void check_fixture_values(const roz_session *s)
 	assert_string_equal(e.event_type, "prompt_received");
 	assert_time(e.timestamp, "2026-11-22T02:18:05.397721633Z");
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(e.payload, "prompt")->valuestring, "#roz fix it");
-	roz_trace_event_clear(&e);
+	roz_trace_event_dispose(&e);
 	assert_int_equal(roz_trace_event_parse(&s->trace[1], &e), ROZ_OK);
 	assert_string_equal(e.event_type, "stop_hook_called");
 	assert_time(e.timestamp, "2026-11-22T02:18:05.399174358Z");
@@ -584,7 +584,7 @@ static void check_fixture_values(const roz_session *s)
 		assert_int_equal(n, 3);
 	}
 	assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e.payload, "stop_hook_active")));
-	roz_trace_event_clear(&e);
+	roz_trace_event_dispose(&e);
 	assert_time(s->created_at, "2026-11-22T02:18:05.397721001Z");
 	assert_time(s->updated_at, "2026-11-22T02:18:05.402045053Z");
 	assert_int_equal(roz_session_decided_at(s).t.nsec, 400390549);
@@ -766,7 +766,7 @@ static void test_long_lists_keep_newest(void **state)
 	assert_string_equal(s->review.attempts[0].template_id, want);
 	assert_string_equal(s->review.attempts[ROZ_MAX_ATTEMPTS - 1].template_id, "a119");
 	roz_session_free(s);
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 }
 
 static void test_large_trace_loads_verbatim(void **state)
@@ -791,7 +791,7 @@ static void test_large_trace_loads_verbatim(void **state)
 				    "\"tool_completed\",\"payload\":{\"i\":500}},"));
 	roz_free(out);
 	roz_session_free(s);
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 }
 
 /* ---- reading: corrupt files ------------------------------------------------------------ */
@@ -1089,7 +1089,7 @@ static void test_alloc_failure_writing(void **state)
 			assert_string_equal(roz_buf_cstr(&b), want);
 		else
 			assert_int_equal(rc, ROZ_ENOMEM);
-		roz_buf_free(&b);
+		roz_buf_dispose(&b);
 	}
 	roz_free(want);
 	roz_session_free(s);
@@ -1221,8 +1221,8 @@ static void rt_assert_reloads(const roz_session *s)
 		roz_free(tb);
 	}
 	roz_session_free(back);
-	roz_buf_free(&first);
-	roz_buf_free(&second);
+	roz_buf_dispose(&first);
+	roz_buf_dispose(&second);
 }
 
 /*
@@ -1280,7 +1280,7 @@ static void test_setters_round_trip(void **state)
 			roz_buf_addc(&p, '}');
 			assert_false(p.oom);
 			rc = roz_session_trace_add(s, ROZ_EVENT_ROZ_DECISION, b, now, p.ptr, 50, "marker");
-			roz_buf_free(&p);
+			roz_buf_dispose(&p);
 		}
 		}
 		if (ok)
@@ -1296,7 +1296,7 @@ static void test_setters_round_trip(void **state)
 	}
 	/* both sides of the property were exercised */
 	assert_true(accepted > 100 && refused > 30);
-	roz_decision_clear(&d);
+	roz_decision_dispose(&d);
 	roz_session_free(s);
 }
 

@@ -34,7 +34,7 @@ static bool gated(const char *line, const char *pattern)
 	assert_int_equal(roz_shell_parse(line, strlen(line), &r), ROZ_OK);
 	for (i = 0; i < r.ncmds && !hit; i++)
 		hit = roz_glob_match(pattern, r.cmds[i].line);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 	return hit;
 }
 
@@ -59,7 +59,7 @@ static bool held(const char *line, const char *pattern)
 		      ((c->known < strlen(c->line) || c->more_args) &&
 		       roz_glob_could_match(pattern, c->line, c->known));
 	}
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 	return hit;
 }
 
@@ -676,7 +676,7 @@ static void expect_flag(const char *line, unsigned want)
 
 	if (!(r.flags & want) || !r.reason || !r.reason[0])
 		fail_msg("expected flag %u with a reason for: %s (flags %u)", want, line, r.flags);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 }
 
 static void expect_no_flags(const char *line)
@@ -685,7 +685,7 @@ static void expect_no_flags(const char *line)
 
 	if (r.flags || r.reason)
 		fail_msg("unexpected flags %u (%s) for: %s", r.flags, r.reason, line);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 }
 
 static void test_dynamic(void **state)
@@ -823,7 +823,7 @@ static void test_nesting_limit(void **state)
 	assert_true(r.ncmds > 0);
 	assert_string_equal(r.cmds[0].line, "git push");
 	assert_int_equal(r.cmds[0].depth, 30);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 
 	roz_buf_reset(&b);
 	for (i = 0; i < 40; i++)
@@ -834,8 +834,8 @@ static void test_nesting_limit(void **state)
 	r = parse_ok(b.ptr);
 	assert_true(r.flags & ROZ_SHELL_UNPARSED);
 	assert_non_null(strstr(r.reason, "nesting"));
-	roz_shell_result_free(&r);
-	roz_buf_free(&b);
+	roz_shell_result_dispose(&r);
+	roz_buf_dispose(&b);
 }
 
 /* ---- normalization ------------------------------------------------------ */
@@ -861,7 +861,7 @@ static void expect_lines(const char *line, const char *const *want, size_t n)
 	}
 	for (i = 0; i < n; i++)
 		assert_string_equal(r.cmds[i].line, want[i]);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 }
 
 static void test_normalized_words(void **state)
@@ -878,21 +878,21 @@ static void test_normalized_words(void **state)
 	assert_int_equal(r.cmds[0].depth, 0);
 	assert_int_equal(r.flags, 0);
 	assert_null(r.reason);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 
 	r = parse_ok("\\/usr/local/bin/git <in 'push'");
 	assert_int_equal(r.ncmds, 1);
 	expect_words(&r.cmds[0], w2, 2);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 
 	r = parse_ok("A=1 B=2");
 	assert_int_equal(r.ncmds, 0);
 	assert_int_equal(r.flags, 0);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 
 	r = parse_ok("");
 	assert_int_equal(r.ncmds, 0);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 }
 
 static void test_normalized_lines(void **state)
@@ -924,13 +924,13 @@ static void test_normalized_lines(void **state)
 	assert_int_equal(r.ncmds, 3);
 	assert_int_equal(r.cmds[2].depth, 2);
 	assert_string_equal(r.cmds[2].line, "git push");
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 
 	r = parse_ok("bash <<'EOF'\ngit push\nEOF");
 	assert_int_equal(r.ncmds, 2);
 	assert_string_equal(r.cmds[1].line, "git push");
 	assert_int_equal(r.cmds[1].depth, 1);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 }
 
 /* ---- what is known before the line runs ------------------------------------ */
@@ -960,7 +960,7 @@ static void expect_known(const char *text, const char *line, size_t known, const
 			fail_msg("%s: word %zu `%s` known up to %zu, want %zu", text, i, c->words[i],
 				 c->info[i].known, want);
 	}
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 }
 
 static void test_known_starts(void **state)
@@ -991,7 +991,7 @@ static void test_known_starts(void **state)
 	assert_int_equal(c->info[3].known_home, 3);
 	assert_int_equal(c->info[4].known_home, strlen("$HOME/z"));
 	assert_true(c->info[1].parts & ROZ_SHELL_PART_EXPANSION);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 
 	r = parse_ok("echo push | xargs git");
 	c = find_cmd(&r, "git");
@@ -999,13 +999,13 @@ static void test_known_starts(void **state)
 	assert_int_equal(c->known, 3);
 	assert_non_null(strstr(c->why, "xargs"));
 	assert_false(find_cmd(&r, "echo push")->more_args);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 
 	r = parse_ok("sudo nice git push");
 	assert_true(find_cmd(&r, "sudo nice git push")->wrapper);
 	assert_true(find_cmd(&r, "nice git push")->wrapper);
 	assert_false(find_cmd(&r, "git push")->wrapper);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 }
 
 static void test_git_helper_lines(void **state)
@@ -1031,15 +1031,15 @@ static void test_redirections_are_listed(void **state)
 		assert_string_equal(r.redirs[i].path, want[i]);
 	assert_int_equal(r.redirs[7].info.known, 0);
 	assert_int_equal(r.redirs[8].depth, 1);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 	r = parse_ok("bash -c 'echo x > /tmp/inner'");
 	assert_int_equal(r.nredirs, 1);
 	assert_string_equal(r.redirs[0].path, "/tmp/inner");
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 	r = parse_ok("cat <<EOF > out\nbody\nEOF");
 	assert_int_equal(r.nredirs, 1);
 	assert_string_equal(r.redirs[0].path, "out");
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 }
 
 static void test_assigned_names_are_listed(void **state)
@@ -1055,10 +1055,10 @@ static void test_assigned_names_are_listed(void **state)
 			fail_msg("`%s` not listed as assigned", names[i]);
 	assert_false(roz_shell_assigns(&r, "x"));
 	assert_false(roz_shell_assigns(&r, "ab"));
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 	r = parse_ok("HOME=/tmp cd");
 	assert_true(roz_shell_assigns(&r, "HOME"));
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 }
 
 /* ---- robustness --------------------------------------------------------- */
@@ -1087,13 +1087,13 @@ static void test_large_argument(void **state)
 	assert_int_equal(r.cmds[0].nwords, 4);
 	assert_int_equal(strlen(r.cmds[0].words[3]), 1048576);
 	assert_string_equal(r.cmds[1].line, "git push");
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 	roz_free(line);
 
 	line = repeat("echo ", "abcdefgh", 131072, "");
 	r = parse_ok(line);
 	assert_int_equal(r.ncmds, 1);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 	roz_free(line);
 }
 
@@ -1108,14 +1108,14 @@ static void test_large_heredoc(void **state)
 	assert_int_equal(r.flags, 0);
 	assert_string_equal(r.cmds[0].line, "cat");
 	assert_string_equal(r.cmds[r.ncmds - 1].line, "git status");
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 	roz_free(line);
 
 	line = repeat("cat <<'EOF'\n", "git push\n", 100000, "EOF\ngit status\n");
 	r = parse_ok(line);
 	assert_int_equal(r.ncmds, 2);
 	assert_false(gated(line, PUSH));
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 	roz_free(line);
 }
 
@@ -1128,7 +1128,7 @@ static void test_many_commands(void **state)
 	r = parse_ok(line);
 	assert_int_equal(r.ncmds, 10001);
 	assert_string_equal(r.cmds[10000].line, "git push");
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 	roz_free(line);
 }
 
@@ -1146,7 +1146,7 @@ static void test_deep_input(void **state)
 		char *line = repeat("", units[i], 20000, "git push");
 
 		r = parse_ok(line);
-		roz_shell_result_free(&r);
+		roz_shell_result_dispose(&r);
 		roz_free(line);
 	}
 }
@@ -1178,7 +1178,7 @@ static void test_random_input(void **state)
 			text[i] = v % 5 ? alphabet[(v >> 8) % (sizeof(alphabet) - 1)] : (char)(v >> 16);
 		}
 		assert_int_equal(roz_shell_parse(text, len, &r), ROZ_OK);
-		roz_shell_result_free(&r);
+		roz_shell_result_dispose(&r);
 	}
 }
 
@@ -1194,22 +1194,22 @@ static void test_reads_only_len(void **state)
 	assert_int_equal(roz_shell_parse(text, 8, &r), ROZ_OK);
 	assert_int_equal(r.ncmds, 1);
 	assert_string_equal(r.cmds[0].line, "git push");
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 	memcpy(text, "echo \"$(", 8);
 	assert_int_equal(roz_shell_parse(text, 8, &r), ROZ_OK);
 	assert_true(r.flags & ROZ_SHELL_UNPARSED);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 	free(text);
 
 	/* an embedded NUL is dropped, as bash drops it */
 	assert_int_equal(roz_shell_parse("gi\0t push", 9, &r), ROZ_OK);
 	assert_int_equal(r.ncmds, 1);
 	assert_string_equal(r.cmds[0].line, "git push");
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 
 	assert_int_equal(roz_shell_parse(NULL, 0, &r), ROZ_OK);
 	assert_int_equal(r.ncmds, 0);
-	roz_shell_result_free(&r);
+	roz_shell_result_dispose(&r);
 }
 
 static void test_allocation_failures(void **state)
@@ -1235,7 +1235,7 @@ static void test_allocation_failures(void **state)
 			assert_int_equal(rc, ROZ_OK);
 			assert_true(r.ncmds > 10);
 		}
-		roz_shell_result_free(&r);
+		roz_shell_result_dispose(&r);
 		assert_true(n < 100000);
 	}
 	assert_true(n > 10);

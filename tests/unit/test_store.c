@@ -184,7 +184,7 @@ static roz_session *rich_session(const char *id)
 	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, "all good \xe2\x9c\x93",
 					  "codex, gemini", NULL), ROZ_OK);
 	assert_int_equal(roz_session_record_decision(s, &d, at(BASE + 30, 123000)), ROZ_OK);
-	roz_decision_clear(&d);
+	roz_decision_dispose(&d);
 
 	assert_int_equal(roz_session_add_prompt(s, "#roz fix the parser"), ROZ_OK);
 	assert_int_equal(roz_session_add_prompt(s, "quotes \" and \\ backslash\n\ttab \x01 ctrl"), ROZ_OK);
@@ -346,8 +346,8 @@ static void same_session(const roz_session *want, const roz_session *got)
 			if (strcmp(roz_buf_cstr(&a), roz_buf_cstr(&b)) != 0)
 				fail_msg("gate_trigger.tool_input.value differs: %s vs %s", roz_buf_cstr(&a),
 					 roz_buf_cstr(&b));
-			roz_buf_free(&a);
-			roz_buf_free(&b);
+			roz_buf_dispose(&a);
+			roz_buf_dispose(&b);
 		}
 		assert_int_equal(gt->tool_input.truncated, wt->tool_input.truncated);
 		same_str("gate_trigger.tool_input.original_hash", wt->tool_input.original_hash,
@@ -592,7 +592,7 @@ static char *stored_text(fixture *f, const char *id)
 			 roz_error_last());
 	assert_int_equal(roz_session_to_json(s, &b), ROZ_OK);
 	text = t_sprintf("%s", roz_buf_cstr(&b));
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 	roz_session_free(s);
 	return text;
 }
@@ -604,7 +604,7 @@ static char *text_of(const roz_session *s)
 
 	assert_int_equal(roz_session_to_json(s, &b), ROZ_OK);
 	text = t_sprintf("%s", roz_buf_cstr(&b));
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 	return text;
 }
 
@@ -1748,7 +1748,7 @@ static void check_event(const roz_trace_entry *e, const char *id, roz_time t, co
 		assert_int_equal(n, 3);
 		assert_true(cJSON_IsFalse(cJSON_GetObjectItem(ev.payload, "stop_hook_active")));
 	}
-	roz_trace_event_clear(&ev);
+	roz_trace_event_dispose(&ev);
 }
 
 static void check_rust_fixture(const roz_session *s)

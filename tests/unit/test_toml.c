@@ -1009,7 +1009,7 @@ static void test_nesting_limit(void **state)
 	assert_int_equal(roz_toml_parse(b.ptr, b.len, &root, &err), ROZ_EPARSE);
 	assert_int_equal(err.line, 65);
 	assert_string_equal(err.message, "too deeply nested");
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 }
 
 /* Many keys in one table must not make parsing quadratic. */
@@ -1031,7 +1031,7 @@ static void test_many_keys(void **state)
 	assert_int_equal(roz_toml_parse(b.ptr, b.len, &root, &err), ROZ_EPARSE);
 	assert_int_equal(err.line, 200001);
 	assert_string_equal(err.message, "duplicate key 'key123456'");
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 }
 
 static const char alloc_doc[] =
@@ -1139,7 +1139,7 @@ static void test_lenient_first_problem_is_strict_error(void **state)
 			fail_msg("bad_docs[%zu]: lenient said %d:%d '%s', strict says %d:%d '%s'\n%s", i,
 				 d.len ? d.items[0].line : 0, d.len ? d.items[0].column : 0,
 				 d.len ? d.items[0].message : "(nothing)", b->line, b->column, b->message, b->text);
-		roz_toml_diags_free(&d);
+		roz_toml_diags_dispose(&d);
 		assert_null(d.items);
 		roz_toml_free(root);
 	}
@@ -1174,7 +1174,7 @@ static void test_lenient_bad_line_costs_that_line(void **state)
 	check_int(root, "a", 1);
 	assert_null(path(root, "b"));
 	check_int(root, "c", 3);
-	roz_toml_diags_free(&d);
+	roz_toml_diags_dispose(&d);
 	roz_toml_free(root);
 
 	/* the lost key is named from the root, through its table and dotted parts */
@@ -1185,7 +1185,7 @@ static void test_lenient_bad_line_costs_that_line(void **state)
 	assert_false(d.items[0].partial);
 	check_bool(root, "review.ok", true);
 	assert_null(path(root, "review.mode"));
-	roz_toml_diags_free(&d);
+	roz_toml_diags_dispose(&d);
 	roz_toml_free(root);
 
 	/* a key that breaks off is named as far as it was read */
@@ -1193,7 +1193,7 @@ static void test_lenient_bad_line_costs_that_line(void **state)
 	check_diag(&d, 0, 2, 3, "invalid utf-8", ROZ_TOML_LOST_KEY, "storage");
 	assert_true(d.items[0].partial);
 	check_bool(root, "storage.fsync", true);
-	roz_toml_diags_free(&d);
+	roz_toml_diags_dispose(&d);
 	roz_toml_free(root);
 }
 
@@ -1209,7 +1209,7 @@ static void test_lenient_comment_costs_nothing(void **state)
 	check_diag(&d, 1, 2, 11, "invalid utf-8", ROZ_TOML_LOST_NOTHING, "");
 	check_int(root, "a", 1);
 	check_int(root, "t.b", 2);
-	roz_toml_diags_free(&d);
+	roz_toml_diags_dispose(&d);
 	roz_toml_free(root);
 }
 
@@ -1225,7 +1225,7 @@ static void test_lenient_duplicate_first_wins(void **state)
 	check_diag(&d, 0, 2, 1, "duplicate key 'a'; the first, on line 1, is used", ROZ_TOML_LOST_KEY, "a");
 	check_int(root, "a", 1);
 	check_int(root, "b", 4);
-	roz_toml_diags_free(&d);
+	roz_toml_diags_dispose(&d);
 	roz_toml_free(root);
 
 	/* a table defined twice: the keys under the second go nowhere */
@@ -1235,7 +1235,7 @@ static void test_lenient_duplicate_first_wins(void **state)
 	check_int(root, "t.x", 1);
 	assert_null(path(root, "t.y"));
 	check_int(root, "u.z", 4);
-	roz_toml_diags_free(&d);
+	roz_toml_diags_dispose(&d);
 	roz_toml_free(root);
 }
 
@@ -1253,7 +1253,7 @@ static void test_lenient_broken_header(void **state)
 	assert_null(path(root, "a.m"));
 	assert_null(path(root, "b"));
 	check_int(root, "c.n", 3);
-	roz_toml_diags_free(&d);
+	roz_toml_diags_dispose(&d);
 	roz_toml_free(root);
 
 	/* errors under it are still found; what it was is not known, so neither is where they were */
@@ -1263,7 +1263,7 @@ static void test_lenient_broken_header(void **state)
 	assert_true(d.items[0].partial);
 	check_diag(&d, 1, 2, 5, "invalid value", ROZ_TOML_LOST_KEY, "m");
 	assert_true(d.items[1].partial);
-	roz_toml_diags_free(&d);
+	roz_toml_diags_dispose(&d);
 	roz_toml_free(root);
 }
 
@@ -1278,7 +1278,7 @@ static void test_lenient_unterminated_values(void **state)
 	check_diag(&d, 0, 1, 5, "unterminated string", ROZ_TOML_LOST_KEY, "s");
 	assert_int_equal(d.len, 1);
 	check_int(root, "t.b", 1);
-	roz_toml_diags_free(&d);
+	roz_toml_diags_dispose(&d);
 	roz_toml_free(root);
 
 	/* the header that broke an unclosed array is still a header */
@@ -1287,7 +1287,7 @@ static void test_lenient_unterminated_values(void **state)
 	check_diag(&d, 0, 2, 1, "expected ',' or ']' in array", ROZ_TOML_LOST_KEY, "arr");
 	check_int(root, "t.b", 1);
 	assert_null(path(root, "b"));
-	roz_toml_diags_free(&d);
+	roz_toml_diags_dispose(&d);
 	roz_toml_free(root);
 }
 
@@ -1306,9 +1306,9 @@ static void test_lenient_gives_up_after_too_many(void **state)
 	check_diag(&d, ROZ_TOML_MAX_DIAGS - 1, ROZ_TOML_MAX_DIAGS, 1, "too many errors", ROZ_TOML_LOST_REST, "");
 	assert_true(d.items[ROZ_TOML_MAX_DIAGS - 1].partial);
 	assert_null(path(root, "late"));
-	roz_toml_diags_free(&d);
+	roz_toml_diags_dispose(&d);
 	roz_toml_free(root);
-	roz_buf_free(&b);
+	roz_buf_dispose(&b);
 }
 
 static void test_lenient_alloc_failure(void **state)
@@ -1336,7 +1336,7 @@ static void test_lenient_alloc_failure(void **state)
 	assert_int_equal(d.len, 5);
 	check_int(root, "a", 1);
 	check_int(root, "u.z", 3);
-	roz_toml_diags_free(&d);
+	roz_toml_diags_dispose(&d);
 	roz_toml_free(root);
 	assert_int_equal(roz_toml_parse_lenient("a", 1, NULL, &d), ROZ_EINVALID);
 	assert_int_equal(roz_toml_parse_lenient("a", 1, &root, NULL), ROZ_EINVALID);

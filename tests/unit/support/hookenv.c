@@ -44,10 +44,10 @@ void th_init(t_hooks *h)
 	assert_int_equal(roz_time_parse("2026-01-01T00:00:00Z", &h->now), ROZ_OK);
 }
 
-void th_free(t_hooks *h)
+void th_dispose(t_hooks *h)
 {
 	roz_store_free(h->store);
-	roz_config_free(&h->config);
+	roz_config_dispose(&h->config);
 	free(h->loaded_template_id);
 	memset(h, 0, sizeof(*h));
 }
@@ -127,10 +127,10 @@ static roz_output_kind run_text(t_hooks *h, roz_hook_event ev, t_out *out, const
 	out->json = strdup(roz_buf_cstr(&b));
 	out->notes = strdup(roz_buf_cstr(&res.notes));
 	out->saved = res.save;
-	roz_buf_free(&b);
-	roz_hook_result_clear(&res);
-	roz_hook_plan_clear(&plan);
-	roz_hook_input_clear(&in);
+	roz_buf_dispose(&b);
+	roz_hook_result_dispose(&res);
+	roz_hook_plan_dispose(&plan);
+	roz_hook_input_dispose(&in);
 	roz_session_free(s);
 	/* every hook call happens a little later than the one before */
 	th_advance_ms(h, 1);
@@ -152,7 +152,7 @@ roz_output_kind th_run(t_hooks *h, roz_hook_event ev, t_out *out, const char *fm
 	return k;
 }
 
-void th_out_free(t_out *out)
+void th_out_dispose(t_out *out)
 {
 	free(out->text);
 	free(out->json);
@@ -173,7 +173,7 @@ static roz_output_kind run_discard(t_hooks *h, roz_hook_event ev, const char *js
 	t_out out;
 	roz_output_kind k = run_text(h, ev, &out, json);
 
-	th_out_free(&out);
+	th_out_dispose(&out);
 	return k;
 }
 
@@ -301,7 +301,7 @@ size_t th_count_events(t_hooks *h, const char *sid, roz_event_type type)
 		assert_int_equal(roz_trace_event_parse(&s->trace[i], &ev), ROZ_OK);
 		if (strcmp(ev.event_type, roz_event_type_name(type)) == 0)
 			n++;
-		roz_trace_event_clear(&ev);
+		roz_trace_event_dispose(&ev);
 	}
 	roz_session_free(s);
 	return n;

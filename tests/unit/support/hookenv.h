@@ -33,14 +33,14 @@ typedef struct t_out {
 
 /* Defaults, a memory store, and now = 2026-01-01T00:00:00Z. */
 void th_init(t_hooks *h);
-void th_free(t_hooks *h);
+void th_dispose(t_hooks *h);
 void th_advance_ms(t_hooks *h, int64_t ms);
 /* Gate patterns (NULL-terminated) and scope; replaces any previous gates. */
 void th_gates(t_hooks *h, roz_approval_scope scope, const char *const *patterns);
 
 /* Run `ev` on hook input built from the printf-style JSON. Returns the output kind. */
 roz_output_kind th_run(t_hooks *h, roz_hook_event ev, t_out *out, const char *fmt, ...) ROZ_PRINTF(4, 5);
-void th_out_free(t_out *out);
+void th_out_dispose(t_out *out);
 
 /* Shorthands: run and discard the output, returning its kind. */
 roz_output_kind th_prompt(t_hooks *h, const char *sid, const char *prompt);

@@ -216,7 +216,7 @@ void t_run_roz(t_run *r, const char *stdin_text, const char *const *env, const c
 		r->err = strdup("");
 }
 
-void t_run_free(t_run *r)
+void t_run_dispose(t_run *r)
 {
 	free(r->out);
 	free(r->err);

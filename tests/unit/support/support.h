@@ -42,6 +42,6 @@ typedef struct t_run {
  * overridden). stdin_text may be NULL for empty input.
  */
 void t_run_roz(t_run *r, const char *stdin_text, const char *const *env, const char *const *argv);
-void t_run_free(t_run *r);
+void t_run_dispose(t_run *r);
 
 #endif

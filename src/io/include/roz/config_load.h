@@ -31,7 +31,7 @@ extern "C" {
  * ROZ_EINVALID with the reason in roz_error_last(); `c` still holds every
  * setting that could be read, with paths and environment applied, so a
  * hook can carry on (holding gated tools) while a command stops. On
- * ROZ_ENOMEM `c` is left empty. Release with roz_config_free().
+ * ROZ_ENOMEM `c` is left empty. Release with roz_config_dispose().
  */
 int roz_config_load(roz_config *c, roz_getenv_fn getenv_fn, void *env_ud, roz_warn_fn warn,
 		    void *ud) ROZ_WARN_UNUSED;

@@ -110,7 +110,7 @@ typedef struct roz_buf {
 #define ROZ_BUF_INIT {NULL, 0, 0, false}
 
 void roz_buf_init(roz_buf *b);
-void roz_buf_free(roz_buf *b);
+void roz_buf_dispose(roz_buf *b);
 void roz_buf_reset(roz_buf *b); /* length to 0, memory kept */
 bool roz_buf_grow(roz_buf *b, size_t extra);
 void roz_buf_add(roz_buf *b, const void *data, size_t len);

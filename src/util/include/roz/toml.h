@@ -24,7 +24,7 @@
  *
  * Ownership: the tree returned through *out belongs to the caller and is
  * released with roz_toml_free(). Lookups return borrowed pointers into it.
- * A roz_toml_diags is the caller's and is emptied with roz_toml_diags_free().
+ * A roz_toml_diags is the caller's and is emptied with roz_toml_diags_dispose().
  */
 #ifndef ROZ_TOML_H
 #define ROZ_TOML_H
@@ -123,7 +123,7 @@ typedef struct roz_toml_diags {
  */
 int roz_toml_parse_lenient(const char *text, size_t len, roz_toml_value **out, roz_toml_diags *diags);
 
-void roz_toml_diags_free(roz_toml_diags *diags);
+void roz_toml_diags_dispose(roz_toml_diags *diags);
 
 /* The value under `key` in a table, or NULL. Borrowed. */
 const roz_toml_value *roz_toml_get(const roz_toml_value *table, const char *key);
