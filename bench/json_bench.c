@@ -81,7 +81,7 @@ static void op_load(const doc *d)
 {
 	roz_session *s = NULL;
 
-	if (roz_session_from_json(d->text, d->len, &s) < 0)
+	if (roz_session_json_parse(d->text, d->len, &s) < 0)
 		die("a session file does not load");
 	sink += s->n_trace;
 	roz_session_free(s);
@@ -184,7 +184,7 @@ static void op_save(const doc *d)
 {
 	roz_buf b = ROZ_BUF_INIT;
 
-	if (roz_session_to_json(d->session, &b) < 0)
+	if (roz_session_json_write(d->session, &b) < 0)
 		die("a session does not save");
 	sink += b.len;
 	roz_buf_dispose(&b);
@@ -198,11 +198,11 @@ typedef struct op {
 
 static const op ops[] = {
 	{"read: roz_json_valid (scanner)", op_scan, false},
-	{"read: roz_session_from_json (scanner, one pass)", op_load, true},
+	{"read: roz_session_json_parse (scanner, one pass)", op_load, true},
 	{"read: roz_json_parse (tree)", op_roz_tree, false},
 	{"read: cJSON_ParseWithLength (tree)", op_cjson_tree, false},
 	{"read: cJSON_ParseWithLength + events to text", op_cjson_load, true},
-	{"write: roz_session_to_json", op_save, true},
+	{"write: roz_session_json_write", op_save, true},
 	{"write: compact", op_write_compact, false},
 	{"write: compact, sorted (canonical)", op_write_sorted, false},
 	{"write: indented", op_write_indent, false},
@@ -239,7 +239,7 @@ static void doc_init(doc *d, const char *name, char *text, size_t len)
 	if (roz_json_parse(text, len, &d->tree) < 0)
 		die("not valid JSON");
 	d->session = NULL;
-	if (roz_session_from_json(text, len, &d->session) < 0)
+	if (roz_session_json_parse(text, len, &d->session) < 0)
 		d->session = NULL; /* not a session: the session operations are skipped */
 }
 

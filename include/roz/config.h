@@ -146,8 +146,8 @@ int roz_config_held(const roz_config *c, const char *tool_name, const struct cJS
 /* The reason a held call is asked about, for the user. Caller frees; NULL when out of memory. */
 char *roz_config_hold_message(const roz_config *c);
 
-const char *roz_review_mode_name(roz_review_mode m);
-const char *roz_approval_scope_name(roz_approval_scope s);
+const char *roz_config_review_mode_name(roz_review_mode m);
+const char *roz_config_approval_scope_name(roz_approval_scope s);
 
 #ifdef __cplusplus
 }

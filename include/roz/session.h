@@ -15,7 +15,7 @@
  * latest ROZ_MAX_ATTEMPTS.
  *
  * Trace events are kept as their JSON text: hooks append and compact
- * without parsing old events. roz_trace_event_parse() reads one for display.
+ * without parsing old events. roz_session_trace_event_parse() reads one for display.
  *
  * Nothing roz writes may be something it cannot read back: a session file
  * that does not load is moved aside and its review is lost. So the setters
@@ -190,15 +190,15 @@ bool roz_session_id_valid(const char *id);
 
 /* ---- decisions ----------------------------------------------------------- */
 
-void roz_decision_dispose(roz_decision *d); /* frees strings, back to PENDING */
-int roz_decision_copy(roz_decision *dst, const roz_decision *src) ROZ_WARN_UNUSED;
+void roz_session_decision_dispose(roz_decision *d); /* frees strings, back to PENDING */
+int roz_session_decision_copy(roz_decision *dst, const roz_decision *src) ROZ_WARN_UNUSED;
 /*
  * Build a decision; strings are copied, NULL allowed for the optional ones.
  * ROZ_EINVALID (nothing changed) if a string given is not valid UTF-8.
  */
-int roz_decision_set(roz_decision *d, roz_decision_kind kind, const char *summary,
-		     const char *second_opinions, const char *message_to_agent) ROZ_WARN_UNUSED;
-const char *roz_decision_kind_name(roz_decision_kind kind); /* "pending", ... */
+int roz_session_decision_set(roz_decision *d, roz_decision_kind kind, const char *summary,
+			     const char *second_opinions, const char *message_to_agent) ROZ_WARN_UNUSED;
+const char *roz_session_decision_kind_name(roz_decision_kind kind); /* "pending", ... */
 
 /*
  * Replace the current decision: the old one goes to the history (stamped
@@ -217,12 +217,12 @@ roz_opt_time roz_session_decided_at(const roz_session *s);
  */
 int roz_session_add_prompt(roz_session *s, const char *prompt) ROZ_WARN_UNUSED;
 /* The stored form of a prompt: itself, or cut with a note of its size. Caller frees. */
-char *roz_prompt_truncate(const char *prompt);
+char *roz_session_prompt_truncate(const char *prompt);
 
 int roz_session_add_attempt(roz_session *s, const char *template_id, roz_time now) ROZ_WARN_UNUSED;
 /* The newest attempt still PENDING, or NULL. */
 roz_attempt *roz_session_pending_attempt(roz_session *s);
-const char *roz_outcome_kind_name(roz_outcome_kind kind); /* "pending", "success", ... */
+const char *roz_session_outcome_kind_name(roz_outcome_kind kind); /* "pending", "success", ... */
 
 /*
  * Record what triggered a gate. `input` is the tool input (borrowed; may be
@@ -237,9 +237,9 @@ const char *roz_outcome_kind_name(roz_outcome_kind kind); /* "pending", "success
  */
 int roz_session_set_gate_trigger(roz_session *s, const char *tool_key, const struct cJSON *input,
 				 const char *pattern, roz_time now) ROZ_WARN_UNUSED;
-void roz_gate_trigger_free(roz_gate_trigger *g);
-int roz_truncated_input_make(const struct cJSON *input, roz_truncated_input *out) ROZ_WARN_UNUSED;
-void roz_truncated_input_dispose(roz_truncated_input *t);
+void roz_session_gate_trigger_free(roz_gate_trigger *g);
+int roz_session_truncated_input_make(const struct cJSON *input, roz_truncated_input *out) ROZ_WARN_UNUSED;
+void roz_session_truncated_input_dispose(roz_truncated_input *t);
 
 /* ---- reviewer runs --------------------------------------------------------- */
 
@@ -264,9 +264,9 @@ void roz_session_tickets_prune(roz_session *s, roz_time now, uint64_t ttl_second
 
 /* ---- trace ---------------------------------------------------------------- */
 
-const char *roz_event_type_name(roz_event_type type); /* "session_start", ... */
+const char *roz_session_event_type_name(roz_event_type type); /* "session_start", ... */
 /* ROZ_OK and *out set, or ROZ_ENOTFOUND for a name roz does not know. */
-int roz_event_type_from_name(const char *name, size_t len, roz_event_type *out);
+int roz_session_event_type_from_name(const char *name, size_t len, roz_event_type *out);
 
 /*
  * Append an event. `payload_json` is the payload's JSON text (NULL for
@@ -291,8 +291,8 @@ typedef struct roz_trace_event {
 	struct cJSON *payload; /* may be NULL */
 } roz_trace_event;
 
-int roz_trace_event_parse(const roz_trace_entry *e, roz_trace_event *out) ROZ_WARN_UNUSED;
-void roz_trace_event_dispose(roz_trace_event *ev);
+int roz_session_trace_event_parse(const roz_trace_entry *e, roz_trace_event *out) ROZ_WARN_UNUSED;
+void roz_session_trace_event_dispose(roz_trace_event *ev);
 
 #ifdef __cplusplus
 }

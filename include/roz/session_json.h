@@ -17,10 +17,10 @@ extern "C" {
 #endif
 
 /* Parse; *out belongs to the caller. ROZ_OK, ROZ_ECORRUPT or ROZ_ENOMEM. */
-int roz_session_from_json(const char *text, size_t len, roz_session **out) ROZ_WARN_UNUSED;
+int roz_session_json_parse(const char *text, size_t len, roz_session **out) ROZ_WARN_UNUSED;
 
 /* Append the session's JSON (one line, newline-terminated). ROZ_OK or ROZ_ENOMEM. */
-int roz_session_to_json(const roz_session *s, roz_buf *b) ROZ_WARN_UNUSED;
+int roz_session_json_write(const roz_session *s, roz_buf *b) ROZ_WARN_UNUSED;
 
 #ifdef __cplusplus
 }

@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 /* The built-in block message (templates/block-default.md, compiled in). */
-extern const char roz_default_template[];
+extern const char roz_template_default[];
 
 /* Choose a template id from config (an id, or "random" with weights). Caller frees; NULL if out of memory. */
 char *roz_template_select(const roz_config *config, const roz_env *env);

@@ -8,7 +8,7 @@
  * wrapping, so a huge cooldown or TTL means "practically never", not a
  * crash or a date in the past.
  *
- * Only the runner and the CLI read the clock (roz_time_now, in roz/clock.h);
+ * Only the runner and the CLI read the clock (roz_clock_now, in roz/clock.h);
  * the core takes `now` as an argument.
  */
 #ifndef ROZ_TIME_H

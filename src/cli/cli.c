@@ -66,7 +66,7 @@ static void print_warning(void *ud, const char *msg)
 
 int cli_load_config(roz_config *config)
 {
-	int rc = roz_config_load(config, roz_config_process_env, NULL, print_warning, NULL);
+	int rc = roz_config_load(config, roz_config_load_process_env, NULL, print_warning, NULL);
 
 	if (rc == ROZ_ENOMEM) {
 		cli_error("out of memory loading config");

@@ -74,7 +74,7 @@ static bool push(char ***list, size_t *n, size_t *cap, const char *s)
 {
 	char *copy = roz_strdup(s);
 
-	if (!copy || roz_array_reserve((void **)list, cap, sizeof(**list), *n + 1) < 0) {
+	if (!copy || roz_alloc_array_reserve((void **)list, cap, sizeof(**list), *n + 1) < 0) {
 		roz_free(copy);
 		return false;
 	}
@@ -214,7 +214,7 @@ int cmd_clean(int argc, char **argv)
 		return ROZ_EXIT_FAILURE;
 	if (!before)
 		age = (uint64_t)config.retention_days * 86400;
-	cutoff = roz_time_sub(roz_time_now(), age);
+	cutoff = roz_time_sub(roz_clock_now(), age);
 	if (cli_open_store(&config, &store) != ROZ_EXIT_OK)
 		goto out;
 	if (cli_load_entries(store, &e, &n) < 0) {
@@ -239,7 +239,7 @@ int cmd_clean(int argc, char **argv)
 		}
 	}
 	/* what the store moved aside or left behind, past the same age */
-	sweep.now = roz_time_now();
+	sweep.now = roz_clock_now();
 	sweep.before = cutoff;
 	sweep.all = all;
 	sweep.dry_run = dry_run;

@@ -47,7 +47,7 @@ void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, 
 	fprintf(f, "%sCreated:  %s\n", pad, roz_time_format_sec(s->created_at, a));
 	fprintf(f, "%sUpdated:  %s\n", pad, roz_time_format_sec(s->updated_at, a));
 	fprintf(f, "%sReview:   %s\n", pad, r->enabled ? "enabled" : "not enabled");
-	fprintf(f, "%sDecision: %s%s%s", pad, roz_decision_kind_name(r->decision.kind),
+	fprintf(f, "%sDecision: %s%s%s", pad, roz_session_decision_kind_name(r->decision.kind),
 		cli_verdict_overridden(s) ? " (override)" : "", r->decision.summary ? " - " : "");
 	cli_put_safe(f, r->decision.summary ? r->decision.summary : "", true);
 	fputc('\n', f);
@@ -101,7 +101,8 @@ static int print_json(const roz_session *s, const roz_config *config)
 	roz_buf_addf(&b, ",\"created_at\":\"%s\"", roz_time_format(s->created_at, ts));
 	roz_buf_addf(&b, ",\"updated_at\":\"%s\"", roz_time_format(s->updated_at, ts));
 	roz_buf_addf(&b, ",\"review\":{\"enabled\":%s,\"state\":\"%s\",\"decision\":{\"type\":\"%s\"",
-		     r->enabled ? "true" : "false", cli_review_state(s), roz_decision_kind_name(r->decision.kind));
+		     r->enabled ? "true" : "false", cli_review_state(s),
+		     roz_session_decision_kind_name(r->decision.kind));
 	add_opt(&b, "summary", r->decision.summary);
 	add_opt(&b, "message_to_agent", r->decision.message_to_agent);
 	add_opt(&b, "second_opinions", r->decision.second_opinions);

@@ -39,7 +39,7 @@ int cmd_debug(int argc, char **argv)
 	rc = cli_read_session(&config, "debug", sid, &s);
 	if (rc == ROZ_EXIT_OK) {
 		/* through the loader and back, so what is shown is what roz understood */
-		if (roz_session_to_json(s, &text) < 0 || roz_json_parse(text.ptr, text.len, &tree) < 0) {
+		if (roz_session_json_write(s, &text) < 0 || roz_json_parse(text.ptr, text.len, &tree) < 0) {
 			cli_error("cannot show session '%s': %s", sid, roz_error_last());
 			rc = ROZ_EXIT_FAILURE;
 		} else {

@@ -87,7 +87,7 @@ int cmd_decide(int argc, char **argv)
 	req.opinions = opinions;
 	req.caller_session = getenv("CLAUDE_CODE_SESSION_ID");
 	req.override = override;
-	rc = roz_run_decide(&config, &req, &ropts);
+	rc = roz_runner_decide(&config, &req, &ropts);
 	if (rc == ROZ_ENOTFOUND) {
 		cli_error("no session '%s' (check the SESSION_ID you were given)", sid);
 		goto out;

@@ -83,7 +83,7 @@ static void hook(demo *d, const char *event, const char *input, const char *expe
 	const char *kind = "{}";
 
 	printf("   -> roz hook %s\n", event);
-	if (roz_run_hook(event, input, strlen(input), &out, &err, &opts) < 0 || out.oom) {
+	if (roz_runner_hook(event, input, strlen(input), &out, &err, &opts) < 0 || out.oom) {
 		printf("   <- (roz could not answer)\n");
 		d->failures++;
 		goto out;
@@ -139,7 +139,7 @@ static void decide(demo *d, const roz_config *config, const char *agent, roz_dec
 	roz_decide_request req = {DEMO_SID, kind, summary, message, NULL, NULL, false};
 	roz_runner_opts opts = {.open_store = cli_store_open};
 
-	if (roz_run_decide(config, &req, &opts) < 0) {
+	if (roz_runner_decide(config, &req, &opts) < 0) {
 		printf("   !! roz decide failed: %s\n", roz_error_last());
 		d->failures++;
 	}

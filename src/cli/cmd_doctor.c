@@ -231,7 +231,7 @@ static void check_storage(doctor *d, const roz_config *config)
 /* Every problem the load kept is shown: errors fail the check, warnings are notes. */
 static bool check_config(doctor *d, roz_config *config)
 {
-	int rc = roz_config_load(config, roz_config_process_env, NULL, NULL, NULL);
+	int rc = roz_config_load(config, roz_config_load_process_env, NULL, NULL, NULL);
 	size_t errors = 0;
 
 	if (rc == ROZ_ENOMEM) {
@@ -270,7 +270,7 @@ static void check_template(doctor *d, const roz_config *config, const char *plug
 
 	if (!path)
 		return;
-	text = roz_template_load(config, plugin, id);
+	text = roz_runner_template_load(config, plugin, id);
 	if (text)
 		pass("template '%s': found", id);
 	else if (stat(path, &st) == 0)
@@ -707,7 +707,7 @@ int cmd_doctor(int argc, char **argv)
 	check_plugins(&d, given, &plugin);
 	check_templates(&d, &config, plugin);
 	check_claude();
-	second = roz_find_second_opinions(&config, roz_config_process_env, NULL);
+	second = roz_runner_find_second_opinions(&config, roz_config_load_process_env, NULL);
 	pass("second-opinion tools on PATH: %s", second ? second : "none (the reviewer reasons on its own)");
 	roz_free(second);
 	roz_free(plugin);

@@ -70,7 +70,7 @@ int cmd_hook(int argc, char **argv)
 	} else {
 		roz_runner_opts opts = {.open_store = cli_store_open};
 
-		rc = roz_run_hook(event, roz_buf_cstr(&in), in.len, &out, &err, &opts);
+		rc = roz_runner_hook(event, roz_buf_cstr(&in), in.len, &out, &err, &opts);
 		if (err.len && !err.oom)
 			fwrite(err.ptr, 1, err.len, stderr);
 		/* the warnings themselves may not have fitted in memory: say the least */

@@ -46,7 +46,7 @@ static tstat *template_stat(stats *st, const char *id)
 	for (size_t i = 0; i < st->n; i++)
 		if (strcmp(st->t[i].id, id) == 0)
 			return &st->t[i];
-	if (roz_array_reserve((void **)&st->t, &st->cap, sizeof(*st->t), st->n + 1) < 0)
+	if (roz_alloc_array_reserve((void **)&st->t, &st->cap, sizeof(*st->t), st->n + 1) < 0)
 		return NULL;
 	memset(&st->t[st->n], 0, sizeof(*st->t));
 	if (!(st->t[st->n].id = roz_strdup(id)))
@@ -235,7 +235,7 @@ int cmd_stats(int argc, char **argv)
 	if (cli_open_store(&config, &store) != ROZ_EXIT_OK)
 		goto out;
 	if (cli_load_entries(store, &e, &n) < 0 ||
-	    gather(e, n, roz_time_sub(roz_time_now(), (uint64_t)days * 86400), &st) < 0) {
+	    gather(e, n, roz_time_sub(roz_clock_now(), (uint64_t)days * 86400), &st) < 0) {
 		cli_error("cannot read sessions: %s", roz_error_last());
 		goto out;
 	}

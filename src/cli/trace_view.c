@@ -80,7 +80,7 @@ void cli_print_trace(FILE *f, const roz_session *s, const char *indent, bool ver
 		char *type;
 		bool first = true;
 
-		if (roz_trace_event_parse(&s->trace[i], &ev) < 0) {
+		if (roz_session_trace_event_parse(&s->trace[i], &ev) < 0) {
 			fprintf(f, "%s(unreadable event)\n", indent);
 			continue;
 		}
@@ -110,6 +110,6 @@ void cli_print_trace(FILE *f, const roz_session *s, const char *indent, bool ver
 		fputc('\n', f);
 		if (verbose && ev.payload)
 			print_payload(f, ev.payload, indent);
-		roz_trace_event_dispose(&ev);
+		roz_session_trace_event_dispose(&ev);
 	}
 }

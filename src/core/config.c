@@ -17,12 +17,12 @@
 #include "roz/shell.h"
 #include "roz/toml.h"
 
-const char *roz_review_mode_name(roz_review_mode m)
+const char *roz_config_review_mode_name(roz_review_mode m)
 {
 	return m == ROZ_MODE_ALWAYS ? "always" : m == ROZ_MODE_NEVER ? "never" : "prompt";
 }
 
-const char *roz_approval_scope_name(roz_approval_scope s)
+const char *roz_config_approval_scope_name(roz_approval_scope s)
 {
 	return s == ROZ_SCOPE_SESSION ? "session" : s == ROZ_SCOPE_TOOL ? "tool" : "prompt";
 }
@@ -180,11 +180,11 @@ static const char GATES_LOST[] =
 static void current(const roz_config *c, const char *key, char *out, size_t size)
 {
 	if (strcmp(key, "review.mode") == 0)
-		snprintf(out, size, "\"%s\"", roz_review_mode_name(c->mode));
+		snprintf(out, size, "\"%s\"", roz_config_review_mode_name(c->mode));
 	else if (strcmp(key, "review.require_reviewer") == 0)
 		snprintf(out, size, "%s", c->require_reviewer ? "true" : "false");
 	else if (strcmp(key, "review.gates.approval_scope") == 0)
-		snprintf(out, size, "\"%s\"", roz_approval_scope_name(c->approval_scope));
+		snprintf(out, size, "\"%s\"", roz_config_approval_scope_name(c->approval_scope));
 	else if (strcmp(key, "review.gates.approval_ttl_seconds") == 0)
 		snprintf(out, size, c->has_approval_ttl ? "%llu" : "no expiry",
 			 (unsigned long long)c->approval_ttl_seconds);

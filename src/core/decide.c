@@ -23,7 +23,7 @@ int roz_decide_attempt_succeeded(roz_session *s)
 
 	if (!a)
 		return ROZ_OK;
-	type = roz_strdup(roz_decision_kind_name(s->review.decision.kind));
+	type = roz_strdup(roz_session_decision_kind_name(s->review.decision.kind));
 	if (!type)
 		return ROZ_ENOMEM;
 	roz_free(a->decision_type);
@@ -46,10 +46,10 @@ static int record_verdict(roz_session *s, roz_decision_kind kind, const char *su
 		roz_error_set("a verdict must be COMPLETE or ISSUES");
 		return ROZ_EINVALID;
 	}
-	if ((rc = roz_decision_set(&d, kind, summary, opinions, message)) < 0)
+	if ((rc = roz_session_decision_set(&d, kind, summary, opinions, message)) < 0)
 		return rc;
 	rc = roz_session_record_decision(s, &d, env->now);
-	roz_decision_dispose(&d);
+	roz_session_decision_dispose(&d);
 	if (rc < 0)
 		return rc;
 	if (ticket) {

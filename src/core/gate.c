@@ -204,7 +204,7 @@ static int add_write(roz_gate_match *m, const char *path, const roz_shell_word *
 	/* after HOME=..., `~` and $HOME are whatever the line made them */
 	if (m->home_unknown && starts_home(path))
 		known = 0;
-	if (roz_array_reserve((void **)&m->writes, &m->capwrites, sizeof(*m->writes), m->nwrites + 1) < 0)
+	if (roz_alloc_array_reserve((void **)&m->writes, &m->capwrites, sizeof(*m->writes), m->nwrites + 1) < 0)
 		return ROZ_ENOMEM;
 	w = &m->writes[m->nwrites];
 	memset(w, 0, sizeof(*w));
@@ -611,7 +611,7 @@ static int add_dir(roz_gate_match *m, const char *dir)
 		m->dir_unknown = true;
 		return ROZ_OK;
 	}
-	if (roz_array_reserve((void **)&m->dirs, &m->capdirs, sizeof(*m->dirs), m->ndirs + 1) < 0 ||
+	if (roz_alloc_array_reserve((void **)&m->dirs, &m->capdirs, sizeof(*m->dirs), m->ndirs + 1) < 0 ||
 	    !(copy = roz_strdup(dir)))
 		return ROZ_ENOMEM;
 	m->dirs[m->ndirs++] = copy;
@@ -891,7 +891,8 @@ static int expand_braces(const char *s, char ***list, size_t *n, size_t *cap)
 
 		if (*n >= MAX_BRACE_PATHS)
 			return ROZ_EINVALID;
-		if (roz_array_reserve((void **)list, cap, sizeof(**list), *n + 1) < 0 || !(copy = roz_strdup(s)))
+		if (roz_alloc_array_reserve((void **)list, cap, sizeof(**list), *n + 1) < 0 ||
+		    !(copy = roz_strdup(s)))
 			return ROZ_ENOMEM;
 		(*list)[(*n)++] = copy;
 		return ROZ_OK;

@@ -96,7 +96,7 @@ static int note_flaw(sanitizer *z, unsigned what)
 			return ROZ_OK;
 		}
 	}
-	if (roz_array_reserve((void **)&z->flaws, &z->cap_flaws, sizeof(*z->flaws), z->n_flaws + 1) < 0)
+	if (roz_alloc_array_reserve((void **)&z->flaws, &z->cap_flaws, sizeof(*z->flaws), z->n_flaws + 1) < 0)
 		return ROZ_ENOMEM;
 	f = &z->flaws[z->n_flaws];
 	if (!(f->field = roz_strdup(field)))
@@ -257,7 +257,7 @@ static int open_container(sanitizer *z)
 	size_t d = z->depth;
 	int rc;
 
-	if (roz_array_reserve((void **)&z->is_object, &z->cap_bits, 1, d / 8 + 1) < 0)
+	if (roz_alloc_array_reserve((void **)&z->is_object, &z->cap_bits, 1, d / 8 + 1) < 0)
 		return ROZ_ENOMEM;
 	if (object)
 		z->is_object[d / 8] |= (unsigned char)(1u << (d % 8));

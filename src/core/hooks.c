@@ -271,14 +271,14 @@ static int on_user_prompt(const roz_hook_input *in, const roz_env *env, const ro
 	}
 	if (enable) {
 		roz_buf payload = ROZ_BUF_INIT;
-		char *stored = roz_prompt_truncate(prompt);
+		char *stored = roz_session_prompt_truncate(prompt);
 
 		if (!stored || (rc = roz_session_add_prompt(*session, prompt)) < 0) {
 			roz_free(stored);
 			return ROZ_ENOMEM;
 		}
 		r->enabled = true;
-		roz_decision_dispose(&r->decision);
+		roz_session_decision_dispose(&r->decision);
 		roz_breaker_start_cycle(*session);
 		kv_str(&payload, "prompt", stored);
 		kv_end(&payload);
@@ -473,7 +473,7 @@ static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **s
 	res->save = true;
 	if (reset) {
 		roz_breaker_start_cycle(s);
-		roz_decision_dispose(&r->decision);
+		roz_session_decision_dispose(&r->decision);
 		note(res, "info", "circuit breaker reset after cooldown in session %s", s->session_id);
 	}
 	switch (outcome) {
@@ -680,7 +680,8 @@ static int on_subagent_stop(const roz_hook_input *in, const roz_env *env, roz_se
 	    (rc = roz_decide_attempt_succeeded(s)) < 0)
 		return rc;
 	s->review.decision_trusted = true;
-	return reviewer_stopped(s, env, run, in->agent_id, roz_decision_kind_name(s->review.decision.kind));
+	return reviewer_stopped(s, env, run, in->agent_id,
+				roz_session_decision_kind_name(s->review.decision.kind));
 }
 
 /* ---- pre-tool-use ------------------------------------------------------------------ */
@@ -868,7 +869,7 @@ static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const r
 	r->enabled = true;
 	r->review_started_at.set = true;
 	r->review_started_at.t = env->now;
-	roz_decision_dispose(&r->decision);
+	roz_session_decision_dispose(&r->decision);
 	roz_breaker_start_cycle(s);
 	if ((rc = roz_session_set_gate_trigger(s, g->tool_key, in->tool_input, g->pattern, env->now)) < 0)
 		return rc;

@@ -20,12 +20,12 @@ static const char *const event_names[ROZ_EVENT__COUNT] = {
 	"decision_ignored",
 };
 
-const char *roz_event_type_name(roz_event_type type)
+const char *roz_session_event_type_name(roz_event_type type)
 {
 	return (unsigned)type < ROZ_EVENT__COUNT ? event_names[type] : "unknown";
 }
 
-int roz_event_type_from_name(const char *name, size_t len, roz_event_type *out)
+int roz_session_event_type_from_name(const char *name, size_t len, roz_event_type *out)
 {
 	for (int i = 0; i < ROZ_EVENT__COUNT; i++) {
 		if (strlen(event_names[i]) == len && memcmp(event_names[i], name, len) == 0) {
@@ -75,7 +75,7 @@ int roz_session_new(const char *session_id, roz_time now, roz_session **out)
 
 /* ---- decisions ----------------------------------------------------------- */
 
-const char *roz_decision_kind_name(roz_decision_kind kind)
+const char *roz_session_decision_kind_name(roz_decision_kind kind)
 {
 	switch (kind) {
 	case ROZ_DECISION_COMPLETE: return "complete";
@@ -84,7 +84,7 @@ const char *roz_decision_kind_name(roz_decision_kind kind)
 	}
 }
 
-void roz_decision_dispose(roz_decision *d)
+void roz_session_decision_dispose(roz_decision *d)
 {
 	roz_free(d->summary);
 	roz_free(d->second_opinions);
@@ -116,8 +116,8 @@ static int dup_opt(char **dst, const char *src)
 	return *dst ? ROZ_OK : ROZ_ENOMEM;
 }
 
-int roz_decision_set(roz_decision *d, roz_decision_kind kind, const char *summary,
-		     const char *second_opinions, const char *message_to_agent)
+int roz_session_decision_set(roz_decision *d, roz_decision_kind kind, const char *summary,
+			     const char *second_opinions, const char *message_to_agent)
 {
 	roz_decision nd = {kind, NULL, NULL, NULL};
 	int rc;
@@ -131,19 +131,19 @@ int roz_decision_set(roz_decision *d, roz_decision_kind kind, const char *summar
 		if (dup_opt(&nd.summary, summary ? summary : "") < 0 ||
 		    (kind == ROZ_DECISION_COMPLETE && dup_opt(&nd.second_opinions, second_opinions) < 0) ||
 		    (kind == ROZ_DECISION_ISSUES && dup_opt(&nd.message_to_agent, message_to_agent) < 0)) {
-			roz_decision_dispose(&nd);
+			roz_session_decision_dispose(&nd);
 			return ROZ_ENOMEM;
 		}
 	}
-	roz_decision_dispose(d);
+	roz_session_decision_dispose(d);
 	*d = nd;
 	return ROZ_OK;
 }
 
-int roz_decision_copy(roz_decision *dst, const roz_decision *src)
+int roz_session_decision_copy(roz_decision *dst, const roz_decision *src)
 {
-	return roz_decision_set(dst, src->kind, src->summary, src->second_opinions,
-				src->message_to_agent);
+	return roz_session_decision_set(dst, src->kind, src->summary, src->second_opinions,
+					src->message_to_agent);
 }
 
 int roz_session_record_decision(roz_session *s, const roz_decision *d, roz_time now)
@@ -153,17 +153,17 @@ int roz_session_record_decision(roz_session *s, const roz_decision *d, roz_time 
 	roz_decision_record rec;
 	int rc;
 
-	if ((rc = roz_decision_copy(&copy, d)) < 0)
+	if ((rc = roz_session_decision_copy(&copy, d)) < 0)
 		return rc;
 	if (r->n_history >= ROZ_MAX_HISTORY) {
 		/* drop the oldest record to stay within the cap */
-		roz_decision_dispose(&r->history[0].decision);
+		roz_session_decision_dispose(&r->history[0].decision);
 		memmove(r->history, r->history + 1, (r->n_history - 1) * sizeof(*r->history));
 		r->n_history--;
 	}
-	if ((rc = roz_array_reserve((void **)&r->history, &r->cap_history, sizeof(*r->history),
-				    r->n_history + 1)) < 0) {
-		roz_decision_dispose(&copy);
+	if ((rc = roz_alloc_array_reserve((void **)&r->history, &r->cap_history, sizeof(*r->history),
+					  r->n_history + 1)) < 0) {
+		roz_session_decision_dispose(&copy);
 		return rc;
 	}
 	rec.decision = r->decision;
@@ -195,7 +195,7 @@ roz_opt_time roz_session_decided_at(const roz_session *s)
 
 /* ---- prompts ------------------------------------------------------------- */
 
-char *roz_prompt_truncate(const char *prompt)
+char *roz_session_prompt_truncate(const char *prompt)
 {
 	size_t len = strlen(prompt), cut;
 
@@ -213,15 +213,15 @@ int roz_session_add_prompt(roz_session *s, const char *prompt)
 
 	if ((rc = storable("the prompt", prompt)) < 0)
 		return rc;
-	if (!(p = roz_prompt_truncate(prompt)))
+	if (!(p = roz_session_prompt_truncate(prompt)))
 		return ROZ_ENOMEM;
 	if (r->n_prompts >= ROZ_MAX_PROMPTS) {
 		roz_free(r->prompts[0]);
 		memmove(r->prompts, r->prompts + 1, (r->n_prompts - 1) * sizeof(*r->prompts));
 		r->n_prompts--;
 	}
-	if (roz_array_reserve((void **)&r->prompts, &r->cap_prompts, sizeof(*r->prompts),
-			      r->n_prompts + 1) < 0) {
+	if (roz_alloc_array_reserve((void **)&r->prompts, &r->cap_prompts, sizeof(*r->prompts),
+				    r->n_prompts + 1) < 0) {
 		roz_free(p);
 		return ROZ_ENOMEM;
 	}
@@ -231,7 +231,7 @@ int roz_session_add_prompt(roz_session *s, const char *prompt)
 
 /* ---- attempts ------------------------------------------------------------ */
 
-const char *roz_outcome_kind_name(roz_outcome_kind kind)
+const char *roz_session_outcome_kind_name(roz_outcome_kind kind)
 {
 	switch (kind) {
 	case ROZ_OUTCOME_SUCCESS: return "success";
@@ -268,8 +268,8 @@ int roz_session_add_attempt(roz_session *s, const char *template_id, roz_time no
 		memmove(r->attempts, r->attempts + 1, (r->n_attempts - 1) * sizeof(*r->attempts));
 		r->n_attempts--;
 	}
-	if (roz_array_reserve((void **)&r->attempts, &r->cap_attempts, sizeof(*r->attempts),
-			      r->n_attempts + 1) < 0) {
+	if (roz_alloc_array_reserve((void **)&r->attempts, &r->cap_attempts, sizeof(*r->attempts),
+				    r->n_attempts + 1) < 0) {
 		attempt_dispose(&a);
 		return ROZ_ENOMEM;
 	}
@@ -311,8 +311,8 @@ int roz_session_reviewer_start(roz_session *s, const char *agent_id, roz_time no
 		memmove(r->reviewers, r->reviewers + 1, (r->n_reviewers - 1) * sizeof(*r->reviewers));
 		r->n_reviewers--;
 	}
-	if (roz_array_reserve((void **)&r->reviewers, &r->cap_reviewers, sizeof(*r->reviewers),
-			      r->n_reviewers + 1) < 0) {
+	if (roz_alloc_array_reserve((void **)&r->reviewers, &r->cap_reviewers, sizeof(*r->reviewers),
+				    r->n_reviewers + 1) < 0) {
 		run_dispose(&run);
 		return ROZ_ENOMEM;
 	}
@@ -375,8 +375,8 @@ int roz_session_ticket_add(roz_session *s, const char *agent_id, const char *too
 	t.tool_use_id = tool_use_id ? roz_strdup(tool_use_id) : NULL;
 	t.issued_at = now;
 	if (!t.agent_id || (tool_use_id && !t.tool_use_id) ||
-	    roz_array_reserve((void **)&r->tickets, &r->cap_tickets, sizeof(*r->tickets),
-			      r->n_tickets + 1) < 0) {
+	    roz_alloc_array_reserve((void **)&r->tickets, &r->cap_tickets, sizeof(*r->tickets),
+				    r->n_tickets + 1) < 0) {
 		ticket_dispose(&t);
 		return ROZ_ENOMEM;
 	}
@@ -397,7 +397,7 @@ void roz_session_tickets_prune(roz_session *s, roz_time now, uint64_t ttl_second
 
 /* ---- gate trigger --------------------------------------------------------- */
 
-void roz_truncated_input_dispose(roz_truncated_input *t)
+void roz_session_truncated_input_dispose(roz_truncated_input *t)
 {
 	cJSON_Delete(t->value);
 	roz_free(t->original_hash);
@@ -605,7 +605,7 @@ static cJSON *as_text_prefix(const cJSON *v, size_t original_size)
 	return out;
 }
 
-int roz_truncated_input_make(const cJSON *input, roz_truncated_input *out)
+int roz_session_truncated_input_make(const cJSON *input, roz_truncated_input *out)
 {
 	char *text;
 	size_t len, stored_len;
@@ -630,7 +630,7 @@ int roz_truncated_input_make(const cJSON *input, roz_truncated_input *out)
 		out->value = value;
 		return ROZ_OK;
 	}
-	roz_sha256_hex(text, len, hash);
+	roz_digest_sha256_hex(text, len, hash);
 	roz_free(text);
 	if (len > ROZ_MAX_TOOL_INPUT_BYTES) {
 		smaller = shrink(value, ROZ_MAX_TOOL_INPUT_BYTES);
@@ -653,7 +653,7 @@ int roz_truncated_input_make(const cJSON *input, roz_truncated_input *out)
 	out->value = value;
 	out->original_hash = roz_strdup(hash);
 	if (!out->original_hash) {
-		roz_truncated_input_dispose(out);
+		roz_session_truncated_input_dispose(out);
 		return ROZ_ENOMEM;
 	}
 	out->truncated = true;
@@ -662,13 +662,13 @@ int roz_truncated_input_make(const cJSON *input, roz_truncated_input *out)
 	return ROZ_OK;
 }
 
-void roz_gate_trigger_free(roz_gate_trigger *g)
+void roz_session_gate_trigger_free(roz_gate_trigger *g)
 {
 	if (!g)
 		return;
 	roz_free(g->tool_name);
 	roz_free(g->pattern_matched);
-	roz_truncated_input_dispose(&g->tool_input);
+	roz_session_truncated_input_dispose(&g->tool_input);
 	roz_free(g);
 }
 
@@ -687,11 +687,11 @@ int roz_session_set_gate_trigger(roz_session *s, const char *tool_key, const cJS
 	g->pattern_matched = roz_strdup(pattern);
 	g->triggered_at = now;
 	if (!g->tool_name || !g->pattern_matched ||
-	    roz_truncated_input_make(input, &g->tool_input) < 0) {
-		roz_gate_trigger_free(g);
+	    roz_session_truncated_input_make(input, &g->tool_input) < 0) {
+		roz_session_gate_trigger_free(g);
 		return ROZ_ENOMEM;
 	}
-	roz_gate_trigger_free(s->review.gate_trigger);
+	roz_session_gate_trigger_free(s->review.gate_trigger);
 	s->review.gate_trigger = g;
 	return ROZ_OK;
 }
@@ -700,7 +700,7 @@ int roz_session_set_gate_trigger(roz_session *s, const char *tool_key, const cJS
 
 int roz_session_trace_push_raw(roz_session *s, char *json, size_t len)
 {
-	if (roz_array_reserve((void **)&s->trace, &s->cap_trace, sizeof(*s->trace), s->n_trace + 1) < 0)
+	if (roz_alloc_array_reserve((void **)&s->trace, &s->cap_trace, sizeof(*s->trace), s->n_trace + 1) < 0)
 		return ROZ_ENOMEM;
 	s->trace[s->n_trace].json = json;
 	s->trace[s->n_trace].len = len;
@@ -717,7 +717,7 @@ static char *event_json(roz_event_type type, const char *id, roz_time now, const
 	roz_buf_adds(&b, "{\"id\":");
 	roz_json_add_string(&b, id);
 	roz_buf_addf(&b, ",\"timestamp\":\"%s\",\"event_type\":\"%s\",\"payload\":%s}",
-		     roz_time_format(now, ts), roz_event_type_name(type), payload ? payload : "{}");
+		     roz_time_format(now, ts), roz_session_event_type_name(type), payload ? payload : "{}");
 	if (roz_buf_failed(&b)) {
 		roz_buf_dispose(&b);
 		return NULL;
@@ -752,7 +752,7 @@ int roz_session_trace_add(roz_session *s, roz_event_type type, const char *id, r
 	/* the loader would call the whole file corrupt: refuse the event, keep the session */
 	if (!roz_json_valid(json, len)) {
 		roz_free(json);
-		roz_error_set("%s event is not valid JSON; not recorded", roz_event_type_name(type));
+		roz_error_set("%s event is not valid JSON; not recorded", roz_session_event_type_name(type));
 		return ROZ_EINVALID;
 	}
 	if (roz_session_trace_push_raw(s, json, len) < 0) {
@@ -777,7 +777,7 @@ int roz_session_trace_add(roz_session *s, roz_event_type type, const char *id, r
 	return ROZ_OK;
 }
 
-void roz_trace_event_dispose(roz_trace_event *ev)
+void roz_session_trace_event_dispose(roz_trace_event *ev)
 {
 	roz_free(ev->id);
 	roz_free(ev->event_type);
@@ -785,7 +785,7 @@ void roz_trace_event_dispose(roz_trace_event *ev)
 	memset(ev, 0, sizeof(*ev));
 }
 
-int roz_trace_event_parse(const roz_trace_entry *e, roz_trace_event *out)
+int roz_session_trace_event_parse(const roz_trace_entry *e, roz_trace_event *out)
 {
 	cJSON *root = NULL, *item;
 
@@ -807,7 +807,7 @@ int roz_trace_event_parse(const roz_trace_entry *e, roz_trace_event *out)
 	out->payload = cJSON_DetachItemFromObjectCaseSensitive(root, "payload");
 	cJSON_Delete(root);
 	if (!out->id || !out->event_type) {
-		roz_trace_event_dispose(out);
+		roz_session_trace_event_dispose(out);
 		return ROZ_ENOMEM;
 	}
 	return ROZ_OK;
@@ -821,14 +821,14 @@ void roz_session_free(roz_session *s)
 		return;
 	r = &s->review;
 	roz_free(s->session_id);
-	roz_decision_dispose(&r->decision);
+	roz_session_decision_dispose(&r->decision);
 	for (size_t i = 0; i < r->n_history; i++)
-		roz_decision_dispose(&r->history[i].decision);
+		roz_session_decision_dispose(&r->history[i].decision);
 	roz_free(r->history);
 	for (size_t i = 0; i < r->n_prompts; i++)
 		roz_free(r->prompts[i]);
 	roz_free(r->prompts);
-	roz_gate_trigger_free(r->gate_trigger);
+	roz_session_gate_trigger_free(r->gate_trigger);
 	for (size_t i = 0; i < r->n_attempts; i++)
 		attempt_dispose(&r->attempts[i]);
 	roz_free(r->attempts);

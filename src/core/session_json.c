@@ -92,7 +92,7 @@ static int read_decision(const cJSON *v, roz_decision *d)
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(v, "type");
 	int rc;
 
-	roz_decision_dispose(d);
+	roz_session_decision_dispose(d);
 	if (!cJSON_IsObject(v) || !cJSON_IsString(type))
 		return corrupt("decision", "is not a tagged decision object");
 	if (strcmp(type->valuestring, "pending") == 0)
@@ -154,8 +154,8 @@ static int read_history(const cJSON *review, roz_review_state *r)
 			return corrupt("decision_history", "holds a non-object");
 		if ((rc = get_time(item, "timestamp", &rec.timestamp)) < 0)
 			return rc;
-		if ((rc = roz_array_reserve((void **)&r->history, &r->cap_history, sizeof(*r->history),
-					    r->n_history + 1)) < 0)
+		if ((rc = roz_alloc_array_reserve((void **)&r->history, &r->cap_history, sizeof(*r->history),
+						  r->n_history + 1)) < 0)
 			return rc;
 		rc = read_decision(cJSON_GetObjectItemCaseSensitive(item, "decision"), &rec.decision);
 		r->history[r->n_history++] = rec; /* stored even on error so it is freed */
@@ -180,8 +180,8 @@ static int read_prompts(const cJSON *review, roz_review_state *r)
 			continue;
 		if (!cJSON_IsString(item))
 			return corrupt("user_prompts", "holds a non-string");
-		if ((rc = roz_array_reserve((void **)&r->prompts, &r->cap_prompts, sizeof(*r->prompts),
-					    r->n_prompts + 1)) < 0)
+		if ((rc = roz_alloc_array_reserve((void **)&r->prompts, &r->cap_prompts, sizeof(*r->prompts),
+						  r->n_prompts + 1)) < 0)
 			return rc;
 		p = roz_strdup(item->valuestring);
 		if (!p)
@@ -241,7 +241,7 @@ static int read_outcome(const cJSON *v, roz_attempt *a)
 	if (!cJSON_IsObject(v) || !cJSON_IsString(type))
 		return corrupt("attempts.outcome", "is not a tagged outcome object");
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		if (strcmp(type->valuestring, roz_outcome_kind_name(kinds[i])) != 0)
+		if (strcmp(type->valuestring, roz_session_outcome_kind_name(kinds[i])) != 0)
 			continue;
 		a->outcome = kinds[i];
 		if (kinds[i] != ROZ_OUTCOME_SUCCESS)
@@ -270,8 +270,8 @@ static int read_attempts(const cJSON *review, roz_review_state *r)
 			continue;
 		if (!cJSON_IsObject(item))
 			return corrupt("attempts", "holds a non-object");
-		if ((rc = roz_array_reserve((void **)&r->attempts, &r->cap_attempts,
-					    sizeof(*r->attempts), r->n_attempts + 1)) < 0)
+		if ((rc = roz_alloc_array_reserve((void **)&r->attempts, &r->cap_attempts,
+						  sizeof(*r->attempts), r->n_attempts + 1)) < 0)
 			return rc;
 		a = &r->attempts[r->n_attempts++];
 		memset(a, 0, sizeof(*a));
@@ -299,8 +299,8 @@ static int read_reviewers(const cJSON *review, roz_review_state *r)
 			continue;
 		if (!cJSON_IsObject(item))
 			return corrupt("reviewers", "holds a non-object");
-		if ((rc = roz_array_reserve((void **)&r->reviewers, &r->cap_reviewers,
-					    sizeof(*r->reviewers), r->n_reviewers + 1)) < 0)
+		if ((rc = roz_alloc_array_reserve((void **)&r->reviewers, &r->cap_reviewers,
+						  sizeof(*r->reviewers), r->n_reviewers + 1)) < 0)
 			return rc;
 		run = &r->reviewers[r->n_reviewers++];
 		memset(run, 0, sizeof(*run));
@@ -328,8 +328,8 @@ static int read_tickets(const cJSON *review, roz_review_state *r)
 			continue;
 		if (!cJSON_IsObject(item))
 			return corrupt("verdict_tickets", "holds a non-object");
-		if ((rc = roz_array_reserve((void **)&r->tickets, &r->cap_tickets, sizeof(*r->tickets),
-					    r->n_tickets + 1)) < 0)
+		if ((rc = roz_alloc_array_reserve((void **)&r->tickets, &r->cap_tickets, sizeof(*r->tickets),
+						  r->n_tickets + 1)) < 0)
 			return rc;
 		t = &r->tickets[r->n_tickets++];
 		memset(t, 0, sizeof(*t));
@@ -486,7 +486,7 @@ static int on_member(void *ud, roz_json_span key, const char *s, size_t len, siz
 	return ROZ_OK;
 }
 
-int roz_session_from_json(const char *text, size_t len, roz_session **out)
+int roz_session_json_parse(const char *text, size_t len, roz_session **out)
 {
 	load_ctx c;
 	roz_json_span doc = {text, len};
@@ -562,7 +562,7 @@ static void add_opt_string(roz_buf *b, const char *s)
 static void write_decision(roz_buf *b, const roz_decision *d)
 {
 	roz_buf_adds(b, "{\"type\":\"");
-	roz_buf_adds(b, roz_decision_kind_name(d->kind));
+	roz_buf_adds(b, roz_session_decision_kind_name(d->kind));
 	roz_buf_addc(b, '"');
 	if (d->kind == ROZ_DECISION_COMPLETE) {
 		roz_buf_adds(b, ",\"summary\":");
@@ -674,7 +674,7 @@ static void write_review(roz_buf *b, const roz_review_state *r)
 			roz_buf_adds(b, ",\"timestamp\":");
 			add_time(b, a->timestamp);
 			roz_buf_adds(b, ",\"outcome\":{\"type\":\"");
-			roz_buf_adds(b, roz_outcome_kind_name(a->outcome));
+			roz_buf_adds(b, roz_session_outcome_kind_name(a->outcome));
 			roz_buf_addc(b, '"');
 			if (a->outcome == ROZ_OUTCOME_SUCCESS) {
 				roz_buf_adds(b, ",\"decision_type\":");
@@ -748,7 +748,7 @@ static void write_review(roz_buf *b, const roz_review_state *r)
 	roz_buf_addc(b, '}');
 }
 
-int roz_session_to_json(const roz_session *s, roz_buf *b)
+int roz_session_json_write(const roz_session *s, roz_buf *b)
 {
 	roz_buf_adds(b, "{\"session_id\":");
 	roz_json_add_string(b, s->session_id);

@@ -151,7 +151,7 @@ size_t shell_emit(struct parser *p, const char *head, const roz_shell_word *hinf
 
 	if (p->nomem)
 		return NONE;
-	if (roz_array_reserve((void **)&r->cmds, &r->cap, sizeof(*r->cmds), r->ncmds + 1) < 0) {
+	if (roz_alloc_array_reserve((void **)&r->cmds, &r->cap, sizeof(*r->cmds), r->ncmds + 1) < 0) {
 		shell_nomem(p);
 		return NONE;
 	}
@@ -223,7 +223,7 @@ void shell_add_name(struct parser *p, char ***list, size_t *n, size_t *cap, cons
 	for (size_t i = 0; i < *n; i++)
 		if (strlen((*list)[i]) == len && !memcmp((*list)[i], s, len))
 			return;
-	if (roz_array_reserve((void **)list, cap, sizeof(**list), *n + 1) < 0 ||
+	if (roz_alloc_array_reserve((void **)list, cap, sizeof(**list), *n + 1) < 0 ||
 	    !(copy = roz_strndup(s, len))) {
 		shell_nomem(p);
 		return;
@@ -253,7 +253,7 @@ static bool words_push(struct parser *p, struct lexer *l, struct words *v)
 	roz_shell_word info = l->tok.info;
 	char *s;
 
-	if (roz_array_reserve((void **)&v->v, &v->cap, sizeof(*v->v), v->n + 1) < 0) {
+	if (roz_alloc_array_reserve((void **)&v->v, &v->cap, sizeof(*v->v), v->n + 1) < 0) {
 		shell_consume(p, l);
 		shell_nomem(p);
 		return false;
@@ -357,7 +357,7 @@ static void add_redir(struct parser *p, const char *op, const struct token *t)
 		return;
 	if (p->nomem)
 		return;
-	if (roz_array_reserve((void **)&r->redirs, &r->capredirs, sizeof(*r->redirs), r->nredirs + 1) < 0) {
+	if (roz_alloc_array_reserve((void **)&r->redirs, &r->capredirs, sizeof(*r->redirs), r->nredirs + 1) < 0) {
 		shell_nomem(p);
 		return;
 	}
@@ -390,7 +390,7 @@ static void parse_redirect(struct parser *p, struct lexer *l, struct input *in)
 	}
 	if (op == R_HEREDOC || op == R_HEREDOC_TABS) {
 		quoted = t->flags & SW_QUOTED;
-		if (roz_array_reserve((void **)&l->hd, &l->caphd, sizeof(*l->hd), l->nhd + 1) < 0) {
+		if (roz_alloc_array_reserve((void **)&l->hd, &l->caphd, sizeof(*l->hd), l->nhd + 1) < 0) {
 			shell_consume(p, l);
 			shell_nomem(p);
 			return;

@@ -37,7 +37,7 @@ char *roz_template_block_message(const roz_session *s, const roz_env *env, char 
 	if (!id)
 		return NULL;
 	text = env->load_template ? env->load_template(env->ud, id) : NULL;
-	roz_buf_add_replaced(&b, text ? text : roz_default_template, "{{session_id}}", s->session_id);
+	roz_buf_add_replaced(&b, text ? text : roz_template_default, "{{session_id}}", s->session_id);
 	roz_free(text);
 	if (roz_buf_failed(&b)) {
 		roz_buf_dispose(&b);

@@ -6,7 +6,7 @@
 
 #include <time.h>
 
-roz_time roz_time_now(void)
+roz_time roz_clock_now(void)
 {
 	struct timespec ts;
 

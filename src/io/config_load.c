@@ -18,7 +18,7 @@
 /* A config file is a page of settings; anything this large is a mistake. */
 #define MAX_CONFIG_BYTES (1024u * 1024u)
 
-const char *roz_config_process_env(void *ud, const char *name)
+const char *roz_config_load_process_env(void *ud, const char *name)
 {
 	(void)ud;
 	return getenv(name);

@@ -57,7 +57,7 @@ int roz_random_bytes(void *buf, size_t len)
 	return ROZ_OK;
 }
 
-int roz_uuid_v4(char out[ROZ_UUID_SIZE])
+int roz_random_uuid_v4(char out[ROZ_UUID_SIZE])
 {
 	unsigned char b[16];
 	int rc;

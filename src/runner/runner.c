@@ -34,7 +34,7 @@ typedef struct runner_ctx {
 static int real_new_id(void *ud, char out[ROZ_UUID_SIZE])
 {
 	(void)ud;
-	return roz_uuid_v4(out);
+	return roz_random_uuid_v4(out);
 }
 
 static uint64_t real_random(void *ud, uint64_t bound)
@@ -102,7 +102,7 @@ static char *read_template(const char *path)
 	return text;
 }
 
-char *roz_template_load(const roz_config *config, const char *plugin_root, const char *id)
+char *roz_runner_template_load(const roz_config *config, const char *plugin_root, const char *id)
 {
 	char *path, *text = NULL;
 
@@ -124,7 +124,7 @@ static char *env_load_template(void *ud, const char *id)
 {
 	runner_ctx *c = ud;
 
-	return roz_template_load(c->config, c->plugin_root, id);
+	return roz_runner_template_load(c->config, c->plugin_root, id);
 }
 
 static bool executable(const char *path)
@@ -166,7 +166,7 @@ static const char *base_name(const char *s)
 	return slash ? slash + 1 : s;
 }
 
-char *roz_find_second_opinions(const roz_config *config, roz_getenv_fn getenv_fn, void *env_ud)
+char *roz_runner_find_second_opinions(const roz_config *config, roz_getenv_fn getenv_fn, void *env_ud)
 {
 	const char *path = getenv_fn(env_ud, "PATH");
 	bool codex = on_path(config->codex, path), gemini = on_path(config->gemini, path);
@@ -181,7 +181,7 @@ char *roz_find_second_opinions(const roz_config *config, roz_getenv_fn getenv_fn
 void roz_runner_env(roz_env *env, const roz_config *config)
 {
 	memset(env, 0, sizeof(*env));
-	env->now = roz_time_now();
+	env->now = roz_clock_now();
 	env->config = config;
 	env->new_id = real_new_id;
 	env->random = real_random;
@@ -274,10 +274,10 @@ static void report_input_warnings(roz_buf *err, const char *event, const roz_buf
 	}
 }
 
-int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out, roz_buf *err,
-		 const roz_runner_opts *opts)
+int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *out, roz_buf *err,
+		    const roz_runner_opts *opts)
 {
-	roz_getenv_fn getenv_fn = opts && opts->getenv_fn ? opts->getenv_fn : roz_config_process_env;
+	roz_getenv_fn getenv_fn = opts && opts->getenv_fn ? opts->getenv_fn : roz_config_load_process_env;
 	void *env_ud = opts ? opts->env_ud : NULL;
 	roz_hook_event ev = roz_hook_event_parse(event);
 	roz_hook_input in;
@@ -350,7 +350,7 @@ int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out,
 	env.paths.home = getenv_fn(env_ud, "HOME");
 	env.paths.read_link = real_read_link;
 	if (ev == ROZ_HOOK_SESSION_START) {
-		second = roz_find_second_opinions(&config, getenv_fn, env_ud);
+		second = roz_runner_find_second_opinions(&config, getenv_fn, env_ud);
 		env.second_opinions = second;
 	}
 
@@ -457,7 +457,7 @@ static void note_bad_session_id(roz_store *store, const roz_config *config, cons
 		return;
 	if (roz_store_get(store, caller, &s) == ROZ_OK && (a = roz_session_pending_attempt(s))) {
 		a->outcome = ROZ_OUTCOME_BAD_SESSION_ID;
-		s->updated_at = roz_time_now();
+		s->updated_at = roz_clock_now();
 		if (roz_store_put(store, s) < 0) {
 			/* best effort: the refusal below is what matters to the caller */
 		}
@@ -544,12 +544,12 @@ static bool is_claude_code(const roz_process_info *p)
 	       strstr(p->exe, "/@anthropic-ai/claude-code") != NULL;
 }
 
-int roz_person_check(const roz_person_probe *probe)
+int roz_runner_person_check(const roz_person_probe *probe)
 {
-	roz_person_probe real = {real_is_terminal, roz_config_process_env, real_process, NULL};
+	roz_person_probe real = {real_is_terminal, roz_config_load_process_env, real_process, NULL};
 	const roz_person_probe *pr = probe ? probe : &real;
 	bool (*is_terminal)(void *, int) = pr->is_terminal ? pr->is_terminal : real_is_terminal;
-	roz_getenv_fn getenv_fn = pr->getenv_fn ? pr->getenv_fn : roz_config_process_env;
+	roz_getenv_fn getenv_fn = pr->getenv_fn ? pr->getenv_fn : roz_config_load_process_env;
 	int (*process)(void *, long, roz_process_info *) = pr->process ? pr->process : real_process;
 	roz_process_info info;
 	long pid = 0;
@@ -591,7 +591,7 @@ int roz_person_check(const roz_person_probe *probe)
 	return ROZ_OK;
 }
 
-int roz_run_decide(const roz_config *config, const roz_decide_request *req, const roz_runner_opts *opts)
+int roz_runner_decide(const roz_config *config, const roz_decide_request *req, const roz_runner_opts *opts)
 {
 	const char *caller = req->caller_session && *req->caller_session ? req->caller_session : NULL;
 	roz_store *store = NULL;
@@ -602,7 +602,7 @@ int roz_run_decide(const roz_config *config, const roz_decide_request *req, cons
 	int rc, prc;
 
 	/* a person's verdict counts at once, so a person must be there to give it */
-	if (req->override && (rc = roz_person_check(opts ? opts->probe : NULL)) < 0)
+	if (req->override && (rc = roz_runner_person_check(opts ? opts->probe : NULL)) < 0)
 		return rc;
 	if ((rc = use_store(opts, config, NULL, NULL, &store, &own_store)) < 0)
 		return rc;

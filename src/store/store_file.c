@@ -333,7 +333,7 @@ static int file_get(roz_store *store, const char *id, roz_session **out)
 	rc = read_fd(fd, path, size, &text, &len);
 	close(fd);
 	if (rc == ROZ_OK) {
-		rc = roz_session_from_json(text, len, out);
+		rc = roz_session_json_parse(text, len, out);
 		if (rc == ROZ_ECORRUPT)
 			roz_error_prefix("'%s'", path);
 	}
@@ -417,7 +417,7 @@ static int file_put(roz_store *store, const roz_session *session)
 	bool locked = holds_lock(fs, session->session_id), made = false;
 	int fd = -1, rc;
 
-	if ((rc = roz_session_to_json(session, &json)) < 0)
+	if ((rc = roz_session_json_write(session, &json)) < 0)
 		goto out;
 	if ((rc = use_dir(fs, true)) < 0)
 		goto out;
@@ -526,7 +526,7 @@ static int file_list(roz_store *store, char ***ids, size_t *n)
 		if (!is_session_file(de->d_name, &id_len))
 			continue;
 		id = roz_strndup(de->d_name, id_len);
-		if (!id || roz_array_reserve((void **)&out, &cap, sizeof(*out), count + 2) < 0) {
+		if (!id || roz_alloc_array_reserve((void **)&out, &cap, sizeof(*out), count + 2) < 0) {
 			roz_free(id);
 			goto nomem;
 		}
@@ -914,7 +914,7 @@ static int file_sweep(roz_store *store, const roz_store_sweep_opts *opts, char *
 		if (!lockf && !opts->dry_run && unlinkat(dirfd(d), de->d_name, 0) < 0)
 			continue;
 		if (!(name = roz_strdup(de->d_name)) ||
-		    roz_array_reserve((void **)&out, &cap, sizeof(*out), count + 2) < 0) {
+		    roz_alloc_array_reserve((void **)&out, &cap, sizeof(*out), count + 2) < 0) {
 			roz_free(name);
 			rc = ROZ_ENOMEM;
 			break;

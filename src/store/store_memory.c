@@ -52,7 +52,7 @@ static int mem_get(roz_store *store, const char *id, roz_session **out)
 		roz_error_set("session '%s' not found", id);
 		rc = ROZ_ENOTFOUND;
 	} else {
-		rc = roz_session_from_json(e->json, e->len, out);
+		rc = roz_session_json_parse(e->json, e->len, out);
 	}
 	pthread_mutex_unlock(&ms->mu);
 	return rc;
@@ -65,7 +65,7 @@ static int mem_put(roz_store *store, const roz_session *session)
 	mem_entry *e;
 	int rc;
 
-	if ((rc = roz_session_to_json(session, &b)) < 0) {
+	if ((rc = roz_session_json_write(session, &b)) < 0) {
 		roz_buf_dispose(&b);
 		return rc;
 	}
@@ -74,7 +74,8 @@ static int mem_put(roz_store *store, const roz_session *session)
 	if (!e) {
 		char *id = roz_strdup(session->session_id);
 
-		if (!id || roz_array_reserve((void **)&ms->items, &ms->cap, sizeof(*ms->items), ms->n + 1) < 0) {
+		if (!id ||
+		    roz_alloc_array_reserve((void **)&ms->items, &ms->cap, sizeof(*ms->items), ms->n + 1) < 0) {
 			roz_free(id);
 			pthread_mutex_unlock(&ms->mu);
 			roz_buf_dispose(&b);

@@ -111,7 +111,7 @@ char *roz_asprintf(const char *fmt, ...)
 	return roz_buf_detach(&b, NULL);
 }
 
-int roz_array_reserve(void **ptr, size_t *cap, size_t elem, size_t need)
+int roz_alloc_array_reserve(void **ptr, size_t *cap, size_t elem, size_t need)
 {
 	size_t ncap;
 	void *p;

@@ -38,7 +38,7 @@ bool roz_buf_grow(roz_buf *b, size_t extra)
 		roz_error_set("buffer too large");
 		return false;
 	}
-	if (roz_array_reserve((void **)&b->ptr, &b->cap, 1, b->len + extra + 1) < 0) {
+	if (roz_alloc_array_reserve((void **)&b->ptr, &b->cap, 1, b->len + extra + 1) < 0) {
 		b->oom = true;
 		return false;
 	}

@@ -8,7 +8,7 @@
 
 #include <openssl/sha.h>
 
-void roz_sha256_hex(const void *data, size_t len, char out[ROZ_SHA256_HEX_SIZE])
+void roz_digest_sha256_hex(const void *data, size_t len, char out[ROZ_SHA256_HEX_SIZE])
 {
 	static const char hex[] = "0123456789abcdef";
 	unsigned char md[SHA256_DIGEST_LENGTH];

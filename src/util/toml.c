@@ -358,8 +358,8 @@ static int table_put(parser *p, roz_toml_value *t, char *key, loc at, roz_toml_v
 	slot s;
 
 	if (map_reserve(p) < 0 ||
-	    roz_array_reserve((void **)&t->u.table.items, &t->u.table.cap, sizeof(roz_toml_kv),
-			      t->u.table.len + 1) < 0) {
+	    roz_alloc_array_reserve((void **)&t->u.table.items, &t->u.table.cap, sizeof(roz_toml_kv),
+				    t->u.table.len + 1) < 0) {
 		roz_free(key);
 		roz_toml_free(v);
 		return ROZ_ENOMEM;
@@ -380,8 +380,8 @@ static int table_put(parser *p, roz_toml_value *t, char *key, loc at, roz_toml_v
 /* Append v to an array. Takes ownership of v, even on failure. */
 static int push_item(roz_toml_value *arr, roz_toml_value *v)
 {
-	if (roz_array_reserve((void **)&arr->u.array.items, &arr->u.array.cap,
-			      sizeof(*arr->u.array.items), arr->u.array.len + 1) < 0) {
+	if (roz_alloc_array_reserve((void **)&arr->u.array.items, &arr->u.array.cap,
+				    sizeof(*arr->u.array.items), arr->u.array.len + 1) < 0) {
 		roz_toml_free(v);
 		return ROZ_ENOMEM;
 	}
@@ -400,7 +400,7 @@ static int discard(parser *p, roz_toml_value *v)
 		roz_toml_free(v);
 		return ROZ_OK;
 	}
-	if (roz_array_reserve((void **)&p->dead, &p->dead_cap, sizeof(*p->dead), p->ndead + 1) < 0) {
+	if (roz_alloc_array_reserve((void **)&p->dead, &p->dead_cap, sizeof(*p->dead), p->ndead + 1) < 0) {
 		/* the parse stops with ROZ_ENOMEM, so the index is never read again */
 		roz_toml_free(v);
 		return ROZ_ENOMEM;
@@ -701,7 +701,8 @@ static int parse_key(parser *p)
 			return fail(p, part.at, "key contains a nul character");
 		if (p->nparts >= MAX_DEPTH)
 			return fail(p, part.at, "too deeply nested");
-		if (roz_array_reserve((void **)&p->parts, &p->parts_cap, sizeof(*p->parts), p->nparts + 1) < 0)
+		if (roz_alloc_array_reserve((void **)&p->parts, &p->parts_cap, sizeof(*p->parts),
+					    p->nparts + 1) < 0)
 			return ROZ_ENOMEM;
 		p->parts[p->nparts++] = part;
 		skip_ws(p);
@@ -1456,7 +1457,8 @@ static roz_toml_diag *diag_new(roz_toml_diags *diags, loc at, const char *messag
 {
 	roz_toml_diag *d;
 
-	if (roz_array_reserve((void **)&diags->items, &diags->cap, sizeof(*diags->items), diags->len + 1) < 0)
+	if (roz_alloc_array_reserve((void **)&diags->items, &diags->cap, sizeof(*diags->items),
+				    diags->len + 1) < 0)
 		return NULL;
 	d = &diags->items[diags->len++];
 	memset(d, 0, sizeof(*d));

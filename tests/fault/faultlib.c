@@ -292,7 +292,7 @@ bool fl_one_json_object(const char *text)
 bool fl_session_parses(const char *text, size_t len)
 {
 	roz_session *s = NULL;
-	int rc = roz_session_from_json(text, len, &s);
+	int rc = roz_session_json_parse(text, len, &s);
 
 	roz_session_free(s);
 	return rc == ROZ_OK;

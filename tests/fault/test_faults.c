@@ -4,7 +4,7 @@
  * that writes, and proves roz still answers safely and keeps its file whole.
  *
  * Two walks: the real `roz` under the LD_PRELOAD shim (failshim.c), failing
- * the Nth call of each function for every N the hook reaches; and roz_run_hook
+ * the Nth call of each function for every N the hook reaches; and roz_runner_hook
  * in this process under roz's own allocator countdown, which also runs in
  * sanitizer builds where the shim cannot. Both pin the clock and randomness so
  * the state a hook writes is known to the byte.
@@ -949,7 +949,7 @@ static void test_full_tmpfs(void **state)
 }
 
 /* ======================================================================================= */
-/* The in-process walk: roz_run_hook with roz's allocator failing from the Nth call on      */
+/* The in-process walk: roz_runner_hook with roz's allocator failing from the Nth call on  */
 /* ======================================================================================= */
 
 /* roz's wall clock and getrandom() are routed here (-Wl,--wrap) so runs can be repeated exactly. */
@@ -1034,7 +1034,7 @@ static int ip_run(const fl_home *h, const step *s, long when, long seed, char **
 			req.kind = strcmp(s->verdict, "COMPLETE") == 0 ? ROZ_DECISION_COMPLETE : ROZ_DECISION_ISSUES;
 			req.summary = s->summary;
 			req.message = s->message;
-			rc = roz_run_decide(&cfg, &req, &opts);
+			rc = roz_runner_decide(&cfg, &req, &opts);
 			roz_config_dispose(&cfg);
 		} else if (rc != ROZ_ENOMEM) {
 			roz_config_dispose(&cfg); /* loaded, with an error: still allocated */
@@ -1044,7 +1044,7 @@ static int ip_run(const fl_home *h, const step *s, long when, long seed, char **
 	} else {
 		roz_runner_opts opts = {ip_getenv, (void *)(uintptr_t)h, .open_store = t_file_store_open};
 
-		rc = roz_run_hook(s->event, s->input, strlen(s->input), &out, err, &opts);
+		rc = roz_runner_hook(s->event, s->input, strlen(s->input), &out, err, &opts);
 	}
 	fake.on = false;
 	fake.allocs = roz_alloc_count();
@@ -1195,7 +1195,7 @@ static void ip_fault_once(size_t k, size_t unused, long n)
 		changed = rc != ROZ_OK;
 	} else {
 		if (rc != ROZ_OK && rc != ROZ_ENOMEM)
-			violation("%s: roz_run_hook returned %s", what, roz_error_name(rc));
+			violation("%s: roz_runner_hook returned %s", what, roz_error_name(rc));
 		if (!fl_one_json_object(answer) || strstr(answer, "\"allow\""))
 			violation("%s: unsafe answer '%s'", what, answer);
 		if (strcmp(answer, "{}\n") != 0 && strcmp(answer, fx->ref_out) != 0)
@@ -1207,7 +1207,7 @@ static void ip_fault_once(size_t k, size_t unused, long n)
 		if (changed && !new_failure_warning(roz_buf_cstr(&err), fx->ref_err)) {
 			/*
 			 * With every allocation failing the warning itself may find no
-			 * memory. roz_run_hook then leaves err marked out of memory, and
+			 * memory. roz_runner_hook then leaves err marked out of memory, and
 			 * its caller (`roz hook`) prints a fixed warning line; the shim
 			 * walk checks that line in the real process.
 			 */

@@ -4,7 +4,7 @@
  * command `git push origin main`, and the fuzzer's bytes make up the rest of
  * the hook input: other tool_input members, other top-level fields, raw
  * splices, deep nesting, escapes JSON cannot carry into C. The call goes
- * through roz_run_hook, the runner the CLI calls, against a real file store.
+ * through roz_runner_hook, the runner the CLI calls, against a real file store.
  * Whatever the rest of the input holds, the answer must be deny or ask:
  * never {} (Claude Code would let the push run) and never "allow".
  *
@@ -165,7 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	build(&in, data[0], data[1], data + 2, size - 2);
 	FUZZ_CHECK(!in.oom);
-	rc = roz_run_hook("pre-tool-use", in.ptr, in.len, &out, &err, &opts);
+	rc = roz_runner_hook("pre-tool-use", in.ptr, in.len, &out, &err, &opts);
 	if (tracing)
 		fprintf(stderr, "input: %.300s\nanswer: %s%s", in.ptr, out.len ? out.ptr : "(none)\n",
 			err.len ? err.ptr : "");

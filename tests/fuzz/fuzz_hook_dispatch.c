@@ -245,7 +245,7 @@ static void check_reload(const saved *sv, const roz_session *loaded)
 {
 	roz_buf b = ROZ_BUF_INIT;
 
-	FUZZ_CHECK(roz_session_to_json(loaded, &b) == ROZ_OK);
+	FUZZ_CHECK(roz_session_json_write(loaded, &b) == ROZ_OK);
 	if (b.len != sv->len || memcmp(b.ptr, sv->json, b.len) != 0) {
 		fprintf(stderr, "saved:    %s\nreloaded: %s\n", sv->json, b.ptr);
 		FUZZ_CHECK(!"a stored session does not reload to the same text");
@@ -269,7 +269,7 @@ static void after_put(run *r, const roz_session *s)
 	roz_buf b = ROZ_BUF_INIT;
 
 	check_session(r, s);
-	FUZZ_CHECK(roz_session_to_json(s, &b) == ROZ_OK);
+	FUZZ_CHECK(roz_session_json_write(s, &b) == ROZ_OK);
 	if (!sv && r->n_saved < MAX_SAVED) {
 		sv = &r->saved[r->n_saved++];
 		sv->sid = roz_strdup(s->session_id);

@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc;
 
 	fuzz_init();
-	rc = roz_session_from_json((const char *)data, size, &s);
+	rc = roz_session_json_parse((const char *)data, size, &s);
 	if (rc == ROZ_ENOMEM)
 		return 0;
 	FUZZ_CHECK(rc == ROZ_OK || rc == ROZ_ECORRUPT);
@@ -44,13 +44,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	check_caps(s);
 
-	FUZZ_CHECK(roz_session_to_json(s, &first) == ROZ_OK);
+	FUZZ_CHECK(roz_session_json_write(s, &first) == ROZ_OK);
 	FUZZ_CHECK(roz_json_valid(first.ptr, first.len));
 	/* what roz writes, roz must read */
-	rc = roz_session_from_json(first.ptr, first.len, &s2);
+	rc = roz_session_json_parse(first.ptr, first.len, &s2);
 	FUZZ_CHECK(rc == ROZ_OK);
 	check_caps(s2);
-	FUZZ_CHECK(roz_session_to_json(s2, &second) == ROZ_OK);
+	FUZZ_CHECK(roz_session_json_write(s2, &second) == ROZ_OK);
 	if (first.len != second.len || memcmp(first.ptr, second.ptr, first.len) != 0) {
 		fprintf(stderr, "first save:  %s\nsecond save: %s\n", first.ptr, second.ptr);
 		FUZZ_CHECK(!"a saved session does not save to the same text after loading");

@@ -216,7 +216,7 @@ static void the_trace_says_why_a_stop_was_let_through(void **state)
 	th_out_dispose(&out);
 	s = th_get(h, SID);
 	for (size_t i = 0; i < s->n_trace; i++) {
-		assert_int_equal(roz_trace_event_parse(&s->trace[i], &ev), ROZ_OK);
+		assert_int_equal(roz_session_trace_event_parse(&s->trace[i], &ev), ROZ_OK);
 		if (strcmp(ev.event_type, "stop_hook_called") == 0) {
 			const cJSON *why = cJSON_GetObjectItemCaseSensitive(ev.payload, "let_through");
 
@@ -225,7 +225,7 @@ static void the_trace_says_why_a_stop_was_let_through(void **state)
 			if (cJSON_IsString(why) && strcmp(why->valuestring, "circuit_breaker") == 0)
 				breaker++;
 		}
-		roz_trace_event_dispose(&ev);
+		roz_session_trace_event_dispose(&ev);
 	}
 	assert_int_equal(waits, 1);
 	assert_int_equal(breaker, 1);

@@ -218,7 +218,7 @@ static cJSON *load_doc(const home *h)
 	doc = cJSON_Parse(text);
 	assert_true(cJSON_IsObject(doc));
 	/* and roz reads back what roz wrote */
-	rc = roz_session_from_json(text, strlen(text), &s);
+	rc = roz_session_json_parse(text, strlen(text), &s);
 	if (rc != ROZ_OK)
 		fail_msg("roz cannot read the final session file: %s (%s)", roz_error_name(rc), roz_error_last());
 	roz_session_free(s);

@@ -153,12 +153,12 @@ static void test_init_out_of_memory(void **state)
 static void test_names(void **state)
 {
 	(void)state;
-	assert_string_equal(roz_review_mode_name(ROZ_MODE_PROMPT), "prompt");
-	assert_string_equal(roz_review_mode_name(ROZ_MODE_ALWAYS), "always");
-	assert_string_equal(roz_review_mode_name(ROZ_MODE_NEVER), "never");
-	assert_string_equal(roz_approval_scope_name(ROZ_SCOPE_PROMPT), "prompt");
-	assert_string_equal(roz_approval_scope_name(ROZ_SCOPE_SESSION), "session");
-	assert_string_equal(roz_approval_scope_name(ROZ_SCOPE_TOOL), "tool");
+	assert_string_equal(roz_config_review_mode_name(ROZ_MODE_PROMPT), "prompt");
+	assert_string_equal(roz_config_review_mode_name(ROZ_MODE_ALWAYS), "always");
+	assert_string_equal(roz_config_review_mode_name(ROZ_MODE_NEVER), "never");
+	assert_string_equal(roz_config_approval_scope_name(ROZ_SCOPE_PROMPT), "prompt");
+	assert_string_equal(roz_config_approval_scope_name(ROZ_SCOPE_SESSION), "session");
+	assert_string_equal(roz_config_approval_scope_name(ROZ_SCOPE_TOOL), "tool");
 }
 
 /* ---- the TOML file ---------------------------------------------------------------- */
@@ -897,9 +897,9 @@ static void test_process_env(void **state)
 {
 	(void)state;
 	assert_int_equal(setenv("ROZ_TEST_CONFIG_PROBE", "42", 1), 0);
-	assert_string_equal(roz_config_process_env(NULL, "ROZ_TEST_CONFIG_PROBE"), "42");
+	assert_string_equal(roz_config_load_process_env(NULL, "ROZ_TEST_CONFIG_PROBE"), "42");
 	assert_int_equal(unsetenv("ROZ_TEST_CONFIG_PROBE"), 0);
-	assert_null(roz_config_process_env(NULL, "ROZ_TEST_CONFIG_PROBE"));
+	assert_null(roz_config_load_process_env(NULL, "ROZ_TEST_CONFIG_PROBE"));
 }
 
 /* ---- loading --------------------------------------------------------------------- */

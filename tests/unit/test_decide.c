@@ -437,8 +437,8 @@ static void tickets_and_marks_survive_a_save(void **state)
 	s->review.decision_agent_id = roz_strdup("rv-1");
 	s->review.decision_override = true;
 	s->review.decision_contested = true;
-	assert_int_equal(roz_session_to_json(s, &b), ROZ_OK);
-	assert_int_equal(roz_session_from_json(b.ptr, b.len, &back), ROZ_OK);
+	assert_int_equal(roz_session_json_write(s, &b), ROZ_OK);
+	assert_int_equal(roz_session_json_parse(b.ptr, b.len, &back), ROZ_OK);
 	assert_int_equal(back->review.n_tickets, 2);
 	assert_string_equal(back->review.tickets[0].agent_id, "rv-1");
 	assert_string_equal(back->review.tickets[0].tool_use_id, "toolu_1");
@@ -466,8 +466,8 @@ static void ticket_text_roz_cannot_store_is_refused(void **state)
 	assert_int_equal(roz_session_ticket_add(s, "rv-1", "toolu_\xc3", h->now), ROZ_EINVALID);
 	assert_int_equal(s->review.n_tickets, 0);
 	/* what was stored still reads back */
-	assert_int_equal(roz_session_to_json(s, &b), ROZ_OK);
-	assert_int_equal(roz_session_from_json(b.ptr, b.len, &back), ROZ_OK);
+	assert_int_equal(roz_session_json_write(s, &b), ROZ_OK);
+	assert_int_equal(roz_session_json_parse(b.ptr, b.len, &back), ROZ_OK);
 	roz_buf_dispose(&b);
 	roz_session_free(back);
 	roz_session_free(s);
@@ -509,7 +509,7 @@ static void malformed_ticket_is_corrupt(void **state)
 				      bad[i]);
 		roz_session *s = NULL;
 
-		if (roz_session_from_json(doc, strlen(doc), &s) != ROZ_ECORRUPT)
+		if (roz_session_json_parse(doc, strlen(doc), &s) != ROZ_ECORRUPT)
 			fail_msg("accepted: %s", bad[i]);
 		free(doc);
 	}
@@ -729,7 +729,7 @@ static void hook_in(world *w, const char *event, const char *json)
 	roz_runner_opts opts = {world_getenv, w, .open_store = t_file_store_open};
 	roz_buf out = ROZ_BUF_INIT, err = ROZ_BUF_INIT;
 
-	assert_int_equal(roz_run_hook(event, json, strlen(json), &out, &err, &opts), ROZ_OK);
+	assert_int_equal(roz_runner_hook(event, json, strlen(json), &out, &err, &opts), ROZ_OK);
 	roz_buf_dispose(&out);
 	roz_buf_dispose(&err);
 }
@@ -751,7 +751,7 @@ static int run_decide(world *w, bool override, const char *summary)
 	req.kind = ROZ_DECISION_COMPLETE;
 	req.summary = summary;
 	req.override = override;
-	return roz_run_decide(&w->config, &req, &opts);
+	return roz_runner_decide(&w->config, &req, &opts);
 }
 
 /* The stored session's decision summary and override mark, read from disk. */
@@ -761,7 +761,7 @@ static void expect_stored(world *w, const char *summary, bool override)
 	roz_session *s = NULL;
 
 	assert_non_null(text);
-	assert_int_equal(roz_session_from_json(text, strlen(text), &s), ROZ_OK);
+	assert_int_equal(roz_session_json_parse(text, strlen(text), &s), ROZ_OK);
 	if (summary)
 		assert_string_equal(s->review.decision.summary, summary);
 	else
@@ -866,7 +866,7 @@ static void real_probe_runs_here(void **state)
 {
 	(void)state;
 	/* under ctest stdin is not a terminal, so the real checks refuse; they must not crash */
-	if (roz_person_check(NULL) == ROZ_OK)
+	if (roz_runner_person_check(NULL) == ROZ_OK)
 		return; /* run by hand at a terminal */
 	assert_non_null(strstr(roz_error_last(), "--override"));
 }

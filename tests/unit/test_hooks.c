@@ -327,7 +327,7 @@ static bool stop_event_active(t_hooks *h, size_t index, bool *active)
 	for (size_t i = 0; s && i < s->n_trace && !found; i++) {
 		roz_trace_event ev;
 
-		assert_int_equal(roz_trace_event_parse(&s->trace[i], &ev), ROZ_OK);
+		assert_int_equal(roz_session_trace_event_parse(&s->trace[i], &ev), ROZ_OK);
 		if (strcmp(ev.event_type, "stop_hook_called") == 0 && seen++ == index) {
 			cJSON *a = cJSON_GetObjectItemCaseSensitive(ev.payload, "stop_hook_active");
 
@@ -335,7 +335,7 @@ static bool stop_event_active(t_hooks *h, size_t index, bool *active)
 			*active = cJSON_IsTrue(a);
 			found = true;
 		}
-		roz_trace_event_dispose(&ev);
+		roz_session_trace_event_dispose(&ev);
 	}
 	roz_session_free(s);
 	return found;
@@ -673,7 +673,7 @@ static void subagent_stop_gate_start_is_lower_bound(void **state)
 
 	enable_review(h);
 	s = th_get(h, SID);
-	assert_int_equal(roz_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "old", NULL, NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "old", NULL, NULL), ROZ_OK);
 	s->updated_at = h->now;
 	s->review.review_started_at.set = true;
 	s->review.review_started_at.t = roz_time_add(h->now, 180);
@@ -695,7 +695,7 @@ static void subagent_stop_future_verdict_blocks(void **state)
 
 	enable_review(h);
 	s = th_get(h, SID);
-	assert_int_equal(roz_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "later", NULL, NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "later", NULL, NULL), ROZ_OK);
 	s->updated_at = roz_time_add(h->now, 3600);
 	th_put(h, s);
 	roz_session_free(s);
@@ -713,7 +713,7 @@ static void subagent_stop_within_skew_allows(void **state)
 
 	enable_review(h);
 	s = th_get(h, SID);
-	assert_int_equal(roz_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "ok", NULL, NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "ok", NULL, NULL), ROZ_OK);
 	s->updated_at = roz_time_add(h->now, 4);
 	th_put(h, s);
 	roz_session_free(s);
@@ -727,7 +727,7 @@ static void subagent_stop_without_lower_bound_allows(void **state)
 
 	enable_review(h);
 	s = th_get(h, SID);
-	assert_int_equal(roz_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "ok", NULL, NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "ok", NULL, NULL), ROZ_OK);
 	s->updated_at = h->now;
 	th_put(h, s);
 	roz_session_free(s);
@@ -766,11 +766,11 @@ static void session_start_creates_session(void **state)
 	s = th_get(h, SID);
 	assert_non_null(s);
 	assert_int_equal(s->n_trace, 1);
-	assert_int_equal(roz_trace_event_parse(&s->trace[0], &ev), ROZ_OK);
+	assert_int_equal(roz_session_trace_event_parse(&s->trace[0], &ev), ROZ_OK);
 	assert_string_equal(ev.event_type, "session_start");
 	assert_string_equal(cJSON_GetObjectItem(ev.payload, "source")->valuestring, "startup");
 	assert_string_equal(cJSON_GetObjectItem(ev.payload, "cwd")->valuestring, "/proj");
-	roz_trace_event_dispose(&ev);
+	roz_session_trace_event_dispose(&ev);
 	roz_session_free(s);
 }
 
@@ -820,11 +820,11 @@ static void session_end_records_reason_and_cwd(void **state)
 			 ROZ_OUTPUT_ALLOW);
 	th_out_dispose(&out);
 	s = th_get(h, SID);
-	assert_int_equal(roz_trace_event_parse(&s->trace[s->n_trace - 1], &ev), ROZ_OK);
+	assert_int_equal(roz_session_trace_event_parse(&s->trace[s->n_trace - 1], &ev), ROZ_OK);
 	assert_string_equal(ev.event_type, "session_end");
 	assert_string_equal(cJSON_GetObjectItem(ev.payload, "reason")->valuestring, "logout");
 	assert_string_equal(cJSON_GetObjectItem(ev.payload, "cwd")->valuestring, "/proj");
-	roz_trace_event_dispose(&ev);
+	roz_session_trace_event_dispose(&ev);
 	assert_true(s->review.enabled); /* the review state survives the end */
 	assert_int_equal(s->review.n_prompts, 1);
 	roz_session_free(s);
@@ -841,9 +841,9 @@ static void session_end_without_reason_says_unknown(void **state)
 	th_run(h, ROZ_HOOK_SESSION_END, &out, "{\"session_id\":\"%s\",\"cwd\":\"/proj\"}", SID);
 	th_out_dispose(&out);
 	s = th_get(h, SID);
-	assert_int_equal(roz_trace_event_parse(&s->trace[s->n_trace - 1], &ev), ROZ_OK);
+	assert_int_equal(roz_session_trace_event_parse(&s->trace[s->n_trace - 1], &ev), ROZ_OK);
 	assert_string_equal(cJSON_GetObjectItem(ev.payload, "reason")->valuestring, "unknown");
-	roz_trace_event_dispose(&ev);
+	roz_session_trace_event_dispose(&ev);
 	roz_session_free(s);
 }
 
@@ -1122,7 +1122,7 @@ static void approval_needs_a_complete_decision(void **state)
 	s->review.gate_approved_at.set = true;
 	s->review.gate_approved_at.t = h->now;
 	assert_false(roz_gate_approved(s, &h->config, h->now)); /* still pending */
-	assert_int_equal(roz_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "ok", NULL, NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "ok", NULL, NULL), ROZ_OK);
 	/* a COMPLETE no reviewer vouched for approves nothing, unless no reviewer is required */
 	assert_false(roz_gate_approved(s, &h->config, h->now));
 	h->config.require_reviewer = false;
@@ -1212,12 +1212,12 @@ static void decide_with_opinions(void **state)
 	th_decide_full(h, SID, ROZ_DECISION_COMPLETE, "ok", NULL, "codex agreed");
 	s = th_get(h, SID);
 	assert_string_equal(s->review.decision.second_opinions, "codex agreed");
-	assert_int_equal(roz_trace_event_parse(&s->trace[s->n_trace - 1], &ev), ROZ_OK);
+	assert_int_equal(roz_session_trace_event_parse(&s->trace[s->n_trace - 1], &ev), ROZ_OK);
 	assert_string_equal(ev.event_type, "roz_decision");
 	assert_string_equal(cJSON_GetObjectItem(ev.payload, "decision")->valuestring, "COMPLETE");
 	assert_string_equal(cJSON_GetObjectItem(ev.payload, "summary")->valuestring, "ok");
 	assert_string_equal(cJSON_GetObjectItem(ev.payload, "second_opinions")->valuestring, "codex agreed");
-	roz_trace_event_dispose(&ev);
+	roz_session_trace_event_dispose(&ev);
 	roz_session_free(s);
 }
 
@@ -1426,7 +1426,7 @@ static size_t stored_size(t_hooks *h)
 	roz_buf b = ROZ_BUF_INIT;
 	size_t n;
 
-	assert_int_equal(roz_session_to_json(s, &b), ROZ_OK);
+	assert_int_equal(roz_session_json_write(s, &b), ROZ_OK);
 	n = b.len;
 	roz_buf_dispose(&b);
 	roz_session_free(s);
@@ -1617,13 +1617,13 @@ static void decide_refuses_text_it_cannot_read_back(void **state)
 		roz_session *s = th_get(h, SID);
 		roz_buf before = ROZ_BUF_INIT, after = ROZ_BUF_INIT;
 
-		assert_int_equal(roz_session_to_json(s, &before), ROZ_OK);
+		assert_int_equal(roz_session_json_write(s, &before), ROZ_OK);
 		assert_int_equal(roz_decide_apply(s, bad_verdicts[i].kind, bad_verdicts[i].summary,
 						  bad_verdicts[i].message, bad_verdicts[i].opinions, false, &env),
 				 ROZ_EINVALID);
 		assert_non_null(strstr(roz_error_last(), bad_verdicts[i].names));
 		assert_non_null(strstr(roz_error_last(), "not valid UTF-8"));
-		assert_int_equal(roz_session_to_json(s, &after), ROZ_OK);
+		assert_int_equal(roz_session_json_write(s, &after), ROZ_OK);
 		assert_string_equal(after.ptr, before.ptr);
 		roz_buf_dispose(&before);
 		roz_buf_dispose(&after);
@@ -1664,7 +1664,7 @@ static void run_decide_refuses_text_it_cannot_read_back(void **state)
 		req.summary = bad_verdicts[i].summary;
 		req.message = bad_verdicts[i].message;
 		req.opinions = bad_verdicts[i].opinions;
-		assert_int_equal(roz_run_decide(&config, &req, &opts), ROZ_EINVALID);
+		assert_int_equal(roz_runner_decide(&config, &req, &opts), ROZ_EINVALID);
 		assert_non_null(strstr(roz_error_last(), "not valid UTF-8"));
 		after = t_read_file(path, NULL);
 		assert_string_equal(after, before);

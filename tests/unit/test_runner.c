@@ -71,7 +71,7 @@ static char *hook(world *w, const roz_runner_opts *given, const char *event, con
 
 	opts.getenv_fn = world_getenv;
 	opts.env_ud = w;
-	assert_int_equal(roz_run_hook(event, json, strlen(json), &out, &warnings, &opts), ROZ_OK);
+	assert_int_equal(roz_runner_hook(event, json, strlen(json), &out, &warnings, &opts), ROZ_OK);
 	assert_false(out.oom);
 	answer = t_sprintf("%s", roz_buf_cstr(&out));
 	if (err)
@@ -154,7 +154,7 @@ static void decide_records_in_the_given_store(void **state)
 	run(w, &opts, "user-prompt", PROMPT);
 	expect_answer(w, &opts, "stop", STOP, BLOCK);
 	assert_int_equal(roz_config_load(&config, world_getenv, w, NULL, NULL), ROZ_OK);
-	assert_int_equal(roz_run_decide(&config, &req, &opts), ROZ_OK);
+	assert_int_equal(roz_runner_decide(&config, &req, &opts), ROZ_OK);
 	s = held_session(w->mem);
 	assert_int_equal(s->review.decision.kind, ROZ_DECISION_COMPLETE);
 	assert_string_equal(s->review.decision.summary, "looks right");
@@ -163,7 +163,7 @@ static void decide_records_in_the_given_store(void **state)
 	expect_answer(w, &opts, "stop", STOP, "{}");
 	/* a session the store does not hold is unknown */
 	req.session_id = "nobody";
-	assert_int_equal(roz_run_decide(&config, &req, &opts), ROZ_ENOTFOUND);
+	assert_int_equal(roz_runner_decide(&config, &req, &opts), ROZ_ENOTFOUND);
 	roz_config_dispose(&config);
 	expect_no_file_store(w);
 }
@@ -228,9 +228,9 @@ static void no_store_fails_open(void **state)
 	free(got);
 	free(err);
 	assert_int_equal(roz_config_load(&config, world_getenv, w, NULL, NULL), ROZ_OK);
-	assert_int_equal(roz_run_decide(&config, &req, &none), ROZ_EINVALID);
+	assert_int_equal(roz_runner_decide(&config, &req, &none), ROZ_EINVALID);
 	assert_non_null(strstr(roz_error_last(), "no session store"));
-	assert_int_equal(roz_run_decide(&config, &req, &refused), ROZ_EIO);
+	assert_int_equal(roz_runner_decide(&config, &req, &refused), ROZ_EIO);
 	assert_non_null(strstr(roz_error_last(), "/nowhere"));
 	roz_config_dispose(&config);
 	expect_no_file_store(w);

@@ -142,9 +142,9 @@ static void test_session_id_valid(void **state)
 static void test_decision_kind_names(void **state)
 {
 	(void)state;
-	assert_string_equal(roz_decision_kind_name(ROZ_DECISION_PENDING), "pending");
-	assert_string_equal(roz_decision_kind_name(ROZ_DECISION_COMPLETE), "complete");
-	assert_string_equal(roz_decision_kind_name(ROZ_DECISION_ISSUES), "issues");
+	assert_string_equal(roz_session_decision_kind_name(ROZ_DECISION_PENDING), "pending");
+	assert_string_equal(roz_session_decision_kind_name(ROZ_DECISION_COMPLETE), "complete");
+	assert_string_equal(roz_session_decision_kind_name(ROZ_DECISION_ISSUES), "issues");
 }
 
 static void test_decision_set_complete(void **state)
@@ -152,14 +152,14 @@ static void test_decision_set_complete(void **state)
 	roz_decision d = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
 
 	(void)state;
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, "All good", "Codex agreed", "ignored"),
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_COMPLETE, "All good", "Codex agreed", "ignored"),
 			 ROZ_OK);
 	assert_int_equal(d.kind, ROZ_DECISION_COMPLETE);
 	assert_string_equal(d.summary, "All good");
 	assert_string_equal(d.second_opinions, "Codex agreed");
 	/* message_to_agent belongs to ISSUES only */
 	assert_null(d.message_to_agent);
-	roz_decision_dispose(&d);
+	roz_session_decision_dispose(&d);
 }
 
 static void test_decision_set_issues(void **state)
@@ -167,16 +167,16 @@ static void test_decision_set_issues(void **state)
 	roz_decision d = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
 
 	(void)state;
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, "Found bugs", "ignored", "Fix the tests"),
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_ISSUES, "Found bugs", "ignored", "Fix the tests"),
 			 ROZ_OK);
 	assert_int_equal(d.kind, ROZ_DECISION_ISSUES);
 	assert_string_equal(d.summary, "Found bugs");
 	assert_string_equal(d.message_to_agent, "Fix the tests");
 	assert_null(d.second_opinions);
 	/* the optional strings may be absent */
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, "x", NULL, NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_ISSUES, "x", NULL, NULL), ROZ_OK);
 	assert_null(d.message_to_agent);
-	roz_decision_dispose(&d);
+	roz_session_decision_dispose(&d);
 }
 
 static void test_decision_set_pending_drops_strings(void **state)
@@ -184,8 +184,8 @@ static void test_decision_set_pending_drops_strings(void **state)
 	roz_decision d = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
 
 	(void)state;
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, "s", "o", NULL), ROZ_OK);
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_PENDING, "s", "o", "m"), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_COMPLETE, "s", "o", NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_PENDING, "s", "o", "m"), ROZ_OK);
 	assert_int_equal(d.kind, ROZ_DECISION_PENDING);
 	assert_null(d.summary);
 	assert_null(d.second_opinions);
@@ -197,11 +197,11 @@ static void test_decision_set_null_summary_is_empty(void **state)
 	roz_decision d = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
 
 	(void)state;
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, NULL, NULL, NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_COMPLETE, NULL, NULL, NULL), ROZ_OK);
 	assert_non_null(d.summary);
 	assert_string_equal(d.summary, "");
 	assert_null(d.second_opinions);
-	roz_decision_dispose(&d);
+	roz_session_decision_dispose(&d);
 }
 
 static void test_decision_copy_is_deep(void **state)
@@ -209,18 +209,18 @@ static void test_decision_copy_is_deep(void **state)
 	roz_decision a = {ROZ_DECISION_PENDING, NULL, NULL, NULL}, b = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
 
 	(void)state;
-	assert_int_equal(roz_decision_set(&a, ROZ_DECISION_ISSUES, "sum", NULL, "msg"), ROZ_OK);
-	assert_int_equal(roz_decision_set(&b, ROZ_DECISION_COMPLETE, "old", "op", NULL), ROZ_OK);
-	assert_int_equal(roz_decision_copy(&b, &a), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&a, ROZ_DECISION_ISSUES, "sum", NULL, "msg"), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&b, ROZ_DECISION_COMPLETE, "old", "op", NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_copy(&b, &a), ROZ_OK);
 	assert_int_equal(b.kind, ROZ_DECISION_ISSUES);
 	assert_string_equal(b.summary, "sum");
 	assert_string_equal(b.message_to_agent, "msg");
 	assert_null(b.second_opinions);
 	assert_ptr_not_equal(b.summary, a.summary);
 	assert_ptr_not_equal(b.message_to_agent, a.message_to_agent);
-	roz_decision_dispose(&a);
+	roz_session_decision_dispose(&a);
 	assert_string_equal(b.summary, "sum");
-	roz_decision_dispose(&b);
+	roz_session_decision_dispose(&b);
 }
 
 static void test_decision_dispose(void **state)
@@ -228,13 +228,13 @@ static void test_decision_dispose(void **state)
 	roz_decision d = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
 
 	(void)state;
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, "a", "b", NULL), ROZ_OK);
-	roz_decision_dispose(&d);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_COMPLETE, "a", "b", NULL), ROZ_OK);
+	roz_session_decision_dispose(&d);
 	assert_int_equal(d.kind, ROZ_DECISION_PENDING);
 	assert_null(d.summary);
 	assert_null(d.second_opinions);
 	assert_null(d.message_to_agent);
-	roz_decision_dispose(&d); /* twice is harmless */
+	roz_session_decision_dispose(&d); /* twice is harmless */
 }
 
 static void test_decision_set_out_of_memory_keeps_old(void **state)
@@ -242,15 +242,15 @@ static void test_decision_set_out_of_memory_keeps_old(void **state)
 	roz_decision d = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
 
 	(void)state;
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, "old", NULL, NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_COMPLETE, "old", NULL, NULL), ROZ_OK);
 	for (long n = 0; n < 2; n++) {
 		roz_alloc_fail_after(n);
-		assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, "new", NULL, "m"), ROZ_ENOMEM);
+		assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_ISSUES, "new", NULL, "m"), ROZ_ENOMEM);
 		roz_alloc_fail_after(-1);
 		assert_int_equal(d.kind, ROZ_DECISION_COMPLETE);
 		assert_string_equal(d.summary, "old");
 	}
-	roz_decision_dispose(&d);
+	roz_session_decision_dispose(&d);
 }
 
 static void test_record_decision_pushes_replaced(void **state)
@@ -260,7 +260,7 @@ static void test_record_decision_pushes_replaced(void **state)
 	roz_review_state *r = &s->review;
 
 	(void)state;
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, "bugs", NULL, "fix"), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_ISSUES, "bugs", NULL, "fix"), ROZ_OK);
 	assert_int_equal(roz_session_record_decision(s, &d, at(10)), ROZ_OK);
 	assert_int_equal(r->decision.kind, ROZ_DECISION_ISSUES);
 	assert_string_equal(r->decision.summary, "bugs");
@@ -269,7 +269,7 @@ static void test_record_decision_pushes_replaced(void **state)
 	assert_int_equal(r->history[0].decision.kind, ROZ_DECISION_PENDING);
 	assert_int_equal(roz_time_cmp(r->history[0].timestamp, at(10)), 0);
 
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, "ok now", NULL, NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_COMPLETE, "ok now", NULL, NULL), ROZ_OK);
 	assert_int_equal(roz_session_record_decision(s, &d, at(20)), ROZ_OK);
 	assert_int_equal(r->n_history, 2);
 	assert_int_equal(r->history[1].decision.kind, ROZ_DECISION_ISSUES);
@@ -280,7 +280,7 @@ static void test_record_decision_pushes_replaced(void **state)
 
 	/* the argument was copied, not taken */
 	assert_ptr_not_equal(r->decision.summary, d.summary);
-	roz_decision_dispose(&d);
+	roz_session_decision_dispose(&d);
 	assert_string_equal(r->decision.summary, "ok now");
 	roz_session_free(s);
 }
@@ -296,7 +296,7 @@ static void test_record_decision_caps_history(void **state)
 	(void)state;
 	for (int i = 0; i < total; i++) {
 		snprintf(buf, sizeof(buf), "d%d", i);
-		assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, buf, NULL, NULL), ROZ_OK);
+		assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_COMPLETE, buf, NULL, NULL), ROZ_OK);
 		assert_int_equal(roz_session_record_decision(s, &d, at(i)), ROZ_OK);
 		assert_true(r->n_history <= ROZ_MAX_HISTORY);
 	}
@@ -312,7 +312,7 @@ static void test_record_decision_caps_history(void **state)
 	}
 	snprintf(buf, sizeof(buf), "d%d", total - 1);
 	assert_string_equal(r->decision.summary, buf);
-	roz_decision_dispose(&d);
+	roz_session_decision_dispose(&d);
 	roz_session_free(s);
 }
 
@@ -324,7 +324,7 @@ static void test_record_decision_out_of_memory(void **state)
 	int rc = ROZ_ENOMEM;
 
 	(void)state;
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, "x", "y", NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_COMPLETE, "x", "y", NULL), ROZ_OK);
 	for (n = 0; rc != ROZ_OK; n++) {
 		assert_true(n < 100);
 		roz_alloc_fail_after(n);
@@ -339,7 +339,7 @@ static void test_record_decision_out_of_memory(void **state)
 	}
 	assert_int_equal(s->review.n_history, 1);
 	assert_string_equal(s->review.decision.second_opinions, "y");
-	roz_decision_dispose(&d);
+	roz_session_decision_dispose(&d);
 	roz_session_free(s);
 }
 
@@ -354,18 +354,18 @@ static void test_decided_at(void **state)
 	assert_false(roz_session_decided_at(s).set);
 	/* a decision without history (an older writer): the last write */
 	s->updated_at = at(500);
-	assert_int_equal(roz_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "x", NULL, NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&s->review.decision, ROZ_DECISION_COMPLETE, "x", NULL, NULL), ROZ_OK);
 	t = roz_session_decided_at(s);
 	assert_true(t.set);
 	assert_int_equal(roz_time_cmp(t.t, at(500)), 0);
 	/* with history: when the newest record was made */
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, "y", NULL, NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_ISSUES, "y", NULL, NULL), ROZ_OK);
 	assert_int_equal(roz_session_record_decision(s, &d, at(42)), ROZ_OK);
 	assert_int_equal(roz_session_record_decision(s, &d, at(77)), ROZ_OK);
 	t = roz_session_decided_at(s);
 	assert_true(t.set);
 	assert_int_equal(roz_time_cmp(t.t, at(77)), 0);
-	roz_decision_dispose(&d);
+	roz_session_decision_dispose(&d);
 	roz_session_free(s);
 }
 
@@ -373,19 +373,19 @@ static void test_decided_at(void **state)
 
 static void test_prompt_truncate_short(void **state)
 {
-	char *p = roz_prompt_truncate("Short prompt");
+	char *p = roz_session_prompt_truncate("Short prompt");
 
 	(void)state;
 	assert_string_equal(p, "Short prompt");
 	roz_free(p);
-	p = roz_prompt_truncate("");
+	p = roz_session_prompt_truncate("");
 	assert_string_equal(p, "");
 	roz_free(p);
 }
 
 static void test_prompt_truncate_at_limit(void **state)
 {
-	char *in = repeat("x", ROZ_MAX_PROMPT_BYTES), *p = roz_prompt_truncate(in);
+	char *in = repeat("x", ROZ_MAX_PROMPT_BYTES), *p = roz_session_prompt_truncate(in);
 
 	(void)state;
 	assert_int_equal(strlen(p), ROZ_MAX_PROMPT_BYTES);
@@ -397,7 +397,7 @@ static void test_prompt_truncate_at_limit(void **state)
 
 static void test_prompt_truncate_over_limit(void **state)
 {
-	char *in = repeat("x", ROZ_MAX_PROMPT_BYTES + 100), *p = roz_prompt_truncate(in);
+	char *in = repeat("x", ROZ_MAX_PROMPT_BYTES + 100), *p = roz_session_prompt_truncate(in);
 	char *want = t_sprintf("%.*s... [truncated, original %d bytes]", ROZ_MAX_PROMPT_BYTES, in,
 			       ROZ_MAX_PROMPT_BYTES + 100);
 
@@ -411,7 +411,7 @@ static void test_prompt_truncate_over_limit(void **state)
 
 static void test_prompt_truncate_one_over(void **state)
 {
-	char *in = repeat("y", ROZ_MAX_PROMPT_BYTES + 1), *p = roz_prompt_truncate(in);
+	char *in = repeat("y", ROZ_MAX_PROMPT_BYTES + 1), *p = roz_session_prompt_truncate(in);
 
 	(void)state;
 	assert_int_equal(strncmp(p, in, ROZ_MAX_PROMPT_BYTES), 0);
@@ -431,7 +431,7 @@ static void test_prompt_truncate_utf8_boundary(void **state)
 	(void)state;
 	in_len = strlen(in);
 	assert_int_equal(in_len, 1 + 4 * count);
-	p = roz_prompt_truncate(in);
+	p = roz_session_prompt_truncate(in);
 	note = strstr(p, "... [truncated, original ");
 	assert_non_null(note);
 	kept = (size_t)(note - p);
@@ -454,7 +454,7 @@ static void test_prompt_truncate_utf8_boundary(void **state)
 static void test_prompt_truncate_emoji_aligned(void **state)
 {
 	/* emoji only: the cap falls exactly between two characters */
-	char *in = repeat("\xf0\x9f\x98\x80", ROZ_MAX_PROMPT_BYTES / 4 + 1), *p = roz_prompt_truncate(in);
+	char *in = repeat("\xf0\x9f\x98\x80", ROZ_MAX_PROMPT_BYTES / 4 + 1), *p = roz_session_prompt_truncate(in);
 
 	(void)state;
 	assert_int_equal(strncmp(p, in, ROZ_MAX_PROMPT_BYTES), 0);
@@ -504,11 +504,11 @@ static void test_add_prompt_caps_keeping_newest(void **state)
 static void test_outcome_kind_names(void **state)
 {
 	(void)state;
-	assert_string_equal(roz_outcome_kind_name(ROZ_OUTCOME_PENDING), "pending");
-	assert_string_equal(roz_outcome_kind_name(ROZ_OUTCOME_SUCCESS), "success");
-	assert_string_equal(roz_outcome_kind_name(ROZ_OUTCOME_NOT_SPAWNED), "not_spawned");
-	assert_string_equal(roz_outcome_kind_name(ROZ_OUTCOME_NO_DECISION), "no_decision");
-	assert_string_equal(roz_outcome_kind_name(ROZ_OUTCOME_BAD_SESSION_ID), "bad_session_id");
+	assert_string_equal(roz_session_outcome_kind_name(ROZ_OUTCOME_PENDING), "pending");
+	assert_string_equal(roz_session_outcome_kind_name(ROZ_OUTCOME_SUCCESS), "success");
+	assert_string_equal(roz_session_outcome_kind_name(ROZ_OUTCOME_NOT_SPAWNED), "not_spawned");
+	assert_string_equal(roz_session_outcome_kind_name(ROZ_OUTCOME_NO_DECISION), "no_decision");
+	assert_string_equal(roz_session_outcome_kind_name(ROZ_OUTCOME_BAD_SESSION_ID), "bad_session_id");
 }
 
 static void test_add_attempt(void **state)
@@ -588,14 +588,14 @@ static void test_truncated_input_small_kept_whole(void **state)
 	roz_truncated_input t;
 
 	(void)state;
-	assert_int_equal(roz_truncated_input_make(in, &t), ROZ_OK);
+	assert_int_equal(roz_session_truncated_input_make(in, &t), ROZ_OK);
 	assert_false(t.truncated);
 	assert_null(t.original_hash);
 	assert_false(t.has_original_size);
 	assert_true(cJSON_Compare(t.value, in, true));
 	/* a copy, not the caller's value */
 	assert_ptr_not_equal(t.value, in);
-	roz_truncated_input_dispose(&t);
+	roz_session_truncated_input_dispose(&t);
 	assert_null(t.value);
 	cJSON_Delete(in);
 }
@@ -605,10 +605,10 @@ static void test_truncated_input_null(void **state)
 	roz_truncated_input t;
 
 	(void)state;
-	assert_int_equal(roz_truncated_input_make(NULL, &t), ROZ_OK);
+	assert_int_equal(roz_session_truncated_input_make(NULL, &t), ROZ_OK);
 	assert_true(cJSON_IsNull(t.value));
 	assert_false(t.truncated);
-	roz_truncated_input_dispose(&t);
+	roz_session_truncated_input_dispose(&t);
 }
 
 static void test_truncated_input_large_string(void **state)
@@ -620,7 +620,7 @@ static void test_truncated_input_large_string(void **state)
 
 	(void)state;
 	sha256_hex(text, strlen(text), hash);
-	assert_int_equal(roz_truncated_input_make(in, &t), ROZ_OK);
+	assert_int_equal(roz_session_truncated_input_make(in, &t), ROZ_OK);
 	assert_true(t.truncated);
 	assert_true(t.has_original_size);
 	/* the JSON text's length, quotes included */
@@ -634,7 +634,7 @@ static void test_truncated_input_large_string(void **state)
 	assert_non_null(strstr(v, "15000"));
 	/* it starts with the original text */
 	assert_int_equal(strncmp(v, x, 100), 0);
-	roz_truncated_input_dispose(&t);
+	roz_session_truncated_input_dispose(&t);
 	cJSON_Delete(in);
 	free(x);
 	free(text);
@@ -648,14 +648,14 @@ static void test_truncated_input_size_boundary(void **state)
 	roz_truncated_input t;
 
 	(void)state;
-	assert_int_equal(roz_truncated_input_make(a, &t), ROZ_OK);
+	assert_int_equal(roz_session_truncated_input_make(a, &t), ROZ_OK);
 	assert_false(t.truncated);
 	assert_string_equal(t.value->valuestring, fits);
-	roz_truncated_input_dispose(&t);
-	assert_int_equal(roz_truncated_input_make(b, &t), ROZ_OK);
+	roz_session_truncated_input_dispose(&t);
+	assert_int_equal(roz_session_truncated_input_make(b, &t), ROZ_OK);
 	assert_true(t.truncated);
 	assert_int_equal(t.original_size, ROZ_MAX_TOOL_INPUT_BYTES + 1);
-	roz_truncated_input_dispose(&t);
+	roz_session_truncated_input_dispose(&t);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
 	free(fits);
@@ -672,7 +672,7 @@ static void test_truncated_input_object_with_huge_field(void **state)
 
 	(void)state;
 	sha256_hex(text, strlen(text), hash);
-	assert_int_equal(roz_truncated_input_make(in, &t), ROZ_OK);
+	assert_int_equal(roz_session_truncated_input_make(in, &t), ROZ_OK);
 	assert_true(t.truncated);
 	assert_int_equal(t.original_size, strlen(text));
 	assert_string_equal(t.original_hash, hash);
@@ -687,7 +687,7 @@ static void test_truncated_input_object_with_huge_field(void **state)
 	assert_true(strlen(cmd->valuestring) < 500);
 	assert_non_null(strstr(cmd->valuestring, "20000"));
 	assert_non_null(strstr(cmd->valuestring, "truncated"));
-	roz_truncated_input_dispose(&t);
+	roz_session_truncated_input_dispose(&t);
 	cJSON_Delete(in);
 	free(x);
 	free(text);
@@ -699,12 +699,12 @@ static void test_truncated_input_small_array_whole(void **state)
 	roz_truncated_input t;
 
 	(void)state;
-	assert_int_equal(roz_truncated_input_make(in, &t), ROZ_OK);
+	assert_int_equal(roz_session_truncated_input_make(in, &t), ROZ_OK);
 	/* more than ten items, but small in bytes: unchanged */
 	assert_false(t.truncated);
 	assert_int_equal(cJSON_GetArraySize(t.value), 15);
 	assert_true(cJSON_Compare(t.value, in, true));
-	roz_truncated_input_dispose(&t);
+	roz_session_truncated_input_dispose(&t);
 	cJSON_Delete(in);
 }
 
@@ -722,7 +722,7 @@ static void test_truncated_input_large_array(void **state)
 	roz_buf_addc(&text, ']');
 	in = parse(roz_buf_cstr(&text));
 	sha256_hex(text.ptr, text.len, hash);
-	assert_int_equal(roz_truncated_input_make(in, &t), ROZ_OK);
+	assert_int_equal(roz_session_truncated_input_make(in, &t), ROZ_OK);
 	assert_true(t.truncated);
 	assert_int_equal(t.original_size, text.len);
 	assert_string_equal(t.original_hash, hash);
@@ -732,7 +732,7 @@ static void test_truncated_input_large_array(void **state)
 		assert_int_equal(cJSON_GetArrayItem(t.value, i)->valueint, i * 7);
 	assert_true(cJSON_IsString(cJSON_GetArrayItem(t.value, 10)));
 	assert_string_equal(cJSON_GetArrayItem(t.value, 10)->valuestring, "... [1990 more items]");
-	roz_truncated_input_dispose(&t);
+	roz_session_truncated_input_dispose(&t);
 	cJSON_Delete(in);
 	roz_buf_dispose(&text);
 }
@@ -746,13 +746,13 @@ static void test_truncated_input_cut_on_utf8_boundary(void **state)
 	const char *v;
 
 	(void)state;
-	assert_int_equal(roz_truncated_input_make(in, &t), ROZ_OK);
+	assert_int_equal(roz_session_truncated_input_make(in, &t), ROZ_OK);
 	assert_true(t.truncated);
 	v = t.value->valuestring;
 	assert_true(roz_utf8_valid(v, strlen(v)));
 	assert_int_equal(strncmp(v, s, 199), 0);
 	assert_non_null(strstr(v, "16001 bytes"));
-	roz_truncated_input_dispose(&t);
+	roz_session_truncated_input_dispose(&t);
 	cJSON_Delete(in);
 	free(body);
 	free(s);
@@ -785,7 +785,7 @@ static void test_truncated_input_out_of_memory(void **state)
 	for (n = 0; rc != ROZ_OK; n++) {
 		assert_true(n < 10000);
 		roz_alloc_fail_after(n);
-		rc = roz_truncated_input_make(in, &t);
+		rc = roz_session_truncated_input_make(in, &t);
 		roz_alloc_fail_after(-1);
 		if (rc != ROZ_OK) {
 			assert_int_equal(rc, ROZ_ENOMEM);
@@ -799,7 +799,7 @@ static void test_truncated_input_out_of_memory(void **state)
 	assert_int_equal(cJSON_GetArraySize(t.value), 3);
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(t.value, "description")->valuestring, "d");
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(t.value, "list")), 11);
-	roz_truncated_input_dispose(&t);
+	roz_session_truncated_input_dispose(&t);
 	cJSON_Delete(in);
 	roz_buf_dispose(&text);
 	free(x);
@@ -871,13 +871,13 @@ static void test_event_type_names(void **state)
 
 	(void)state;
 	for (int i = 0; i < ROZ_EVENT__COUNT; i++) {
-		assert_string_equal(roz_event_type_name((roz_event_type)i), names[i]);
+		assert_string_equal(roz_session_event_type_name((roz_event_type)i), names[i]);
 		t = ROZ_EVENT__COUNT;
-		assert_int_equal(roz_event_type_from_name(names[i], strlen(names[i]), &t), ROZ_OK);
+		assert_int_equal(roz_session_event_type_from_name(names[i], strlen(names[i]), &t), ROZ_OK);
 		assert_int_equal(t, i);
 	}
-	assert_string_equal(roz_event_type_name(ROZ_EVENT__COUNT), "unknown");
-	assert_string_equal(roz_event_type_name((roz_event_type)-1), "unknown");
+	assert_string_equal(roz_session_event_type_name(ROZ_EVENT__COUNT), "unknown");
+	assert_string_equal(roz_session_event_type_name((roz_event_type)-1), "unknown");
 }
 
 static void test_event_type_from_name_rejects(void **state)
@@ -885,15 +885,15 @@ static void test_event_type_from_name_rejects(void **state)
 	roz_event_type t = ROZ_EVENT_SESSION_END;
 
 	(void)state;
-	assert_int_equal(roz_event_type_from_name("bogus", 5, &t), ROZ_ENOTFOUND);
-	assert_int_equal(roz_event_type_from_name("", 0, &t), ROZ_ENOTFOUND);
+	assert_int_equal(roz_session_event_type_from_name("bogus", 5, &t), ROZ_ENOTFOUND);
+	assert_int_equal(roz_session_event_type_from_name("", 0, &t), ROZ_ENOTFOUND);
 	/* a prefix of a name, or a name with more after it, is not that name */
-	assert_int_equal(roz_event_type_from_name("session", 7, &t), ROZ_ENOTFOUND);
-	assert_int_equal(roz_event_type_from_name("session_endx", 12, &t), ROZ_ENOTFOUND);
-	assert_int_equal(roz_event_type_from_name("Session_End", 11, &t), ROZ_ENOTFOUND);
+	assert_int_equal(roz_session_event_type_from_name("session", 7, &t), ROZ_ENOTFOUND);
+	assert_int_equal(roz_session_event_type_from_name("session_endx", 12, &t), ROZ_ENOTFOUND);
+	assert_int_equal(roz_session_event_type_from_name("Session_End", 11, &t), ROZ_ENOTFOUND);
 	assert_int_equal(t, ROZ_EVENT_SESSION_END);
 	/* the length decides, not a terminating NUL */
-	assert_int_equal(roz_event_type_from_name("gate_blocked_extra", 12, &t), ROZ_OK);
+	assert_int_equal(roz_session_event_type_from_name("gate_blocked_extra", 12, &t), ROZ_OK);
 	assert_int_equal(t, ROZ_EVENT_GATE_BLOCKED);
 }
 
@@ -924,7 +924,7 @@ static roz_trace_event event_at(const roz_session *s, size_t i)
 	assert_true(i < s->n_trace);
 	if (!roz_json_valid(s->trace[i].json, s->trace[i].len))
 		fail_msg("trace[%zu] is not valid JSON: %.*s", i, (int)s->trace[i].len, s->trace[i].json);
-	assert_int_equal(roz_trace_event_parse(&s->trace[i], &e), ROZ_OK);
+	assert_int_equal(roz_session_trace_event_parse(&s->trace[i], &e), ROZ_OK);
 	return e;
 }
 
@@ -933,7 +933,7 @@ static bool is_marker(const roz_session *s, size_t i)
 	roz_trace_event e = event_at(s, i);
 	bool yes = strcmp(e.event_type, "trace_compacted") == 0;
 
-	roz_trace_event_dispose(&e);
+	roz_session_trace_event_dispose(&e);
 	return yes;
 }
 
@@ -954,7 +954,7 @@ static int index_at(const roz_session *s, size_t i)
 	uint64_t n;
 	int v = roz_json_uint(idx, INT32_MAX, &n) ? (int)n : -1;
 
-	roz_trace_event_dispose(&e);
+	roz_session_trace_event_dispose(&e);
 	return v;
 }
 
@@ -991,7 +991,7 @@ static void test_trace_event_shape(void **state)
 	assert_int_equal(e.timestamp.sec, T0);
 	assert_int_equal(e.timestamp.nsec, 500000000);
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(e.payload, "tool")->valuestring, "Edit");
-	roz_trace_event_dispose(&e);
+	roz_session_trace_event_dispose(&e);
 	roz_session_free(s);
 }
 
@@ -1007,7 +1007,7 @@ static void test_trace_null_payload_and_escaped_id(void **state)
 	assert_string_equal(e.id, "we\"ird\nid");
 	assert_true(cJSON_IsObject(e.payload));
 	assert_int_equal(cJSON_GetArraySize(e.payload), 0);
-	roz_trace_event_dispose(&e);
+	roz_session_trace_event_dispose(&e);
 	roz_session_free(s);
 }
 
@@ -1059,7 +1059,7 @@ static void test_trace_keeps_first_event(void **state)
 	e = event_at(s, 0);
 	assert_string_equal(e.event_type, "session_start");
 	assert_string_equal(e.id, "evt-0");
-	roz_trace_event_dispose(&e);
+	roz_session_trace_event_dispose(&e);
 	assert_int_equal(index_at(s, 0), 0);
 	roz_session_free(s);
 }
@@ -1073,7 +1073,7 @@ static void test_trace_keeps_last_event(void **state)
 	assert_int_equal(index_at(s, s->n_trace - 1), 49);
 	e = event_at(s, s->n_trace - 1);
 	assert_string_equal(e.id, "evt-49");
-	roz_trace_event_dispose(&e);
+	roz_session_trace_event_dispose(&e);
 	roz_session_free(s);
 }
 
@@ -1094,7 +1094,7 @@ static void test_trace_marker_stats(void **state)
 	assert_string_equal(e.id, "marker-49");
 	assert_true(e.has_timestamp);
 	assert_int_equal(roz_time_cmp(e.timestamp, at(49)), 0);
-	roz_trace_event_dispose(&e);
+	roz_session_trace_event_dispose(&e);
 	roz_session_free(s);
 }
 
@@ -1121,7 +1121,7 @@ static void test_trace_marker_counts_dropped(void **state)
 	assert_int_equal(payload_int(&e, "kept_end"), 39);
 	/* 101 events, 49 of them still present: 52 are gone */
 	assert_int_equal(payload_int(&e, "dropped_events"), 52);
-	roz_trace_event_dispose(&e);
+	roz_session_trace_event_dispose(&e);
 	for (int i = 0; i < 10; i++)
 		assert_int_equal(index_at(s, (size_t)i), i);
 	for (int k = 0; k < 39; k++)
@@ -1143,7 +1143,7 @@ static void test_trace_small_max_15(void **state)
 	assert_string_equal(e.event_type, "trace_compacted");
 	assert_int_equal(payload_int(&e, "kept_start"), 7);
 	assert_int_equal(payload_int(&e, "kept_end"), 7);
-	roz_trace_event_dispose(&e);
+	roz_session_trace_event_dispose(&e);
 	for (int k = 0; k < 7; k++)
 		assert_int_equal(index_at(s, (size_t)(8 + k)), 30 - 7 + k);
 	assert_int_equal(count_markers(s), 1);
@@ -1167,7 +1167,7 @@ static void test_trace_max_one(void **state)
 	assert_string_equal(e.event_type, "trace_compacted");
 	assert_int_equal(payload_int(&e, "kept_start"), 0);
 	assert_int_equal(payload_int(&e, "kept_end"), 0);
-	roz_trace_event_dispose(&e);
+	roz_session_trace_event_dispose(&e);
 	roz_session_free(s);
 }
 
@@ -1184,7 +1184,7 @@ static void test_trace_max_two(void **state)
 	assert_string_equal(e.event_type, "trace_compacted");
 	assert_int_equal(payload_int(&e, "kept_start"), 1);
 	assert_int_equal(payload_int(&e, "kept_end"), 0);
-	roz_trace_event_dispose(&e);
+	roz_session_trace_event_dispose(&e);
 	roz_session_free(s);
 }
 
@@ -1221,7 +1221,7 @@ static void test_trace_many_adds_stay_bounded(void **state)
 	e = event_at(s, 10);
 	assert_int_equal(payload_int(&e, "kept_start"), 10);
 	assert_int_equal(payload_int(&e, "kept_end"), 489);
-	roz_trace_event_dispose(&e);
+	roz_session_trace_event_dispose(&e);
 	roz_session_free(s);
 }
 
@@ -1255,12 +1255,12 @@ static void test_trace_event_parse_tolerates_missing_fields(void **state)
 
 	(void)state;
 	en.len = strlen(en.json);
-	assert_int_equal(roz_trace_event_parse(&en, &e), ROZ_OK);
+	assert_int_equal(roz_session_trace_event_parse(&en, &e), ROZ_OK);
 	assert_string_equal(e.id, "");
 	assert_string_equal(e.event_type, "unknown");
 	assert_false(e.has_timestamp);
 	assert_null(e.payload);
-	roz_trace_event_dispose(&e);
+	roz_session_trace_event_dispose(&e);
 }
 
 static void test_trace_event_parse_keeps_unknown_type(void **state)
@@ -1271,12 +1271,12 @@ static void test_trace_event_parse_keeps_unknown_type(void **state)
 	roz_trace_event e;
 
 	(void)state;
-	assert_int_equal(roz_trace_event_parse(&en, &e), ROZ_OK);
+	assert_int_equal(roz_session_trace_event_parse(&en, &e), ROZ_OK);
 	assert_string_equal(e.event_type, "from_the_future");
 	assert_true(e.has_timestamp);
 	assert_int_equal(e.timestamp.nsec, 397721633);
 	assert_true(cJSON_IsArray(e.payload));
-	roz_trace_event_dispose(&e);
+	roz_session_trace_event_dispose(&e);
 }
 
 static void test_trace_event_parse_rejects(void **state)
@@ -1288,7 +1288,7 @@ static void test_trace_event_parse_rejects(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		roz_trace_entry en = {(char *)(uintptr_t)bad[i], strlen(bad[i])};
 
-		if (roz_trace_event_parse(&en, &e) != ROZ_ECORRUPT)
+		if (roz_session_trace_event_parse(&en, &e) != ROZ_ECORRUPT)
 			fail_msg("trace event '%s' accepted", bad[i]);
 		assert_null(e.id);
 		assert_null(e.payload);
@@ -1305,14 +1305,14 @@ static void test_setters_refuse_text_that_is_not_utf8(void **state)
 	roz_decision d = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
 
 	(void)state;
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, "kept", "opinions", NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_COMPLETE, "kept", "opinions", NULL), ROZ_OK);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, bad[i], NULL, NULL), ROZ_EINVALID);
+		assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_ISSUES, bad[i], NULL, NULL), ROZ_EINVALID);
 		assert_non_null(strstr(roz_error_last(), "the summary is not valid UTF-8"));
-		assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, "x", NULL, bad[i]), ROZ_EINVALID);
-		assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, "x", bad[i], NULL), ROZ_EINVALID);
+		assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_ISSUES, "x", NULL, bad[i]), ROZ_EINVALID);
+		assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_COMPLETE, "x", bad[i], NULL), ROZ_EINVALID);
 		/* checked even where this kind would not keep it */
-		assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, "x", bad[i], NULL), ROZ_EINVALID);
+		assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_ISSUES, "x", bad[i], NULL), ROZ_EINVALID);
 		assert_int_equal(d.kind, ROZ_DECISION_COMPLETE);
 		assert_string_equal(d.summary, "kept");
 		assert_int_equal(roz_session_add_prompt(s, bad[i]), ROZ_EINVALID);
@@ -1326,7 +1326,7 @@ static void test_setters_refuse_text_that_is_not_utf8(void **state)
 	assert_int_equal(s->review.n_reviewers, 0);
 	assert_false(s->review.reviewer_started_at.set);
 	assert_null(s->review.gate_trigger);
-	roz_decision_dispose(&d);
+	roz_session_decision_dispose(&d);
 	roz_session_free(s);
 }
 
@@ -1399,7 +1399,7 @@ static void test_truncated_input_depth_is_bounded(void **state)
 			in = wrap;
 		}
 		assert_int_equal(tree_depth(in), depths[i]);
-		assert_int_equal(roz_truncated_input_make(in, &t), ROZ_OK);
+		assert_int_equal(roz_session_truncated_input_make(in, &t), ROZ_OK);
 		if (depths[i] <= ROZ_MAX_TOOL_INPUT_DEPTH) {
 			/* compared as text: cJSON_Compare takes time exponential in the depth of objects */
 			char *want = cJSON_PrintUnformatted(in), *got = cJSON_PrintUnformatted(t.value);
@@ -1418,7 +1418,7 @@ static void test_truncated_input_depth_is_bounded(void **state)
 				;
 			assert_string_equal(v->valuestring, "[roz: nested too deep to keep, left out]");
 		}
-		roz_truncated_input_dispose(&t);
+		roz_session_truncated_input_dispose(&t);
 		cJSON_Delete(in);
 	}
 }
@@ -1434,7 +1434,7 @@ static void test_truncated_input_repairs_text(void **state)
 	cJSON_AddItemToObject(in, "n", cJSON_CreateRaw("12e3"));
 	cJSON_AddItemToObject(in, "r", cJSON_CreateRaw("1,\"x\":2"));
 	cJSON_AddItemToObject(in, "f", cJSON_CreateNumber(1.0 / 0.0));
-	assert_int_equal(roz_truncated_input_make(in, &t), ROZ_OK);
+	assert_int_equal(roz_session_truncated_input_make(in, &t), ROZ_OK);
 	assert_true(t.truncated);
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(t.value, "a\xef\xbf\xbd")->valuestring,
 			    "b\xef\xbf\xbd");
@@ -1442,7 +1442,7 @@ static void test_truncated_input_repairs_text(void **state)
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(t.value, "r")->valuestring, "1,\"x\":2");
 	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(t.value, "f")));
 	stored_size(t.value);
-	roz_truncated_input_dispose(&t);
+	roz_session_truncated_input_dispose(&t);
 	cJSON_Delete(in);
 }
 
@@ -1472,7 +1472,7 @@ static void test_truncated_input_size_is_bounded(void **state)
 	inputs[1] = keys;
 	inputs[2] = huge_key;
 	for (size_t i = 0; i < 3; i++) {
-		assert_int_equal(roz_truncated_input_make(inputs[i], &t), ROZ_OK);
+		assert_int_equal(roz_session_truncated_input_make(inputs[i], &t), ROZ_OK);
 		assert_true(t.truncated);
 		assert_true(t.original_size > ROZ_MAX_TOOL_INPUT_BYTES);
 		assert_true(stored_size(t.value) <= ROZ_MAX_TOOL_INPUT_STORED);
@@ -1488,7 +1488,7 @@ static void test_truncated_input_size_is_bounded(void **state)
 			assert_non_null(strstr(t.value->valuestring, note));
 			free(note);
 		}
-		roz_truncated_input_dispose(&t);
+		roz_session_truncated_input_dispose(&t);
 		cJSON_Delete(inputs[i]);
 	}
 	free(big);

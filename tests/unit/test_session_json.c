@@ -46,7 +46,7 @@ static roz_time at(int64_t offset, int32_t nsec)
 static roz_session *load(const char *text)
 {
 	roz_session *s = NULL;
-	int rc = roz_session_from_json(text, strlen(text), &s);
+	int rc = roz_session_json_parse(text, strlen(text), &s);
 
 	if (rc != ROZ_OK)
 		fail_msg("load failed (%d): %s\n%s", rc, roz_error_last(), text);
@@ -68,7 +68,7 @@ static char *dump(const roz_session *s)
 {
 	roz_buf b = ROZ_BUF_INIT;
 
-	assert_int_equal(roz_session_to_json(s, &b), ROZ_OK);
+	assert_int_equal(roz_session_json_write(s, &b), ROZ_OK);
 	return roz_buf_detach(&b, NULL);
 }
 
@@ -171,14 +171,14 @@ static roz_session *full_session(void)
 	assert_int_equal(roz_session_new("full-1_x", at(0, 123456789), &s), ROZ_OK);
 	r = &s->review;
 	r->enabled = true;
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, "done \"right\"", "codex: \xe2\x9c\x93", NULL),
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_COMPLETE, "done \"right\"", "codex: \xe2\x9c\x93", NULL),
 			 ROZ_OK);
 	assert_int_equal(roz_session_record_decision(s, &d, at(1, 1000)), ROZ_OK);
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, "line1\nline2", NULL, NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_ISSUES, "line1\nline2", NULL, NULL), ROZ_OK);
 	assert_int_equal(roz_session_record_decision(s, &d, at(2, 0)), ROZ_OK);
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, "bugs\ttab", NULL, "fix \\ them \x01"), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_ISSUES, "bugs\ttab", NULL, "fix \\ them \x01"), ROZ_OK);
 	assert_int_equal(roz_session_record_decision(s, &d, at(3, 500000000)), ROZ_OK);
-	roz_decision_dispose(&d);
+	roz_session_decision_dispose(&d);
 	assert_int_equal(roz_session_add_prompt(s, "#roz fix it"), ROZ_OK);
 	assert_int_equal(roz_session_add_prompt(s, "emoji \xf0\x9f\x8e\x89 and \"quotes\"\r\n"), ROZ_OK);
 	assert_non_null(big);
@@ -338,7 +338,7 @@ static void check_decision_text(roz_decision_kind kind, const char *summary, con
 	roz_session *s = plain_session();
 	char *out;
 
-	assert_int_equal(roz_decision_set(&s->review.decision, kind, summary, opinions, message), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&s->review.decision, kind, summary, opinions, message), ROZ_OK);
 	out = dump(s);
 	assert_non_null(strstr(out, want));
 	assert_item(out, "review.decision", want);
@@ -368,9 +368,9 @@ static void test_history_shape(void **state)
 	char *out;
 
 	(void)state;
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, "ok", NULL, NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_COMPLETE, "ok", NULL, NULL), ROZ_OK);
 	assert_int_equal(roz_session_record_decision(s, &d, at(1, 400390549)), ROZ_OK);
-	roz_decision_dispose(&d);
+	roz_session_decision_dispose(&d);
 	out = dump(s);
 	assert_non_null(strstr(out, "\"decision_history\":[{\"decision\":{\"type\":\"pending\"},"
 				    "\"timestamp\":\"2026-01-05T10:30:01.400390549Z\"}]"));
@@ -462,7 +462,7 @@ static void test_to_json_appends(void **state)
 
 	(void)state;
 	roz_buf_adds(&b, "prefix:");
-	assert_int_equal(roz_session_to_json(s, &b), ROZ_OK);
+	assert_int_equal(roz_session_json_write(s, &b), ROZ_OK);
 	assert_true(strncmp(roz_buf_cstr(&b), "prefix:{\"session_id\":\"s\",", 25) == 0);
 	assert_int_equal(b.ptr[b.len - 1], '\n');
 	roz_buf_dispose(&b);
@@ -568,13 +568,13 @@ static void check_fixture_values(const roz_session *s)
 	assert_string_equal(r->attempts[0].decision_type, "complete");
 	assert_int_equal(r->attempts[0].blocks_needed, 1);
 	assert_int_equal(s->n_trace, 2);
-	assert_int_equal(roz_trace_event_parse(&s->trace[0], &e), ROZ_OK);
+	assert_int_equal(roz_session_trace_event_parse(&s->trace[0], &e), ROZ_OK);
 	assert_string_equal(e.id, "2058b945-bc99-4484-8101-744637cbe56a");
 	assert_string_equal(e.event_type, "prompt_received");
 	assert_time(e.timestamp, "2026-11-22T02:18:05.397721633Z");
 	assert_string_equal(cJSON_GetObjectItemCaseSensitive(e.payload, "prompt")->valuestring, "#roz fix it");
-	roz_trace_event_dispose(&e);
-	assert_int_equal(roz_trace_event_parse(&s->trace[1], &e), ROZ_OK);
+	roz_session_trace_event_dispose(&e);
+	assert_int_equal(roz_session_trace_event_parse(&s->trace[1], &e), ROZ_OK);
 	assert_string_equal(e.event_type, "stop_hook_called");
 	assert_time(e.timestamp, "2026-11-22T02:18:05.399174358Z");
 	{
@@ -584,7 +584,7 @@ static void check_fixture_values(const roz_session *s)
 		assert_int_equal(n, 3);
 	}
 	assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e.payload, "stop_hook_active")));
-	roz_trace_event_dispose(&e);
+	roz_session_trace_event_dispose(&e);
 	assert_time(s->created_at, "2026-11-22T02:18:05.397721001Z");
 	assert_time(s->updated_at, "2026-11-22T02:18:05.402045053Z");
 	assert_int_equal(roz_session_decided_at(s).t.nsec, 400390549);
@@ -802,7 +802,7 @@ static void assert_corrupt(const char *text, const char *mentions)
 	int rc;
 
 	roz_error_clear();
-	rc = roz_session_from_json(text, strlen(text), &s);
+	rc = roz_session_json_parse(text, strlen(text), &s);
 	if (rc != ROZ_ECORRUPT)
 		fail_msg("expected ROZ_ECORRUPT, got %d for: %s", rc, text);
 	assert_null(s);
@@ -1033,7 +1033,7 @@ static void load_under_failures(const char *text, void (*check)(const roz_sessio
 			fail_msg("no success after %ld allocations", n);
 		s = (roz_session *)&s;
 		roz_alloc_fail_after(n);
-		rc = roz_session_from_json(text, strlen(text), &s);
+		rc = roz_session_json_parse(text, strlen(text), &s);
 		roz_alloc_fail_after(-1);
 		if (rc == ROZ_OK)
 			break;
@@ -1083,7 +1083,7 @@ static void test_alloc_failure_writing(void **state)
 
 		assert_true(n < 100000);
 		roz_alloc_fail_after(n);
-		rc = roz_session_to_json(s, &b);
+		rc = roz_session_json_write(s, &b);
 		roz_alloc_fail_after(-1);
 		if (rc == ROZ_OK)
 			assert_string_equal(roz_buf_cstr(&b), want);
@@ -1194,11 +1194,11 @@ static void rt_assert_reloads(const roz_session *s)
 	roz_session *back = NULL;
 	int rc;
 
-	assert_int_equal(roz_session_to_json(s, &first), ROZ_OK);
-	rc = roz_session_from_json(first.ptr, first.len, &back);
+	assert_int_equal(roz_session_json_write(s, &first), ROZ_OK);
+	rc = roz_session_json_parse(first.ptr, first.len, &back);
 	if (rc != ROZ_OK)
 		fail_msg("a session built by its setters does not load back: %s", roz_error_last());
-	assert_int_equal(roz_session_to_json(back, &second), ROZ_OK);
+	assert_int_equal(roz_session_json_write(back, &second), ROZ_OK);
 	assert_int_equal(second.len, first.len);
 	assert_memory_equal(second.ptr, first.ptr, first.len);
 	/* what a reader sees: the values themselves */
@@ -1246,8 +1246,8 @@ static void test_setters_round_trip(void **state)
 
 		switch (round % 6) {
 		case 0:
-			rc = roz_decision_set(&d, round % 12 ? ROZ_DECISION_ISSUES : ROZ_DECISION_COMPLETE, a,
-					      b, c);
+			rc = roz_session_decision_set(&d, round % 12 ? ROZ_DECISION_ISSUES : ROZ_DECISION_COMPLETE, a,
+						      b, c);
 			if (rc == ROZ_OK)
 				assert_int_equal(roz_session_record_decision(s, &d, now), ROZ_OK);
 			break;
@@ -1296,7 +1296,7 @@ static void test_setters_round_trip(void **state)
 	}
 	/* both sides of the property were exercised */
 	assert_true(accepted > 100 && refused > 30);
-	roz_decision_dispose(&d);
+	roz_session_decision_dispose(&d);
 	roz_session_free(s);
 }
 

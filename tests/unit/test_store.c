@@ -176,15 +176,15 @@ static roz_session *rich_session(const char *id)
 	s->updated_at = at(BASE + 3600, 999999999);
 	r->enabled = true;
 
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, "tests fail", NULL,
-					  "fix \"test_x\"\nthen rerun"), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_ISSUES, "tests fail", NULL,
+						  "fix \"test_x\"\nthen rerun"), ROZ_OK);
 	assert_int_equal(roz_session_record_decision(s, &d, at(BASE + 10, 500000000)), ROZ_OK);
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_ISSUES, "still failing", NULL, NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_ISSUES, "still failing", NULL, NULL), ROZ_OK);
 	assert_int_equal(roz_session_record_decision(s, &d, at(BASE + 20, 0)), ROZ_OK);
-	assert_int_equal(roz_decision_set(&d, ROZ_DECISION_COMPLETE, "all good \xe2\x9c\x93",
-					  "codex, gemini", NULL), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_COMPLETE, "all good \xe2\x9c\x93",
+						  "codex, gemini", NULL), ROZ_OK);
 	assert_int_equal(roz_session_record_decision(s, &d, at(BASE + 30, 123000)), ROZ_OK);
-	roz_decision_dispose(&d);
+	roz_session_decision_dispose(&d);
 
 	assert_int_equal(roz_session_add_prompt(s, "#roz fix the parser"), ROZ_OK);
 	assert_int_equal(roz_session_add_prompt(s, "quotes \" and \\ backslash\n\ttab \x01 ctrl"), ROZ_OK);
@@ -295,8 +295,8 @@ static void same_decision(const char *what, const roz_decision *want, const roz_
 	char buf[128];
 
 	if (want->kind != got->kind)
-		fail_msg("%s: expected kind %s, got %s", what, roz_decision_kind_name(want->kind),
-			 roz_decision_kind_name(got->kind));
+		fail_msg("%s: expected kind %s, got %s", what, roz_session_decision_kind_name(want->kind),
+			 roz_session_decision_kind_name(got->kind));
 	snprintf(buf, sizeof(buf), "%s.summary", what);
 	same_str(buf, want->summary, got->summary);
 	snprintf(buf, sizeof(buf), "%s.second_opinions", what);
@@ -370,8 +370,8 @@ static void same_session(const roz_session *want, const roz_session *got)
 		same_str(buf, wa->template_id, ga->template_id);
 		same_time(buf, wa->timestamp, ga->timestamp);
 		if (wa->outcome != ga->outcome)
-			fail_msg("%s.outcome: expected %s, got %s", buf, roz_outcome_kind_name(wa->outcome),
-				 roz_outcome_kind_name(ga->outcome));
+			fail_msg("%s.outcome: expected %s, got %s", buf, roz_session_outcome_kind_name(wa->outcome),
+				 roz_session_outcome_kind_name(ga->outcome));
 		same_str(buf, wa->decision_type, ga->decision_type);
 		assert_int_equal(ga->blocks_needed, wa->blocks_needed);
 	}
@@ -590,7 +590,7 @@ static char *stored_text(fixture *f, const char *id)
 	if (rc != ROZ_OK)
 		fail_msg("reading '%s' back after a failed call: %s (%s)", id, roz_error_name(rc),
 			 roz_error_last());
-	assert_int_equal(roz_session_to_json(s, &b), ROZ_OK);
+	assert_int_equal(roz_session_json_write(s, &b), ROZ_OK);
 	text = t_sprintf("%s", roz_buf_cstr(&b));
 	roz_buf_dispose(&b);
 	roz_session_free(s);
@@ -602,7 +602,7 @@ static char *text_of(const roz_session *s)
 	roz_buf b = ROZ_BUF_INIT;
 	char *text;
 
-	assert_int_equal(roz_session_to_json(s, &b), ROZ_OK);
+	assert_int_equal(roz_session_json_write(s, &b), ROZ_OK);
 	text = t_sprintf("%s", roz_buf_cstr(&b));
 	roz_buf_dispose(&b);
 	return text;
@@ -1732,7 +1732,7 @@ static void check_event(const roz_trace_entry *e, const char *id, roz_time t, co
 {
 	roz_trace_event ev;
 
-	assert_int_equal(roz_trace_event_parse(e, &ev), ROZ_OK);
+	assert_int_equal(roz_session_trace_event_parse(e, &ev), ROZ_OK);
 	assert_string_equal(ev.id, id);
 	assert_true(ev.has_timestamp);
 	same_time("trace timestamp", t, ev.timestamp);
@@ -1748,7 +1748,7 @@ static void check_event(const roz_trace_entry *e, const char *id, roz_time t, co
 		assert_int_equal(n, 3);
 		assert_true(cJSON_IsFalse(cJSON_GetObjectItem(ev.payload, "stop_hook_active")));
 	}
-	roz_trace_event_dispose(&ev);
+	roz_session_trace_event_dispose(&ev);
 }
 
 static void check_rust_fixture(const roz_session *s)

@@ -298,10 +298,10 @@ size_t th_count_events(t_hooks *h, const char *sid, roz_event_type type)
 	for (size_t i = 0; i < s->n_trace; i++) {
 		roz_trace_event ev;
 
-		assert_int_equal(roz_trace_event_parse(&s->trace[i], &ev), ROZ_OK);
-		if (strcmp(ev.event_type, roz_event_type_name(type)) == 0)
+		assert_int_equal(roz_session_trace_event_parse(&s->trace[i], &ev), ROZ_OK);
+		if (strcmp(ev.event_type, roz_session_event_type_name(type)) == 0)
 			n++;
-		roz_trace_event_dispose(&ev);
+		roz_session_trace_event_dispose(&ev);
 	}
 	roz_session_free(s);
 	return n;

@@ -12,7 +12,7 @@ extern "C" {
 #endif
 
 /* The current instant (CLOCK_REALTIME), saturated to roz_time's range. */
-roz_time roz_time_now(void);
+roz_time roz_clock_now(void);
 
 #ifdef __cplusplus
 }

@@ -37,7 +37,7 @@ int roz_config_load(roz_config *c, roz_getenv_fn getenv_fn, void *env_ud, roz_wa
 		    void *ud) ROZ_WARN_UNUSED;
 
 /* A getenv_fn over the process environment. */
-const char *roz_config_process_env(void *ud, const char *name);
+const char *roz_config_load_process_env(void *ud, const char *name);
 
 #ifdef __cplusplus
 }

@@ -15,7 +15,7 @@ extern "C" {
 int roz_random_bytes(void *buf, size_t len);
 
 /* A random version 4 UUID in lowercase text, e.g. "3f2b...-4...-a...". */
-int roz_uuid_v4(char out[ROZ_UUID_SIZE]);
+int roz_random_uuid_v4(char out[ROZ_UUID_SIZE]);
 
 #ifdef __cplusplus
 }

@@ -56,8 +56,8 @@ typedef struct roz_runner_opts {
  * prints "{}" itself, and, when `err` is marked out of memory, a warning of
  * its own, since the runner's could not be kept.
  */
-int roz_run_hook(const char *event, const char *input, size_t len, roz_buf *out, roz_buf *err,
-		 const roz_runner_opts *opts);
+int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *out, roz_buf *err,
+		    const roz_runner_opts *opts);
 
 /* One process, as the check behind `roz decide --override` sees it. */
 typedef struct roz_process_info {
@@ -86,7 +86,7 @@ typedef struct roz_person_probe {
  * else ROZ_EINVALID with what is missing in roz_error_last(). A process
  * tree that cannot be read at all counts as missing.
  */
-int roz_person_check(const roz_person_probe *probe) ROZ_WARN_UNUSED;
+int roz_runner_person_check(const roz_person_probe *probe) ROZ_WARN_UNUSED;
 
 typedef struct roz_decide_request {
 	const char *session_id; /* the session the verdict is for */
@@ -103,7 +103,7 @@ typedef struct roz_decide_request {
  * `roz decide` against the store `opts` gives (opened without warnings):
  * lock the session, record the verdict (roz_decide_record: without
  * --override it needs the reviewer's ticket, checked and used under the
- * lock), save, unlock. An override is refused unless roz_person_check()
+ * lock), save, unlock. An override is refused unless roz_runner_person_check()
  * passes, through opts->probe. A verdict run from inside a different Claude
  * Code session than the one it names is refused, and the caller's own
  * session records its pending attempt as having gone to a bad session id.
@@ -111,18 +111,18 @@ typedef struct roz_decide_request {
  * ROZ_ENOTFOUND for an unknown session; ROZ_EINVALID for a refused request
  * or no store; or another error, with the reason in roz_error_last().
  */
-int roz_run_decide(const roz_config *config, const roz_decide_request *req,
-		   const roz_runner_opts *opts) ROZ_WARN_UNUSED;
+int roz_runner_decide(const roz_config *config, const roz_decide_request *req,
+		      const roz_runner_opts *opts) ROZ_WARN_UNUSED;
 
 /* Shared with the CLI: a roz_env for `now` over real ids, randomness and templates. */
 struct roz_env;
 void roz_runner_env(struct roz_env *env, const roz_config *config);
 
 /* Second-opinion tools from config found on PATH, e.g. "codex, gemini"; NULL if none. Caller frees. */
-char *roz_find_second_opinions(const roz_config *config, roz_getenv_fn getenv_fn, void *env_ud);
+char *roz_runner_find_second_opinions(const roz_config *config, roz_getenv_fn getenv_fn, void *env_ud);
 
 /* The text of <home>/templates/block-<id>.md (or the plugin's copy); NULL if absent. Caller frees. */
-char *roz_template_load(const roz_config *config, const char *plugin_root, const char *id);
+char *roz_runner_template_load(const roz_config *config, const char *plugin_root, const char *id);
 
 #ifdef __cplusplus
 }

@@ -90,7 +90,7 @@ long roz_alloc_count(void);
  * Grow an array so it can hold `need` elements of `elem` bytes.
  * *ptr and *cap are updated on success. Returns ROZ_OK or ROZ_ENOMEM.
  */
-int roz_array_reserve(void **ptr, size_t *cap, size_t elem, size_t need) ROZ_WARN_UNUSED;
+int roz_alloc_array_reserve(void **ptr, size_t *cap, size_t elem, size_t need) ROZ_WARN_UNUSED;
 
 /* ---- growable byte buffer ----------------------------------------------- */
 

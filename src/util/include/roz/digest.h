@@ -14,7 +14,7 @@ extern "C" {
 #define ROZ_SHA256_HEX_SIZE 65
 
 /* Lowercase hex SHA-256 of `len` bytes; `out` gets 64 digits and a NUL. */
-void roz_sha256_hex(const void *data, size_t len, char out[ROZ_SHA256_HEX_SIZE]);
+void roz_digest_sha256_hex(const void *data, size_t len, char out[ROZ_SHA256_HEX_SIZE]);
 
 #ifdef __cplusplus
 }

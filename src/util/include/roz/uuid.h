@@ -1,7 +1,7 @@
 /*
  * roz/uuid.h - the text of a random (version 4) UUID, as trace events and
  * markers are named. The bytes come from the caller, so this stays free of
- * I/O; roz_uuid_v4() (roz/random.h) draws them from the kernel.
+ * I/O; roz_random_uuid_v4() (roz/random.h) draws them from the kernel.
  */
 #ifndef ROZ_UUID_H
 #define ROZ_UUID_H
