@@ -2,12 +2,12 @@
 # check-layers.sh - prove the layers of docs/architecture.md hold in what was
 # built, not only in what the compiler was shown.
 #
-#   check-layers.sh SOURCE_DIR util=LIB core=LIB io=LIB store=LIB runner=LIB
+#   check-layers.sh SOURCE_DIR util=LIB core=LIB gov=LIB io=LIB store=LIB runner=LIB
 #
 # Each LIB is that layer's static library. Three rules, each failure one line
 # naming the file and what it broke; the exit status is 1 if any was found:
 #
-#  1. util and core call nothing on the list below (nm -u on their
+#  1. util, core and gov call nothing on the list below (nm -u on their
 #     archives): they make no system calls, so tests can drive them with a
 #     fixed clock and no files, and a hook's I/O stays where it is looked for.
 #  2. No library prints or exits: only src/cli/ does (nm -u on every archive).
@@ -32,11 +32,11 @@ nm=${NM:-nm}
 declare -A lib=()
 for arg in "$@"; do
 	case $arg in
-	util=* | core=* | io=* | store=* | runner=*) lib[${arg%%=*}]=${arg#*=} ;;
+	util=* | core=* | gov=* | io=* | store=* | runner=*) lib[${arg%%=*}]=${arg#*=} ;;
 	*) usage ;;
 	esac
 done
-for layer in util core io store runner; do
+for layer in util core gov io store runner; do
 	[ -n "${lib[$layer]:-}" ] || usage
 	if [ ! -f "${lib[$layer]}" ]; then
 		echo "layers: ${lib[$layer]}: no such library (build it first)" >&2
@@ -45,9 +45,10 @@ for layer in util core io store runner; do
 done
 
 # The layers, lowest first; a folder may use its own layer and those below.
-declare -A rank=([util]=0 [core]=1 [io]=2 [store]=3 [runner]=4 [cli]=5)
+declare -A rank=([util]=0 [core]=1 [gov]=2 [io]=3 [store]=4 [runner]=5 [cli]=6)
 # Where each layer's "roz/..." headers live (the CLI's are generated from src/cli/*.h.in).
-declare -A header_root=([util]=src/util/include [core]=include [io]=src/io/include
+declare -A header_root=([util]=src/util/include [core]=include [gov]=src/gov/include
+	[io]=src/io/include
 	[store]=src/store/include [runner]=src/runner/include)
 
 # Calls util and core must not make, by what they would reach.
@@ -124,11 +125,11 @@ check_calls() {
 	done <<<"$found"
 }
 
-for layer in util core; do
+for layer in util core gov; do
 	check_calls "$layer" "the $layer layer makes no system calls (the I/O layer, src/io/, does them)" \
 		"${pure_forbidden[@]}"
 done
-for layer in util core io store runner; do
+for layer in util core gov io store runner; do
 	check_calls "$layer" "only the CLI (src/cli/) prints and exits" "${lib_forbidden[@]}"
 done
 
@@ -137,6 +138,7 @@ layer_of() {
 	case $1 in
 	src/util/*) echo util ;;
 	src/core/* | include/*) echo core ;;
+	src/gov/*) echo gov ;;
 	src/io/*) echo io ;;
 	src/store/*) echo store ;;
 	src/runner/*) echo runner ;;
@@ -147,7 +149,7 @@ layer_of() {
 # The layer whose header "roz/<name>" is; several lines if it exists in more than one.
 owner_of() {
 	local name=$1 layer found=0
-	for layer in util core io store runner; do
+	for layer in util core gov io store runner; do
 		if [ -f "$src/${header_root[$layer]}/$name" ]; then
 			echo "$layer"
 			found=1
@@ -179,7 +181,7 @@ while IFS= read -r file; do
 			elif [ ! -f "$dir/$name" ]; then
 				problem "$file:$line: includes \"$name\", which is not in $dir/"
 			fi
-		elif [ "${rank[$layer]}" -le "${rank[core]}" ] && [[ $name =~ $pure_headers ]]; then
+		elif [ "${rank[$layer]}" -le "${rank[gov]}" ] && [[ $name =~ $pure_headers ]]; then
 			problem "$file:$line: includes <$name>; the $layer layer makes no system calls"
 		fi
 	done < <(grep -n '^[[:space:]]*#[[:space:]]*include' "$file")
@@ -189,4 +191,4 @@ if [ $problems -gt 0 ]; then
 	echo "layers: $problems problem(s); the layers and their rules are in docs/architecture.md"
 	exit 1
 fi
-echo "layers: ok (util and core make no system calls, no library prints or exits, every include points down)"
+echo "layers: ok (util, core and gov make no system calls, no library prints or exits, every include points down)"
