@@ -262,6 +262,12 @@ static int ask_unreadable(roz_hook_output *out, const char *why)
 						 why));
 }
 
+/* A tool call a gate matched: what it needs from the store decides whether it runs. */
+static bool gated_call(roz_hook_event ev, const roz_hook_plan *plan)
+{
+	return ev == ROZ_HOOK_PRE_TOOL_USE && plan->gate.matched;
+}
+
 /* The parser's notes on malformed fields, one warning line each. */
 static void report_input_warnings(roz_buf *err, const char *event, const roz_buf *warnings)
 {
@@ -372,6 +378,8 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 		if (rc < 0 || (rc = roz_store_lock(store, in.session_id, config.lock_timeout_ms, &lock)) < 0) {
 			if (rc == ROZ_ENOMEM)
 				goto fail;
+			if (gated_call(ev, &plan))
+				goto ask_store;
 			roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, roz_error_last());
 			goto answer;
 		}
@@ -390,6 +398,8 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 		} else if (rc == ROZ_ENOMEM) {
 			goto fail;
 		} else if (rc < 0 && rc != ROZ_ENOTFOUND) {
+			if (gated_call(ev, &plan))
+				goto ask_store;
 			roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, roz_error_last());
 			goto answer;
 		}
@@ -413,6 +423,14 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 	if (res.save && session && (rc = roz_store_put(store, session)) < 0) {
 		if (rc == ROZ_ENOMEM)
 			goto fail;
+		/* a gate's refusal needs nothing kept to stand: the call waits either way */
+		if (gated_call(ev, &plan) &&
+		    (res.output.kind == ROZ_OUTPUT_DENY || res.output.kind == ROZ_OUTPUT_ASK)) {
+			roz_buf_addf(err, "roz: warning: %s: cannot save session: %s\n", event,
+				     roz_error_last());
+			rc = ROZ_OK;
+			goto done;
+		}
 		/* an answer that relies on state we could not keep would loop; let the agent go */
 		roz_buf_addf(err, "roz: warning: %s: cannot save session: %s; answering {}\n", event,
 			     roz_error_last());
@@ -421,6 +439,12 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 		rc = roz_hook_output_write(&res.output, out);
 	}
 	goto done;
+ask_store:
+	/* a gated call whose session cannot be read cannot be judged: the user looks at it */
+	snprintf(why, sizeof(why), "its session cannot be read: %s", roz_error_last());
+	roz_buf_addf(err, "roz: warning: %s: %s; answering ask\n", event, why);
+	if (ask_unreadable(&res.output, why) < 0)
+		goto fail;
 answer:
 	rc = roz_hook_output_write(&res.output, out);
 	goto done;

@@ -301,6 +301,56 @@ static void stop_through_a_failing_store(void **state)
 	roz_session_free(pending);
 }
 
+/*
+ * A gated call through a store that fails its Nth call: whatever fails,
+ * the gate never opens; the answer is the gate's own refusal, or `ask`
+ * naming the failure.
+ */
+static void gated_call_through_a_failing_store(void **state)
+{
+	world *w = *state;
+	roz_runner_opts plain = {.store = w->mem};
+	t_failing_opts fail = {0, ROZ_EIO, ENOSPC, T_FAIL_BEFORE};
+	roz_session *pending;
+	unsigned long total = 0;
+	const char *push = "{\"session_id\":\"" SID "\",\"cwd\":\"/w\",\"tool_name\":\"Bash\","
+			   "\"tool_input\":{\"command\":\"git push origin main\"}}";
+
+	run(w, &plain, "user-prompt", PROMPT);
+	pending = held_session(w->mem);
+	for (int when = T_FAIL_BEFORE; when <= T_FAIL_AFTER; when++) {
+		for (unsigned long n = 0;; n++) {
+			roz_store *inner, *failing;
+			roz_runner_opts opts = {NULL};
+			char *err, *got;
+
+			assert_int_equal(roz_store_memory_new(&inner), ROZ_OK);
+			assert_int_equal(roz_store_put(inner, pending), ROZ_OK);
+			fail.fail_at = n;
+			fail.when = (t_fail_when)when;
+			assert_int_equal(t_failing_store(inner, &fail, &failing), ROZ_OK);
+			opts.store = failing;
+			got = hook(w, &opts, "pre-tool-use", push, &err);
+			if (n == 0) {
+				total = t_failing_calls(failing);
+				assert_true(total >= 2); /* lock, get */
+			}
+			if (!strstr(got, "\"permissionDecision\":\"deny\"") &&
+			    !strstr(got, "\"permissionDecision\":\"ask\""))
+				fail_msg("call %lu (%s): the gate opened: answered %s with stderr '%s'", n,
+					 t_failing_fired(failing) ? "failed" : "not failed", got, err);
+			if (t_failing_fired(failing) && !strstr(err, "failure injected"))
+				fail_msg("call %lu failed without a word: stderr '%s'", n, err);
+			roz_store_free(failing);
+			free(got);
+			free(err);
+			if (n >= total)
+				break;
+		}
+	}
+	roz_session_free(pending);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +359,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(store_opened_only_when_a_session_is_needed, setup, teardown),
 		cmocka_unit_test_setup_teardown(no_store_fails_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(stop_through_a_failing_store, setup, teardown),
+		cmocka_unit_test_setup_teardown(gated_call_through_a_failing_store, setup, teardown),
 	};
 
 	roz_alloc_init();
