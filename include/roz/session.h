@@ -32,6 +32,7 @@
 
 #include "roz/common.h"
 #include "roz/time.h"
+#include "roz/session_gov.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -175,6 +176,7 @@ typedef struct roz_review_state {
 typedef struct roz_session {
 	char *session_id;
 	roz_review_state review;
+	roz_session_gov gov; /* intent governance (roz/session_gov.h); !gov.present when untouched */
 	roz_trace_entry *trace;
 	size_t n_trace, cap_trace;
 	roz_time created_at;

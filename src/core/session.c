@@ -821,6 +821,7 @@ void roz_session_free(roz_session *s)
 		return;
 	r = &s->review;
 	roz_free(s->session_id);
+	roz_session_gov_dispose(&s->gov);
 	roz_session_decision_dispose(&r->decision);
 	for (size_t i = 0; i < r->n_history; i++)
 		roz_session_decision_dispose(&r->history[i].decision);

@@ -457,6 +457,17 @@ static int on_member(void *ud, roz_json_span key, const char *s, size_t len, siz
 			return rc;
 		return read_review(review, &c->s->review);
 	}
+	if (key_is(key, "governance")) {
+		cJSON *gov = NULL;
+
+		if (c->s->gov.present)
+			return corrupt("governance", "appears twice");
+		if ((rc = roz_json_parse_at(s, len, pos, &gov)) < 0)
+			return rc;
+		rc = cJSON_IsNull(gov) ? ROZ_OK : roz_session_gov_read(gov, &c->s->gov);
+		cJSON_Delete(gov);
+		return rc;
+	}
 	if (key_is(key, "trace")) {
 		if (c->have_trace)
 			return corrupt("trace", "appears twice");
@@ -754,6 +765,10 @@ int roz_session_json_write(const roz_session *s, roz_buf *b)
 	roz_json_add_string(b, s->session_id);
 	roz_buf_adds(b, ",\"review\":");
 	write_review(b, &s->review);
+	if (s->gov.present) {
+		roz_buf_adds(b, ",\"governance\":");
+		roz_session_gov_write(&s->gov, b);
+	}
 	roz_buf_adds(b, ",\"trace\":[");
 	for (size_t i = 0; i < s->n_trace; i++) {
 		if (i)
