@@ -95,6 +95,14 @@ typedef struct roz_config {
 	bool fsync;               /* fsync session files and their directory */
 	uint32_t lock_timeout_ms; /* bounded wait for a session's lock */
 
+	/* [governance] (docs/governance.md) */
+	uint32_t gov_escalate_after; /* refusals in a row before the next asks the person; 0: never */
+	bool gov_destructive;        /* destructive commands ask the person, governed or not */
+	char **gov_destructive_disable; /* built-in destructive rules turned off, by name */
+	size_t n_gov_destructive_disable;
+	char **gov_destructive_extra;   /* more destructive commands, as globs over a command line */
+	size_t n_gov_destructive_extra;
+
 	roz_config_diag *diags; /* every problem found while loading, in the order found */
 	size_t n_diags, n_dropped;
 	bool hold;              /* the gates are unknown: calls that could be gated are asked about */

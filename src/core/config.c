@@ -45,8 +45,19 @@ static void free_tools(roz_config *c)
 	c->n_gate_tools = 0;
 }
 
+static void free_strings(char ***list, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++)
+		roz_free((*list)[i]);
+	roz_free(*list);
+	*list = NULL;
+	*n = 0;
+}
+
 void roz_config_dispose(roz_config *c)
 {
+	free_strings(&c->gov_destructive_disable, &c->n_gov_destructive_disable);
+	free_strings(&c->gov_destructive_extra, &c->n_gov_destructive_extra);
 	roz_free(c->home);
 	roz_free(c->config_path);
 	roz_free(c->storage_path);
@@ -73,6 +84,8 @@ int roz_config_init(roz_config *c)
 	c->retention_days = 7;
 	c->max_events = 500;
 	c->lock_timeout_ms = 3000;
+	c->gov_escalate_after = 3;
+	c->gov_destructive = true;
 	c->codex = roz_strdup("codex");
 	c->gemini = roz_strdup("gemini");
 	c->template_active = roz_strdup("default");
@@ -196,6 +209,10 @@ static void current(const roz_config *c, const char *key, char *out, size_t size
 		snprintf(out, size, "%lu", (unsigned long)c->retention_days);
 	else if (strcmp(key, "trace.max_events") == 0)
 		snprintf(out, size, "%zu", c->max_events);
+	else if (strcmp(key, "governance.escalate_after") == 0)
+		snprintf(out, size, "%lu", (unsigned long)c->gov_escalate_after);
+	else if (strcmp(key, "governance.destructive_commands") == 0)
+		snprintf(out, size, "%s", c->gov_destructive ? "true" : "false");
 	else if (strcmp(key, "storage.fsync") == 0)
 		snprintf(out, size, "%s", c->fsync ? "true" : "false");
 	else if (strcmp(key, "storage.lock_timeout_ms") == 0)
@@ -589,6 +606,65 @@ static int apply_trace(apply_ctx *a, const roz_toml_value *t)
 	return rc;
 }
 
+/* A list of strings replaces the default whole, or not at all (one bad item costs the key). */
+static int get_strings(apply_ctx *a, const roz_toml_value *v, const char *key, char ***list, size_t *n)
+{
+	char **items;
+	int rc = ROZ_OK;
+
+	if (v->type != ROZ_TOML_ARRAY)
+		return bad_value(a, v, key, "an array of strings");
+	if (!(items = roz_calloc(v->u.array.len + 1, sizeof(*items))))
+		return ROZ_ENOMEM;
+	for (size_t k = 0; k < v->u.array.len && rc == ROZ_OK; k++) {
+		const roz_toml_value *item = v->u.array.items[k];
+
+		if (item->type != ROZ_TOML_STRING || strlen(item->u.str.ptr) != item->u.str.len ||
+		    !item->u.str.len)
+			rc = bad_value(a, item, key, "an array of non-empty strings");
+		else if (!(items[k] = roz_strdup(item->u.str.ptr)))
+			rc = ROZ_ENOMEM;
+	}
+	if (rc < 0) {
+		size_t len = v->u.array.len;
+
+		free_strings(&items, &len);
+		return rc;
+	}
+	free_strings(list, n);
+	*list = items;
+	*n = v->u.array.len;
+	return ROZ_OK;
+}
+
+static int apply_governance(apply_ctx *a, const roz_toml_value *t)
+{
+	int rc = ROZ_OK;
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < t->u.table.len && rc == ROZ_OK; i++) {
+		const roz_toml_kv *kv = &t->u.table.items[i];
+
+		if (strcmp(kv->key, "escalate_after") == 0) {
+			rc = get_uint(a, kv->value, "governance.escalate_after", UINT32_MAX, &n);
+			if (rc == ROZ_OK)
+				a->c->gov_escalate_after = (uint32_t)n;
+		} else if (strcmp(kv->key, "destructive_commands") == 0) {
+			rc = get_bool(a, kv->value, "governance.destructive_commands", &a->c->gov_destructive);
+		} else if (strcmp(kv->key, "destructive_disable") == 0) {
+			rc = get_strings(a, kv->value, "governance.destructive_disable",
+					 &a->c->gov_destructive_disable, &a->c->n_gov_destructive_disable);
+		} else if (strcmp(kv->key, "destructive_extra") == 0) {
+			rc = get_strings(a, kv->value, "governance.destructive_extra",
+					 &a->c->gov_destructive_extra, &a->c->n_gov_destructive_extra);
+		} else {
+			rc = unknown_key(a, kv, "governance");
+		}
+		rc = keep_going(rc);
+	}
+	return rc;
+}
+
 /*
  * Could text the parser had to leave out have been the gate list? Yes when
  * its path and review.gates.tools agree as far as both go: the lost thing
@@ -666,7 +742,7 @@ int roz_config_apply_toml(roz_config *c, const char *text, size_t len, const cha
 		{"storage", apply_storage},     {"review", apply_review},
 		{"circuit_breaker", apply_breaker}, {"cleanup", apply_cleanup},
 		{"external_models", apply_models}, {"templates", apply_templates},
-		{"trace", apply_trace},
+		{"trace", apply_trace},         {"governance", apply_governance},
 	};
 	apply_ctx a = {c, origin, warn, ud, false, false, NULL};
 	roz_toml_diags diags = {NULL, 0, 0};

@@ -8,18 +8,59 @@
 
 #include <openssl/sha.h>
 
-void roz_digest_sha256_hex(const void *data, size_t len, char out[ROZ_SHA256_HEX_SIZE])
+static void to_hex(const unsigned char md[SHA256_DIGEST_LENGTH], char out[ROZ_SHA256_HEX_SIZE])
 {
 	static const char hex[] = "0123456789abcdef";
+
+	for (int i = 0; i < SHA256_DIGEST_LENGTH; i++) {
+		out[2 * i] = hex[md[i] >> 4];
+		out[2 * i + 1] = hex[md[i] & 15];
+	}
+	out[64] = '\0';
+}
+
+void roz_digest_sha256_hex(const void *data, size_t len, char out[ROZ_SHA256_HEX_SIZE])
+{
 	unsigned char md[SHA256_DIGEST_LENGTH];
 	SHA256_CTX ctx;
 
 	SHA256_Init(&ctx);
 	SHA256_Update(&ctx, data, len);
 	SHA256_Final(md, &ctx);
-	for (int i = 0; i < SHA256_DIGEST_LENGTH; i++) {
-		out[2 * i] = hex[md[i] >> 4];
-		out[2 * i + 1] = hex[md[i] & 15];
-	}
-	out[64] = '\0';
+	to_hex(md, out);
+}
+
+struct roz_digest_sha256 {
+	SHA256_CTX ctx;
+};
+
+roz_digest_sha256 *roz_digest_sha256_begin(void)
+{
+	roz_digest_sha256 *d = roz_malloc(sizeof *d);
+
+	if (d)
+		SHA256_Init(&d->ctx);
+	return d;
+}
+
+void roz_digest_sha256_update(roz_digest_sha256 *d, const void *data, size_t len)
+{
+	if (d && len)
+		SHA256_Update(&d->ctx, data, len);
+}
+
+void roz_digest_sha256_end(roz_digest_sha256 *d, char out[ROZ_SHA256_HEX_SIZE])
+{
+	unsigned char md[SHA256_DIGEST_LENGTH];
+
+	if (!d)
+		return;
+	SHA256_Final(md, &d->ctx);
+	to_hex(md, out);
+	roz_free(d);
+}
+
+void roz_digest_sha256_abort(roz_digest_sha256 *d)
+{
+	roz_free(d);
 }

@@ -16,6 +16,18 @@ extern "C" {
 /* Lowercase hex SHA-256 of `len` bytes; `out` gets 64 digits and a NUL. */
 void roz_digest_sha256_hex(const void *data, size_t len, char out[ROZ_SHA256_HEX_SIZE]);
 
+/*
+ * The same over text that arrives in pieces (a file read in blocks):
+ * begin (NULL when out of memory), update as often as needed, then end,
+ * which writes the hex digest and frees the state. roz_digest_sha256_abort
+ * frees a state without a digest. All accept NULL.
+ */
+typedef struct roz_digest_sha256 roz_digest_sha256;
+roz_digest_sha256 *roz_digest_sha256_begin(void);
+void roz_digest_sha256_update(roz_digest_sha256 *d, const void *data, size_t len);
+void roz_digest_sha256_end(roz_digest_sha256 *d, char out[ROZ_SHA256_HEX_SIZE]);
+void roz_digest_sha256_abort(roz_digest_sha256 *d);
+
 #ifdef __cplusplus
 }
 #endif
