@@ -319,12 +319,10 @@ bool roz_scope_match(const char *pattern, const char *relpath, bool fold_case)
 {
 	if (!roz_scope_pattern_check(pattern, NULL) || !relpath_valid(relpath))
 		return false;
-	size_t n = strlen(pattern);
-	/* `src/auth/` says "the directory"; ownership of what is under a
-	 * pattern is given to every pattern anyway. */
-	if (n > 1 && pattern[n - 1] == '/' && pattern[n - 2] != '\\')
-		n--;
-	return path_match(pattern, pattern + n, relpath, relpath + strlen(relpath), true, fold_case);
+	/* Every pattern owns what is under what it names, so the `/` of
+	 * `src/auth/` adds nothing: path_match ends the last component there. */
+	return path_match(pattern, pattern + strlen(pattern), relpath, relpath + strlen(relpath), true,
+			  fold_case);
 }
 
 bool roz_scope_match_any(char *const *patterns, size_t n, const char *relpath, bool fold_case)

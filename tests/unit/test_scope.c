@@ -7,6 +7,7 @@
 
 #include "roz/scope.h"
 
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,11 @@ static void test_star_stops_at_slash(void **state)
 		{ "*", "anything", false, true },
 		{ "a**b", "axxb", false, true }, /* `**` inside a component is `*` */
 		{ "a**b/c", "ax/yb/c", false, false },
+		/* several stars: a later star takes over the retrying */
+		{ "*a*b", "xaxxb", false, true },
+		{ "a*b*c.txt", "aXbYc.txt", false, true },
+		{ "a*b*c.txt", "aXbY.txt", false, false },
+		{ "*.*.bak", "x.y.z.bak", false, true },
 	};
 	CHECK(cases);
 }
@@ -398,6 +404,125 @@ static void test_hostile_patterns_finish(void **state)
 	free(path);
 	roz_ignore_dispose(&ig);
 	free(line);
+}
+
+/*
+ * The matcher against a plain recursive one, which tries every way to
+ * split the path among the `**`s and uses fnmatch(3) for one component:
+ * slow, but obviously right. Small random patterns and paths, many times.
+ */
+#define MAX_COMPONENTS 16
+
+static size_t split(char *s, char **out)
+{
+	size_t n = 0;
+	for (char *tok = s;; tok++) {
+		char *slash = strchr(tok, '/');
+		out[n++] = tok;
+		if (!slash)
+			return n;
+		*slash = '\0';
+		tok = slash;
+	}
+}
+
+static bool reference(char **pat, size_t np, char **path, size_t nx, bool fold)
+{
+	if (np == 0)
+		return true; /* owned scopes own what is under what they name */
+	if (strcmp(pat[0], "**") == 0) {
+		if (np == 1)
+			return nx >= 1;
+		for (size_t k = 0; k <= nx; k++)
+			if (reference(pat + 1, np - 1, path + k, nx - k, fold))
+				return true;
+		return false;
+	}
+	if (nx == 0 || fnmatch(pat[0], path[0], fold ? FNM_CASEFOLD : 0) != 0)
+		return false;
+	return reference(pat + 1, np - 1, path + 1, nx - 1, fold);
+}
+
+static unsigned long rng_state = 12345;
+
+static size_t rnd(size_t n)
+{
+	rng_state = rng_state * 6364136223846793005UL + 1442695040888963407UL;
+	return (size_t)(rng_state >> 33) % n;
+}
+
+static void test_agrees_with_a_reference_matcher(void **state)
+{
+	(void)state;
+	static const char *const tokens[] = { "a", "b", "A", "*", "?", "[ab]", "[!a]", "\\*", "/", "**/", "/**" };
+	static const char path_chars[] = "abA*";
+	size_t compared = 0;
+
+	for (int iter = 0; iter < 30000; iter++) {
+		char pattern[128] = "", path[64] = "";
+		size_t nt = 1 + rnd(8);
+		for (size_t i = 0; i < nt; i++)
+			strcat(pattern, tokens[rnd(sizeof tokens / sizeof tokens[0])]);
+		size_t nc = 1 + rnd(5);
+		for (size_t c = 0; c < nc; c++) {
+			if (c)
+				strcat(path, "/");
+			size_t len = 1 + rnd(5);
+			for (size_t k = 0; k < len; k++)
+				strncat(path, &path_chars[rnd(sizeof path_chars - 1)], 1);
+		}
+		bool fold = rnd(2) == 1;
+		bool got = roz_scope_match(pattern, path, fold);
+		if (!roz_scope_pattern_check(pattern, NULL)) {
+			assert_false(got);
+			continue;
+		}
+		char pcopy[128], xcopy[64];
+		char *pc[MAX_COMPONENTS * 4], *xc[MAX_COMPONENTS];
+		strcpy(pcopy, pattern);
+		strcpy(xcopy, path);
+		size_t np = split(pcopy, pc), nx = split(xcopy, xc);
+		if (np > 0 && pc[np - 1][0] == '\0')
+			np--; /* a trailing `/` names the directory */
+		bool want = reference(pc, np, xc, nx, fold);
+		if (got != want)
+			fail_msg("'%s' vs '%s'%s: got %d, the reference says %d", pattern, path,
+				 fold ? " (folding case)" : "", got, want);
+		compared++;
+	}
+	assert_true(compared > 10000);
+}
+
+/* Random bytes as patterns, paths and ignore files: no crash, no overread. */
+static void test_random_bytes(void **state)
+{
+	(void)state;
+	static const char alphabet[] = "ab*?[]!^-\\/.#\r\n \t\x01\xff";
+	for (int iter = 0; iter < 5000; iter++) {
+		char text[48];
+		size_t len = rnd(sizeof text);
+		for (size_t i = 0; i < len; i++)
+			text[i] = alphabet[rnd(sizeof alphabet)]; /* the NUL included */
+		char pattern[48];
+		memcpy(pattern, text, len);
+		pattern[len] = '\0';
+		const char *why = NULL;
+		(void)roz_scope_pattern_check(pattern, &why);
+		(void)roz_scope_match(pattern, "a/b*/c", rnd(2) == 1);
+		(void)roz_scope_match("a/**/*", pattern, false);
+		(void)roz_scope_is_orchestration(pattern, true);
+
+		roz_ignore ig = { NULL, 0 };
+		size_t skipped = 0;
+		assert_int_equal(roz_ignore_parse(text, len, &ig, &skipped), ROZ_OK);
+		for (size_t i = 0; i < ig.n; i++) {
+			assert_true(roz_scope_pattern_check(ig.rules[i].pattern, NULL));
+			assert_true(ig.rules[i].line >= 1);
+		}
+		(void)roz_ignore_match(&ig, "a/b/c", false);
+		(void)roz_ignore_match(&ig, pattern, true);
+		roz_ignore_dispose(&ig);
+	}
 }
 
 /* ---- relative paths and .orchestration ----------------------------------- */
@@ -893,6 +1018,8 @@ int main(void)
 		cmocka_unit_test(test_match_any),
 		cmocka_unit_test(test_pattern_check),
 		cmocka_unit_test(test_hostile_patterns_finish),
+		cmocka_unit_test(test_agrees_with_a_reference_matcher),
+		cmocka_unit_test(test_random_bytes),
 		cmocka_unit_test(test_relpath),
 		cmocka_unit_test(test_relpath_out_of_memory),
 		cmocka_unit_test(test_is_orchestration),
