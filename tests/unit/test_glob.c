@@ -1,14 +1,13 @@
 /*
  * test_glob.c - gate patterns (stars, single characters, classes, the
- * prefix fallback for broken patterns, linear time) and the Bash command
- * normalisation that turns a command line into the key gates match.
+ * prefix fallback for broken patterns, linear time) and whether a pattern
+ * could still match text whose start alone is known. How a tool call
+ * becomes the key a pattern is matched with is test_gate.c's.
  */
 #include "support.h"
 
-#include "roz/gate.h"
 #include "roz/glob.h"
 
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,284 +342,6 @@ static void test_could_match_is_linear(void **state)
 	free(pat);
 }
 
-/* ---- Bash commands as gate keys ----------------------------------------------------- */
-
-static void gates(roz_config *c, const char *const *patterns, size_t n);
-
-/* Would a gate with this pattern hold this Bash command? (An unsure reading counts.) */
-static bool holds(const char *pattern, const char *command)
-{
-	roz_config c;
-	roz_gate_match m;
-	cJSON *in = cJSON_CreateObject();
-	bool hit;
-
-	gates(&c, &pattern, 1);
-	cJSON_AddStringToObject(in, "command", command);
-	assert_int_equal(roz_gate_check(&c, "Bash", in, "/w", &m), ROZ_OK);
-	hit = m.matched || m.unsure;
-	roz_gate_match_dispose(&m);
-	cJSON_Delete(in);
-	roz_config_dispose(&c);
-	return hit;
-}
-
-#define HOLDS(p, cmd) \
-	do { if (!holds(p, cmd)) fail_msg("'%s' should be held by '%s'", cmd, p); } while (0)
-#define PASSES(p, cmd) \
-	do { if (holds(p, cmd)) fail_msg("'%s' should pass '%s'", cmd, p); } while (0)
-
-static void test_bash_simple_commands(void **state)
-{
-	(void)state;
-	HOLDS("Bash:gh issue close*", "gh issue close 123");
-	HOLDS("Bash:git push", "  git push  \n");
-	PASSES("Bash:git push*", "");
-	PASSES("Bash:git push*", "git status");
-}
-
-static void test_bash_every_command_of_a_pipeline(void **state)
-{
-	(void)state;
-	HOLDS("Bash:gh issue close*", "echo 'y' | gh issue close 123");
-	HOLDS("Bash:head -5", "cat file | grep foo | head -5");
-	HOLDS("Bash:grep foo", "cat file | grep foo | head -5");
-	HOLDS("Bash:git push", "yes|git push");
-	HOLDS("Bash:gh issue close*", "echo y | GH_TOKEN=abc gh issue close 123");
-}
-
-static void test_bash_quoted_pipes_are_data(void **state)
-{
-	(void)state;
-	PASSES("Bash:world*", "echo 'hello | world'");
-	PASSES("Bash:bar*", "echo \"foo | bar\"");
-	HOLDS("Bash:echo hello | world", "echo 'hello | world'");
-	HOLDS("Bash:git push", "echo 'a|b' | git push");
-	HOLDS("Bash:wc -l", "echo \"a \\\" | b\" | wc -l");
-}
-
-static void test_bash_assignments_are_dropped(void **state)
-{
-	(void)state;
-	HOLDS("Bash:gh issue close*", "GH_TOKEN=abc gh issue close 123");
-	HOLDS("Bash:mycommand arg", "FOO=1 BAR=2 BAZ=3 mycommand arg");
-	HOLDS("Bash:git push", "FOO=\"a b c\" git push");
-	HOLDS("Bash:git push", "FOO='a b' git push");
-	HOLDS("Bash:git push", "FOO=\"say \\\"hi\\\"\" git push");
-	/* an empty value is still an assignment, not the command */
-	HOLDS("Bash:git push", "FOO= git push");
-	HOLDS("Bash:git push --force", "A=1 B= git push --force");
-	HOLDS("Bash:git push", "FOO=\"a\\\\\" git push");
-}
-
-static void test_bash_backslash_inside_single_quotes(void **state)
-{
-	(void)state;
-	/* inside '...' a backslash is an ordinary character, so the pipe is real */
-	HOLDS("Bash:git push", "echo 'a\\' | git push");
-}
-
-static void test_bash_env_wrapper(void **state)
-{
-	(void)state;
-	HOLDS("Bash:gh issue close 123", "env GH_TOKEN=abc gh issue close 123");
-	HOLDS("Bash:git push origin", "env A=1 B='x y' git push origin");
-	HOLDS("Bash:git push", "env git push");
-}
-
-static void test_bash_nested_shells(void **state)
-{
-	(void)state;
-	HOLDS("Bash:gh issue close 123", "bash -c \"gh issue close 123\"");
-	HOLDS("Bash:echo hello", "bash -c 'echo hello'");
-	HOLDS("Bash:ls -la", "sh -c 'ls -la'");
-	HOLDS("Bash:pwd", "/bin/bash -c 'pwd'");
-	HOLDS("Bash:git push", "/bin/sh -c \"git push\"");
-	HOLDS("Bash:pwd", "bash -c pwd");
-	HOLDS("Bash:echo hello", "bash -c \"echo hello\" extra_stuff");
-	HOLDS("Bash:inner cmd", "FOO=1 bash -c \"inner cmd\"");
-	HOLDS("Bash:git push", "env X=1 sh -c 'git push'");
-	HOLDS("Bash:git push", "echo y | bash -c 'git push'");
-	HOLDS("Bash:x", "zsh -c 'x'");
-	/* a program that merely starts with "bash" is not a shell */
-	HOLDS("Bash:bashful -c x", "bashful -c 'x'");
-	PASSES("Bash:x", "bashful -c 'x'");
-}
-
-static void test_bash_unreadable_lines_are_not_waved_through(void **state)
-{
-	(void)state;
-	HOLDS("Bash:echo*", "bash -c \"echo hello");
-	HOLDS("Bash:git push*", "sh -c 'git push");
-	HOLDS("Bash:git push*", "$CMD push");
-	/* with no Bash gate, an unreadable line is none of roz's business */
-	PASSES("mcp__tissue__*", "$CMD push");
-}
-
-/* The gate's answer for a line: matched, asked about (unsure) or neither. */
-static const char *verdict(const char *pattern, const char *command, char **why)
-{
-	roz_config c;
-	roz_gate_match m;
-	cJSON *in = cJSON_CreateObject();
-	const char *v;
-
-	gates(&c, &pattern, 1);
-	cJSON_AddStringToObject(in, "command", command);
-	assert_int_equal(roz_gate_check(&c, "Bash", in, "/w", &m), ROZ_OK);
-	v = m.matched ? "matched" : m.unsure ? "unsure" : "none";
-	if (why)
-		*why = m.unsure ? strdup(m.unsure) : NULL;
-	roz_gate_match_dispose(&m);
-	cJSON_Delete(in);
-	roz_config_dispose(&c);
-	return v;
-}
-
-static void test_bash_run_time_arguments_are_asked_about(void **state)
-{
-	char *why = NULL;
-
-	(void)state;
-	assert_string_equal(verdict("Bash:git push*", "a=push; git $a origin main", &why), "unsure");
-	assert_non_null(strstr(why, "`git $a origin main`"));
-	assert_non_null(strstr(why, "`Bash:git push*`"));
-	assert_non_null(strstr(why, "`$a`"));
-	free(why);
-	assert_string_equal(verdict("Bash:git push*", "git \"$(echo push)\"", &why), "unsure");
-	assert_non_null(strstr(why, "`$(echo push)`"));
-	free(why);
-	assert_string_equal(verdict("Bash:git push*", "echo push | xargs git", &why), "unsure");
-	assert_non_null(strstr(why, "xargs"));
-	free(why);
-	assert_string_equal(verdict("Bash:git push*", "git -c alias.p=push p", &why), "unsure");
-	assert_non_null(strstr(why, "alias"));
-	free(why);
-	/* literal text that already matches is a match, as before */
-	assert_string_equal(verdict("Bash:git push*", "git push $REMOTE", NULL), "matched");
-	/* a known start no completion can turn into the pattern changes nothing */
-	assert_string_equal(verdict("Bash:git push*", "echo $(date) && git status", NULL), "none");
-	assert_string_equal(verdict("Bash:git push*", "git add \"$f\"", NULL), "none");
-	assert_string_equal(verdict("Bash:git push origin", "git push $X", NULL), "unsure");
-	assert_string_equal(verdict("Bash:git push", "git push $X", NULL), "unsure");
-	assert_string_equal(verdict("Bash:*--force*", "git push $X", NULL), "unsure");
-	/* roz's own commands stay ungated, computed or not */
-	assert_string_equal(verdict("Bash:*", "roz context $SID", NULL), "none");
-	/* with no gate on Bash, a computed argument is none of roz's business */
-	assert_string_equal(verdict("mcp__x__*", "git $a", NULL), "none");
-}
-
-static void test_bash_matches_the_whole_command(void **state)
-{
-	char cmd[300];
-	roz_config c;
-	roz_gate_match m;
-	cJSON *in;
-	static const char *const pat = "Bash:*TAIL";
-
-	(void)state;
-	memset(cmd, 0, sizeof(cmd));
-	memcpy(cmd, "echo ", 5);
-	memset(cmd + 5, 'a', 250);
-	memcpy(cmd + 255, " TAIL", 5);
-	/* what matters for matching can sit far past any display limit */
-	HOLDS(pat, cmd);
-	gates(&c, &pat, 1);
-	in = cJSON_CreateObject();
-	cJSON_AddStringToObject(in, "command", cmd);
-	assert_int_equal(roz_gate_check(&c, "Bash", in, "/w", &m), ROZ_OK);
-	assert_true(m.matched);
-	assert_int_equal(strlen(m.tool_key), ROZ_MAX_KEY_DISPLAY);
-	roz_gate_match_dispose(&m);
-	cJSON_Delete(in);
-	roz_config_dispose(&c);
-}
-
-/* ---- matching a tool call against gates ------------------------------------------- */
-
-static void gates(roz_config *c, const char *const *patterns, size_t n)
-{
-	assert_int_equal(roz_config_init(c), ROZ_OK);
-	c->gate_tools = roz_calloc(n + 1, sizeof(char *));
-	assert_non_null(c->gate_tools);
-	for (size_t i = 0; i < n; i++)
-		c->gate_tools[i] = roz_strdup(patterns[i]);
-	c->n_gate_tools = n;
-}
-
-static void test_gate_match_bash(void **state)
-{
-	static const char *const pats[] = {"Bash:git push*", "mcp__tissue__close*"};
-	roz_config c;
-	roz_gate_match m;
-	cJSON *in = cJSON_Parse("{\"command\":\"echo y | GIT_SSH=x git push origin main\"}");
-
-	(void)state;
-	gates(&c, pats, 2);
-	assert_int_equal(roz_gate_check(&c, "Bash", in, "/w", &m), ROZ_OK);
-	assert_true(m.matched);
-	assert_string_equal(m.tool_key, "Bash:git push origin main");
-	assert_string_equal(m.pattern, "Bash:git push*");
-	roz_gate_match_dispose(&m);
-	assert_false(m.matched);
-	assert_null(m.tool_key);
-	cJSON_Delete(in);
-	roz_config_dispose(&c);
-}
-
-static void test_gate_match_tool_names(void **state)
-{
-	static const char *const pats[] = {"Bash:git push*", "mcp__tissue__close*", "*"};
-	roz_config c;
-	roz_gate_match m;
-	cJSON *ls = cJSON_Parse("{\"command\":\"ls\"}");
-
-	(void)state;
-	gates(&c, pats, 2);
-	assert_int_equal(roz_gate_check(&c, "mcp__tissue__close_issue", NULL, "/w", &m), ROZ_OK);
-	assert_true(m.matched);
-	assert_string_equal(m.tool_key, "mcp__tissue__close_issue");
-	assert_string_equal(m.pattern, "mcp__tissue__close*");
-	roz_gate_match_dispose(&m);
-	assert_int_equal(roz_gate_check(&c, "Edit", NULL, "/w", &m), ROZ_OK);
-	assert_false(m.matched);
-	assert_null(m.pattern);
-	roz_gate_match_dispose(&m);
-	assert_int_equal(roz_gate_check(&c, "Bash", ls, "/w", &m), ROZ_OK);
-	assert_false(m.matched);
-	roz_gate_match_dispose(&m);
-	roz_config_dispose(&c);
-	/* the first pattern that matches wins */
-	gates(&c, pats + 2, 1);
-	assert_int_equal(roz_gate_check(&c, "Bash", ls, "/w", &m), ROZ_OK);
-	assert_true(m.matched);
-	assert_string_equal(m.tool_key, "Bash:ls");
-	assert_string_equal(m.pattern, "*");
-	roz_gate_match_dispose(&m);
-	/* no tool name is matched as "unknown"; Bash without a command as "Bash" */
-	assert_int_equal(roz_gate_check(&c, NULL, NULL, "/w", &m), ROZ_OK);
-	assert_string_equal(m.tool_key, "unknown");
-	roz_gate_match_dispose(&m);
-	assert_int_equal(roz_gate_check(&c, "Bash", NULL, "/w", &m), ROZ_OK);
-	assert_string_equal(m.tool_key, "Bash");
-	roz_gate_match_dispose(&m);
-	roz_config_dispose(&c);
-	cJSON_Delete(ls);
-}
-
-static void test_gate_match_no_gates(void **state)
-{
-	roz_config c;
-	roz_gate_match m;
-
-	(void)state;
-	assert_int_equal(roz_config_init(&c), ROZ_OK);
-	assert_int_equal(roz_gate_check(&c, "Edit", NULL, "/w", &m), ROZ_OK);
-	assert_false(m.matched);
-	assert_null(m.tool_key);
-	roz_config_dispose(&c);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -637,16 +358,6 @@ int main(void)
 		cmocka_unit_test(test_bracket_first_in_class),
 		cmocka_unit_test(test_utf8_classes),
 		cmocka_unit_test(test_bash_key_patterns),
-		cmocka_unit_test(test_bash_simple_commands),
-		cmocka_unit_test(test_bash_every_command_of_a_pipeline),
-		cmocka_unit_test(test_bash_quoted_pipes_are_data),
-		cmocka_unit_test(test_bash_assignments_are_dropped),
-		cmocka_unit_test(test_bash_backslash_inside_single_quotes),
-		cmocka_unit_test(test_bash_env_wrapper),
-		cmocka_unit_test(test_bash_nested_shells),
-		cmocka_unit_test(test_bash_unreadable_lines_are_not_waved_through),
-		cmocka_unit_test(test_bash_run_time_arguments_are_asked_about),
-		cmocka_unit_test(test_bash_matches_the_whole_command),
 		cmocka_unit_test(test_could_match_a_known_start),
 		cmocka_unit_test(test_could_match_counts_bytes_not_text),
 		cmocka_unit_test(test_could_match_with_an_unclosed_bracket),
@@ -655,9 +366,6 @@ int main(void)
 		cmocka_unit_test(test_unclosed_bracket_falls_back_to_prefix),
 		cmocka_unit_test(test_pathological_pattern_finishes),
 		cmocka_unit_test(test_invalid_utf8_text),
-		cmocka_unit_test(test_gate_match_bash),
-		cmocka_unit_test(test_gate_match_tool_names),
-		cmocka_unit_test(test_gate_match_no_gates),
 	};
 
 	roz_alloc_init();
