@@ -18,8 +18,8 @@ static void help(void)
 	printf("usage: roz hook <event>\n\n"
 	       "Run one Claude Code hook: hook input as JSON on stdin, the answer as JSON on\n"
 	       "stdout. Claude Code calls this through the roz plugin's hooks.json.\n\n"
-	       "Events: session-start, user-prompt, pre-tool-use, stop, subagent-start,\n"
-	       "        subagent-stop, session-end\n\n"
+	       "Events: session-start, user-prompt, pre-tool-use, post-tool-use, stop,\n"
+	       "        subagent-start, subagent-stop, session-end\n\n"
 	       "roz hook always exits 0 and prints {} when it cannot decide, so a problem in\n"
 	       "roz never blocks Claude Code; warnings go to stderr.\n");
 }
@@ -61,15 +61,23 @@ int cmd_hook(int argc, char **argv)
 	rc = read_stdin(&in, &too_big);
 	if (!event || argc > 2) {
 		cli_warning("usage: roz hook <event>; answering {}");
-	} else if (rc < 0) {
-		cli_warning("%s: cannot read hook input: %s; answering {}", event,
-			    rc == ROZ_ENOMEM ? "out of memory" : strerror(errno));
-	} else if (too_big) {
-		cli_warning("%s: hook input is larger than %u bytes; answering {}", event,
-			    ROZ_MAX_INPUT_BYTES);
 	} else {
 		roz_runner_opts opts = {.open_store = cli_store_open};
 
+		/*
+		 * Input that cannot be had is handed on as no input: the runner
+		 * answers a tool call it cannot read as it answers one that is not
+		 * JSON (`ask` while gates are configured), never as a call let through.
+		 */
+		if (rc < 0 || too_big) {
+			if (rc < 0)
+				cli_warning("%s: cannot read hook input: %s", event,
+					    rc == ROZ_ENOMEM ? "out of memory" : strerror(errno));
+			else
+				cli_warning("%s: hook input is larger than %u bytes", event, ROZ_MAX_INPUT_BYTES);
+			roz_buf_reset(&in);
+			in.oom = false;
+		}
 		rc = roz_runner_hook(event, roz_buf_cstr(&in), in.len, &out, &err, &opts);
 		if (err.len && !err.oom)
 			fwrite(err.ptr, 1, err.len, stderr);

@@ -113,6 +113,19 @@ static bool is_decide(const step *s)
 	return strcmp(s->event, "decide") == 0;
 }
 
+/* A gated call roz could not judge (its input or its session unreadable): the user is asked. */
+static bool asked_about_store(const char *out)
+{
+	return strstr(out, "\"permissionDecision\":\"ask\"") &&
+	       (strstr(out, "cannot be read") || strstr(out, "could not read this tool call"));
+}
+
+/* A fault that leaves no memory: the runner's last resort, {}, is all that is left. */
+static bool out_of_memory(const char *func)
+{
+	return strcmp(func, "malloc") == 0 || strcmp(func, "calloc") == 0 || strcmp(func, "realloc") == 0;
+}
+
 /* ---- what is failed ---------------------------------------------------------------------- */
 
 /* The shim's function families, in its report order. */
@@ -291,6 +304,12 @@ typedef struct fixture {
 	long count[N_FUNCS]; /* calls the unfaulted hook makes (shim walk) */
 	long allocs;         /* roz_malloc calls it makes (in-process walk) */
 } fixture;
+
+/* The gated call: what fails around it may cost an answer, never the gate. */
+static bool is_gated(const fixture *fx)
+{
+	return strcmp(fx->k->name, "pre-tool-use (gated)") == 0;
+}
 
 static void fixture_dispose(fixture *fx)
 {
@@ -757,11 +776,15 @@ static void fault_once(size_t k, size_t si, long n)
 		/* a config that cannot be read leaves the gates unknown: the call is put to the user */
 		held = strstr(r.out, "\"permissionDecision\":\"ask\"") &&
 		       strstr(r.out, "cannot tell which tools are gated");
+		/* a gated call whose session cannot be read is asked about, never let through */
+		held = held || (is_gated(fx) && asked_about_store(r.out));
+		if (is_gated(fx) && strcmp(r.out, "{}\n") == 0 && !out_of_memory(f->func))
+			violation("%s: the gate opened: answered {}\nstderr: %s", what, r.err);
 		if (strcmp(r.out, "{}\n") != 0 && strcmp(r.out, fx->ref_out) != 0 && !held)
 			violation("%s: answered neither {} nor the normal answer:\n%s\nnormal:\n%s", what, r.out,
 				  fx->ref_out);
-		/* a block or deny the session does not remember would loop */
-		if (strcmp(r.out, "{}\n") != 0 && !held && st != S_AFTER)
+		/* a block the session does not remember would loop; a gate's refusal needs no memory */
+		if (strcmp(r.out, "{}\n") != 0 && !held && st != S_AFTER && !is_gated(fx))
 			violation("%s: answered '%.60s...' but the session is in the state %s", what, r.out,
 				  state_names[st]);
 		changed = strcmp(r.out, fx->ref_out) != 0 || st != S_AFTER;
@@ -836,6 +859,13 @@ static void expect_full_disk_answer(const fl_home *h, const fixture *fx, const f
 		if (r->status != 1 || !strstr(r->err, "roz: error:"))
 			violation("%s: roz decide should fail with 'roz: error:'; exit %d, stderr '%s'", what,
 				  r->status, r->err);
+	} else if (is_gated(fx)) {
+		/* the gate's refusal stands though it cannot be saved; the warning says so */
+		if (r->status != 0 || (strcmp(r->out, fx->ref_out) != 0 && !asked_about_store(r->out)) ||
+		    !new_failure_warning(r->err, fx->ref_err))
+			violation("%s: expected exit 0, the gate's refusal (or ask) and a warning; exit %d, "
+				  "stdout '%s', stderr '%s'",
+				  what, r->status, r->out, r->err);
 	} else if (r->status != 0 || strcmp(r->out, "{}\n") != 0 || !new_failure_warning(r->err, fx->ref_err)) {
 		violation("%s: expected exit 0, {} and a warning; exit %d, stdout '%s', stderr '%s'", what,
 			  r->status, r->out, r->err);
