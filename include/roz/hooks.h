@@ -42,6 +42,7 @@ typedef enum roz_hook_event {
 	ROZ_HOOK_SUBAGENT_START,
 	ROZ_HOOK_SUBAGENT_STOP,
 	ROZ_HOOK_SESSION_END,
+	ROZ_HOOK_POST_TOOL_USE, /* the review ignores it; governance learns from it */
 	ROZ_HOOK_UNKNOWN
 } roz_hook_event;
 

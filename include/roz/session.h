@@ -116,6 +116,8 @@ typedef enum roz_event_type {
 	ROZ_EVENT_REVIEWER_STOPPED,
 	ROZ_EVENT_SESSION_RECOVERED,
 	ROZ_EVENT_DECISION_IGNORED,
+	ROZ_EVENT_INTENT_SELECTED,    /* governance: the session chose an intent */
+	ROZ_EVENT_GOVERNANCE_REFUSED, /* governance: a change denied, or asked about */
 	ROZ_EVENT__COUNT
 } roz_event_type;
 

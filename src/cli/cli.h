@@ -30,6 +30,7 @@ int cmd_trace(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_clean(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_intent(int argc, char **argv);
 
 /*
  * Read one session for a command that only looks (context, debug, trace):

@@ -472,6 +472,7 @@ static void check_plugin(doctor *d, const char *dir, const char *installed_as)
 		{"SessionStart", "roz hook session-start", NULL},
 		{"UserPromptSubmit", "roz hook user-prompt", NULL},
 		{"PreToolUse", "roz hook pre-tool-use", NULL},
+		{"PostToolUse", "roz hook post-tool-use", "^(Read|Write|Edit|MultiEdit|NotebookEdit|Bash)$"},
 		{"Stop", "roz hook stop", NULL},
 		{"SubagentStart", "roz hook subagent-start", "^roz:roz$"},
 		{"SubagentStop", "roz hook subagent-stop", "^roz:roz$"},

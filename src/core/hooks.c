@@ -25,7 +25,7 @@ static const struct {
 	{"session-start", ROZ_HOOK_SESSION_START}, {"user-prompt", ROZ_HOOK_USER_PROMPT},
 	{"pre-tool-use", ROZ_HOOK_PRE_TOOL_USE},   {"stop", ROZ_HOOK_STOP},
 	{"subagent-start", ROZ_HOOK_SUBAGENT_START}, {"subagent-stop", ROZ_HOOK_SUBAGENT_STOP},
-	{"session-end", ROZ_HOOK_SESSION_END},
+	{"session-end", ROZ_HOOK_SESSION_END},     {"post-tool-use", ROZ_HOOK_POST_TOOL_USE},
 };
 
 roz_hook_event roz_hook_event_parse(const char *name)
@@ -919,6 +919,7 @@ int roz_hook_handle(roz_hook_event ev, const roz_hook_input *in, const roz_env *
 	case ROZ_HOOK_SUBAGENT_STOP: return on_subagent_stop(in, env, session, res);
 	case ROZ_HOOK_SESSION_END: return on_session_end(in, env, session, res);
 	case ROZ_HOOK_SUBAGENT_START: return on_subagent_start(in, env, session, res);
+	case ROZ_HOOK_POST_TOOL_USE: return ROZ_OK; /* the review has nothing to learn from it */
 	default:
 		note(res, "warning", "unknown hook event; answering {}");
 		return ROZ_OK;

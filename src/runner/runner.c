@@ -23,6 +23,7 @@
 #include "roz/random.h"
 #include "roz/store.h"
 #include "roz/utf8.h"
+#include "governance.h"
 
 #define MAX_TEMPLATE_BYTES (256u * 1024u)
 
@@ -297,9 +298,11 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 	runner_ctx ctx;
 	char *second = NULL, *moved_to = NULL, recovered[512] = "", why[512];
 	bool have_config = false, have_input = false, own_store = false;
+	gov_run gov;
 	int rc;
 
 	memset(&plan, 0, sizeof(plan));
+	memset(&gov, 0, sizeof(gov));
 	roz_hook_result_init(&res);
 	if (ev == ROZ_HOOK_UNKNOWN) {
 		roz_buf_addf(err, "roz: warning: unknown hook event '%.64s'; answering {}\n",
@@ -332,6 +335,13 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 	report_input_warnings(err, event, &in.warnings);
 	if ((rc = roz_hook_prepare(ev, &in, &config, &plan)) < 0)
 		goto fail;
+	/* governance: what it needs of this call, and whether that includes the session */
+	if ((rc = gov_prepare(&gov, ev, &in, &config, getenv_fn, env_ud, &plan.needs_session)) < 0)
+		goto fail;
+	if (gov.judges_change && in.tool_unreadable) {
+		snprintf(why, sizeof(why), "part of the call cannot be read: %s", in.tool_unreadable);
+		goto ask_gov;
+	}
 	/*
 	 * Part of the call that gates judge could not be read: a refusal still
 	 * stands, a gate matched by the tool's name still judges, anything else
@@ -365,7 +375,7 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 			snprintf(why, sizeof(why), "session id '%.80s' is not one roz can store "
 						   "(letters, digits, '-' and '_' only)", in.session_id);
 			/* the gate matched: without a session to hold an approval, the user decides */
-			if (ev == ROZ_HOOK_PRE_TOOL_USE && plan.gate.matched) {
+			if (ev == ROZ_HOOK_PRE_TOOL_USE && (plan.gate.matched || gov.judges_change)) {
 				roz_buf_addf(err, "roz: warning: %s: %s; answering ask\n", event, why);
 				if (ask_unreadable(&res.output, why) < 0)
 					goto fail;
@@ -378,7 +388,7 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 		if (rc < 0 || (rc = roz_store_lock(store, in.session_id, config.lock_timeout_ms, &lock)) < 0) {
 			if (rc == ROZ_ENOMEM)
 				goto fail;
-			if (gated_call(ev, &plan))
+			if (gated_call(ev, &plan) || gov.judges_change)
 				goto ask_store;
 			roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, roz_error_last());
 			goto answer;
@@ -398,7 +408,7 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 		} else if (rc == ROZ_ENOMEM) {
 			goto fail;
 		} else if (rc < 0 && rc != ROZ_ENOTFOUND) {
-			if (gated_call(ev, &plan))
+			if (gated_call(ev, &plan) || gov.judges_change)
 				goto ask_store;
 			roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, roz_error_last());
 			goto answer;
@@ -406,13 +416,20 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 	}
 
 	rc = roz_hook_handle(ev, &in, &env, &plan, &session, &res);
+	/* governance judges after the review: a review's refusal already stands */
+	if (rc == ROZ_OK)
+		rc = gov_apply(&gov, ev, &in, &env, &plan, &session, &res);
 	if (rc == ROZ_OK && roz_buf_failed(&res.notes) == ROZ_OK && res.notes.len)
 		roz_buf_add(err, res.notes.ptr, res.notes.len);
 	if (rc < 0) {
 		if (rc == ROZ_ENOMEM)
 			goto fail;
-		roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, roz_error_last());
 		roz_hook_output_dispose(&res.output);
+		if (gov.judges_change) {
+			snprintf(why, sizeof(why), "%s", roz_error_last());
+			goto ask_gov;
+		}
+		roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, roz_error_last());
 		goto answer;
 	}
 	if (res.save && session && recovered[0] && note_recovery(session, &env, moved_to, recovered) < 0)
@@ -424,7 +441,7 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 		if (rc == ROZ_ENOMEM)
 			goto fail;
 		/* a gate's refusal needs nothing kept to stand: the call waits either way */
-		if (gated_call(ev, &plan) &&
+		if ((gated_call(ev, &plan) || gov.judges_change) &&
 		    (res.output.kind == ROZ_OUTPUT_DENY || res.output.kind == ROZ_OUTPUT_ASK)) {
 			roz_buf_addf(err, "roz: warning: %s: cannot save session: %s\n", event,
 				     roz_error_last());
@@ -442,8 +459,17 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 ask_store:
 	/* a gated call whose session cannot be read cannot be judged: the user looks at it */
 	snprintf(why, sizeof(why), "its session cannot be read: %s", roz_error_last());
+	if (gov.judges_change && !gated_call(ev, &plan))
+		goto ask_gov;
 	roz_buf_addf(err, "roz: warning: %s: %s; answering ask\n", event, why);
 	if (ask_unreadable(&res.output, why) < 0)
+		goto fail;
+	goto answer;
+ask_gov:
+	/* a governed change that cannot be judged is not let through */
+	roz_buf_addf(err, "roz: warning: %s: governance: %s; answering ask\n", event, why);
+	roz_hook_output_dispose(&res.output);
+	if (gov_refuse_without_session(&gov, &in, why, &res.output) < 0)
 		goto fail;
 answer:
 	rc = roz_hook_output_write(&res.output, out);
@@ -455,6 +481,7 @@ fail:
 	rc = roz_hook_output_write(&res.output, out);
 done:
 	roz_store_unlock(store, lock);
+	gov_run_dispose(&gov);
 	if (own_store)
 		roz_store_free(store);
 	roz_session_free(session);

@@ -392,7 +392,7 @@ static void doctor_finds_the_marketplace_install(void **state)
 	hooks = t_sprintf("%s/hooks/hooks.json", dir);
 	t_write_file(hooks, "{\"hooks\": {}}");
 	r = doctor_unguided(&h);
-	expect_failure(&r, "(installed in Claude Code as roz@roz): 7 hooks not wired to roz", "restore hooks.json");
+	expect_failure(&r, "(installed in Claude Code as roz@roz): 8 hooks not wired to roz", "restore hooks.json");
 	t_run_dispose(&r);
 
 	/* CLAUDE_CONFIG_DIR moves Claude Code's directory */

@@ -888,7 +888,8 @@ static void unknown_event_answers_empty(void **state)
 	assert_string_equal(out.json, "{}\n");
 	assert_non_null(strstr(out.notes, "unknown hook"));
 	th_out_dispose(&out);
-	assert_int_equal(roz_hook_event_parse("post-tool-use"), ROZ_HOOK_UNKNOWN);
+	assert_int_equal(roz_hook_event_parse("post_tool_use"), ROZ_HOOK_UNKNOWN);
+	assert_int_equal(roz_hook_event_parse("post-tool-use"), ROZ_HOOK_POST_TOOL_USE);
 	assert_int_equal(roz_hook_event_parse("stop"), ROZ_HOOK_STOP);
 	assert_string_equal(roz_hook_event_name(ROZ_HOOK_SUBAGENT_STOP), "subagent-stop");
 }

@@ -1,0 +1,294 @@
+/*
+ * orchestration.c - finding a repository's root and reading its
+ * .orchestration/ files for governance (roz/orchestration.h).
+ *
+ * Every hook that could be governed asks "is this repository governed?";
+ * the answer costs one lstat per directory level and one stat, so a
+ * repository without intents pays almost nothing for the question.
+ */
+#include "roz/orchestration.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "roz/digest.h"
+#include "roz/file.h"
+#include "roz/utf8.h"
+
+void roz_orchestration_dispose(roz_orchestration *o)
+{
+	if (!o)
+		return;
+	roz_free(o->root);
+	roz_intents_dispose(&o->intents);
+	roz_free(o->intents_problem);
+	roz_ignore_dispose(&o->ignore);
+	roz_free(o->ignore_problem);
+	roz_free(o->lessons);
+	memset(o, 0, sizeof *o);
+}
+
+static bool exists(const char *dir, const char *name)
+{
+	char *p = roz_asprintf("%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name);
+	struct stat st;
+	bool ok = p && lstat(p, &st) == 0;
+
+	roz_free(p);
+	return ok;
+}
+
+/* The root's file system ignores case when the root with its case swapped is the same directory. */
+static bool folds_case(const char *root)
+{
+	char *swapped = roz_strdup(root);
+	struct stat a, b;
+	bool changed = false, same = false;
+
+	if (!swapped)
+		return false;
+	for (char *p = swapped; *p; p++)
+		if (isalpha((unsigned char)*p)) {
+			*p = (char)(islower((unsigned char)*p) ? toupper((unsigned char)*p)
+							       : tolower((unsigned char)*p));
+			changed = true;
+		}
+	if (changed && stat(root, &a) == 0 && stat(swapped, &b) == 0)
+		same = a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	roz_free(swapped);
+	return same;
+}
+
+int roz_orchestration_find(const char *cwd, roz_orchestration *o)
+{
+	char *dir, *path;
+	struct stat st;
+
+	memset(o, 0, sizeof *o);
+	if (!cwd || cwd[0] != '/') {
+		roz_error_set("the working directory is not an absolute path");
+		return ROZ_EINVALID;
+	}
+	if (!(dir = roz_strdup(cwd)))
+		return ROZ_ENOMEM;
+	/* trailing slashes do not make another directory */
+	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
+		dir[n - 1] = '\0';
+	for (;;) {
+		char *slash;
+
+		if (exists(dir, ".git")) {
+			o->root = dir;
+			break;
+		}
+		if (strcmp(dir, "/") == 0 || !(slash = strrchr(dir, '/'))) {
+			roz_free(dir);
+			if (!(o->root = roz_strdup(cwd)))
+				return ROZ_ENOMEM;
+			for (size_t n = strlen(o->root); n > 1 && o->root[n - 1] == '/'; n--)
+				o->root[n - 1] = '\0';
+			break;
+		}
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	if (!(path = roz_asprintf("%s/%s", strcmp(o->root, "/") ? o->root : "", ROZ_ORCH_INTENTS_FILE)))
+		return ROZ_ENOMEM;
+	o->governed = stat(path, &st) == 0 || errno != ENOENT;
+	roz_free(path);
+	if (o->governed)
+		o->fold_case = folds_case(o->root);
+	return ROZ_OK;
+}
+
+/*
+ * Read a file of the folder: ROZ_OK with its text, ROZ_ENOTFOUND when it
+ * is not there, ROZ_EINVALID / ROZ_EIO with a message naming it. With
+ * `tail`, a larger file gives its last `max` bytes and *skipped the rest.
+ */
+static int read_file(const char *root, const char *name, size_t max, bool tail, char **text,
+		     size_t *len, size_t *skipped)
+{
+	char *path = roz_asprintf("%s/%s", strcmp(root, "/") ? root : "", name);
+	struct stat st;
+	int fd = -1, rc;
+
+	*text = NULL;
+	*len = 0;
+	if (skipped)
+		*skipped = 0;
+	if (!path)
+		return ROZ_ENOMEM;
+	/* non-blocking: a FIFO planted in the folder must not hang a hook */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		rc = errno == ENOENT || errno == ENOTDIR ? ROZ_ENOTFOUND : ROZ_EIO;
+		if (rc == ROZ_EIO)
+			roz_error_set_errno(errno, "%s: cannot open", path);
+		goto out;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		roz_error_set("%s: not a regular file", path);
+		rc = ROZ_EINVALID;
+		goto out;
+	}
+	if (tail && (size_t)st.st_size > max) {
+		if (lseek(fd, st.st_size - (off_t)max, SEEK_SET) < 0) {
+			roz_error_set_errno(errno, "%s: cannot seek", path);
+			rc = ROZ_EIO;
+			goto out;
+		}
+		if (skipped)
+			*skipped = (size_t)st.st_size - max;
+	}
+	rc = roz_file_read_fd(fd, (size_t)st.st_size, max, text, len);
+	if (rc == ROZ_EINVALID)
+		roz_error_set("%s: larger than %zu bytes", path, max);
+	else if (rc == ROZ_EIO)
+		roz_error_prefix("%s", path);
+out:
+	if (fd >= 0)
+		close(fd);
+	roz_free(path);
+	return rc;
+}
+
+static int load_intents(roz_orchestration *o)
+{
+	char *text = NULL;
+	size_t len = 0;
+	roz_intents_error err = {0, 0, NULL};
+	int rc;
+
+	rc = read_file(o->root, ROZ_ORCH_INTENTS_FILE, ROZ_INTENTS_MAX_BYTES, false, &text, &len, NULL);
+	if (rc == ROZ_ENOMEM)
+		return rc;
+	if (rc == ROZ_ENOTFOUND) {
+		/* it was there a moment ago: governed, but nothing to judge by */
+		o->intents_problem = roz_asprintf("%s: disappeared while roz read it", ROZ_ORCH_INTENTS_FILE);
+		return o->intents_problem ? ROZ_OK : ROZ_ENOMEM;
+	}
+	if (rc < 0) {
+		o->intents_problem = roz_strdup(roz_error_last());
+		return o->intents_problem ? ROZ_OK : ROZ_ENOMEM;
+	}
+	rc = roz_intents_parse(text, len, &o->intents, &err);
+	roz_free(text);
+	if (rc == ROZ_ENOMEM) {
+		roz_intents_error_dispose(&err);
+		return rc;
+	}
+	if (rc < 0) {
+		o->intents_problem = roz_asprintf("%s:%u:%u: %s", ROZ_ORCH_INTENTS_FILE, err.line, err.col,
+						  err.message ? err.message : roz_error_last());
+		roz_intents_error_dispose(&err);
+		return o->intents_problem ? ROZ_OK : ROZ_ENOMEM;
+	}
+	roz_intents_error_dispose(&err);
+	o->intents_ok = true;
+	return ROZ_OK;
+}
+
+static int load_ignore(roz_orchestration *o)
+{
+	char *text = NULL;
+	size_t len = 0, skipped = 0;
+	int rc = read_file(o->root, ROZ_ORCH_IGNORE_FILE, ROZ_ORCH_IGNORE_MAX, false, &text, &len, NULL);
+
+	if (rc == ROZ_ENOMEM)
+		return rc;
+	if (rc == ROZ_ENOTFOUND)
+		return ROZ_OK;
+	if (rc < 0) {
+		o->ignore_problem = roz_strdup(roz_error_last());
+		return o->ignore_problem ? ROZ_OK : ROZ_ENOMEM;
+	}
+	rc = roz_ignore_parse(text, len, &o->ignore, &skipped);
+	roz_free(text);
+	if (rc < 0)
+		return rc;
+	o->have_ignore = true;
+	if (skipped &&
+	    !(o->ignore_problem = roz_asprintf("%s: %zu line(s) are not valid patterns and were skipped",
+					       ROZ_ORCH_IGNORE_FILE, skipped)))
+		return ROZ_ENOMEM;
+	return ROZ_OK;
+}
+
+static int load_lessons(roz_orchestration *o)
+{
+	int rc = read_file(o->root, ROZ_ORCH_LESSONS_FILE, ROZ_ORCH_LESSONS_MAX, true, &o->lessons,
+			   &o->lessons_len, &o->lessons_skipped);
+
+	if (rc == ROZ_ENOMEM)
+		return rc;
+	/* lessons are advice: a file that cannot be read is left out */
+	return ROZ_OK;
+}
+
+int roz_orchestration_load(roz_orchestration *o, unsigned what)
+{
+	int rc = ROZ_OK;
+
+	if (!o->governed)
+		return ROZ_OK;
+	if ((what & ROZ_ORCH_INTENTS) && !o->intents_ok && !o->intents_problem)
+		rc = load_intents(o);
+	if (rc == ROZ_OK && (what & ROZ_ORCH_IGNORE) && !o->have_ignore && !o->ignore_problem)
+		rc = load_ignore(o);
+	if (rc == ROZ_OK && (what & ROZ_ORCH_LESSONS) && !o->lessons)
+		rc = load_lessons(o);
+	return rc;
+}
+
+int roz_orchestration_hash_file(void *ud, const char *path, char out[65])
+{
+	unsigned char block[65536];
+	roz_digest_sha256 *d;
+	struct stat st;
+	int fd, rc = ROZ_OK;
+
+	(void)ud;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return ROZ_ENOTFOUND;
+		roz_error_set_errno(errno, "%s: cannot open", path);
+		return ROZ_EIO;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return ROZ_ENOTFOUND;
+	}
+	if (!(d = roz_digest_sha256_begin())) {
+		close(fd);
+		return ROZ_ENOMEM;
+	}
+	for (;;) {
+		ssize_t n = read(fd, block, sizeof block);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			roz_error_set_errno(errno, "%s: cannot read", path);
+			rc = ROZ_EIO;
+			break;
+		}
+		if (n == 0)
+			break;
+		roz_digest_sha256_update(d, block, (size_t)n);
+	}
+	close(fd);
+	if (rc < 0) {
+		roz_digest_sha256_abort(d);
+		return rc;
+	}
+	roz_digest_sha256_end(d, out);
+	return ROZ_OK;
+}

@@ -1,0 +1,335 @@
+/*
+ * governance.c - plugging intent governance into one hook run: find the
+ * repository and its .orchestration/ files, parse a Bash line once, hand
+ * the pure rules (roz/govern.h) the file system through callbacks, and
+ * merge their answer with the review's.
+ *
+ * Costs are kept where governance has work: a read-only tool, or a Bash
+ * line that changes nothing and selects nothing, never looks for the
+ * repository; a repository without active_intents.yaml costs a few lstat
+ * calls and is then left alone.
+ */
+#include "governance.h"
+
+#include <cjson/cJSON.h>
+#include <string.h>
+
+#include "roz/briefing.h"
+#include "roz/effect.h"
+#include "roz/json.h"
+
+void gov_run_dispose(gov_run *g)
+{
+	roz_orchestration_dispose(&g->orch);
+	if (g->have_sh)
+		roz_shell_result_dispose(&g->sh);
+	for (size_t i = 0; i < g->ntmp; i++)
+		roz_free(g->tmp_dirs[i]);
+	memset(g, 0, sizeof *g);
+}
+
+static const char *bash_command(const roz_hook_input *in)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(in->tool_input, "command");
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int find(gov_run *g, const roz_hook_input *in, unsigned what)
+{
+	int rc;
+
+	if (!g->found) {
+		if (!in->cwd || in->cwd[0] != '/')
+			return ROZ_OK; /* no repository to speak of: not governed */
+		if ((rc = roz_orchestration_find(in->cwd, &g->orch)) < 0)
+			return rc == ROZ_ENOMEM ? rc : ROZ_OK;
+		g->found = true;
+	}
+	return g->orch.governed ? roz_orchestration_load(&g->orch, what) : ROZ_OK;
+}
+
+static int add_tmp(gov_run *g, const char *dir)
+{
+	if (!dir || dir[0] != '/' || g->ntmp >= sizeof g->tmp_dirs / sizeof g->tmp_dirs[0])
+		return ROZ_OK;
+	for (size_t i = 0; i < g->ntmp; i++)
+		if (strcmp(g->tmp_dirs[i], dir) == 0)
+			return ROZ_OK;
+	return (g->tmp_dirs[g->ntmp] = roz_strdup(dir)) ? (g->ntmp++, ROZ_OK) : ROZ_ENOMEM;
+}
+
+int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz_config *c,
+		roz_getenv_fn getenv_fn, void *env_ud, bool *needs_session)
+{
+	roz_tool_kind kind;
+	int rc;
+
+	memset(g, 0, sizeof *g);
+	g->home = getenv_fn(env_ud, "HOME");
+	switch (ev) {
+	case ROZ_HOOK_SESSION_START:
+		if ((rc = find(g, in, ROZ_ORCH_INTENTS | ROZ_ORCH_LESSONS)) < 0)
+			return rc;
+		g->active = g->orch.governed;
+		break;
+	case ROZ_HOOK_USER_PROMPT:
+		if ((rc = find(g, in, ROZ_ORCH_INTENTS)) < 0)
+			return rc;
+		g->active = g->orch.governed;
+		break;
+	case ROZ_HOOK_PRE_TOOL_USE:
+	case ROZ_HOOK_POST_TOOL_USE: {
+		const char *cmd;
+		bool changes = true;
+
+		if (!in->tool_name || (kind = roz_effect_tool_kind(in->tool_name)) == ROZ_TOOL_READS) {
+			/* a Read teaches the stale check what the session saw */
+			if (ev == ROZ_HOOK_PRE_TOOL_USE || !in->tool_name || strcmp(in->tool_name, "Read") != 0)
+				return ROZ_OK;
+			changes = false;
+		} else if (kind == ROZ_TOOL_BASH && (cmd = bash_command(in))) {
+			roz_effect eff;
+
+			if ((rc = roz_shell_parse(cmd, strlen(cmd), &g->sh)) < 0)
+				return rc;
+			g->have_sh = true;
+			memset(&eff, 0, sizeof eff);
+			if ((rc = roz_effect_of_bash(&g->sh, &eff)) < 0)
+				return rc;
+			changes = !eff.read_only || eff.select_id;
+			roz_effect_dispose(&eff);
+		}
+		if (ev == ROZ_HOOK_PRE_TOOL_USE && c->gov_destructive && g->have_sh) {
+			const char *tmp = getenv_fn(env_ud, "TMPDIR");
+
+			if ((rc = add_tmp(g, "/tmp")) < 0 || (rc = add_tmp(g, "/var/tmp")) < 0 ||
+			    (rc = add_tmp(g, tmp)) < 0)
+				return rc;
+		}
+		if (!changes)
+			return ROZ_OK;
+		if ((rc = find(g, in, ev == ROZ_HOOK_PRE_TOOL_USE ? ROZ_ORCH_INTENTS | ROZ_ORCH_IGNORE : 0)) < 0)
+			return rc;
+		g->active = g->orch.governed;
+		g->judges_change = g->active && ev == ROZ_HOOK_PRE_TOOL_USE;
+		break;
+	}
+	default:
+		return ROZ_OK;
+	}
+	if (g->active)
+		*needs_session = true;
+	return ROZ_OK;
+}
+
+static void world_of(const gov_run *g, roz_gov_world *w)
+{
+	memset(w, 0, sizeof *w);
+	w->root = g->orch.root;
+	w->governed = g->orch.governed;
+	w->intents = g->orch.intents_ok ? &g->orch.intents : NULL;
+	w->intents_problem = g->orch.intents_problem;
+	w->ignore = g->orch.have_ignore ? &g->orch.ignore : NULL;
+	w->fold_case = g->orch.fold_case;
+	w->hash_file = roz_orchestration_hash_file;
+}
+
+/* Add `text` to the context the hook answers with (after the review's own). */
+static int add_context(roz_hook_result *res, const char *event_name, const char *text)
+{
+	roz_hook_output *o = &res->output;
+
+	if (o->kind == ROZ_OUTPUT_CONTEXT && o->text) {
+		char *both = roz_asprintf("%s\n\n%s", o->text, text);
+
+		if (!both)
+			return ROZ_ENOMEM;
+		roz_free(o->text);
+		o->text = both;
+		return ROZ_OK;
+	}
+	if (o->kind != ROZ_OUTPUT_ALLOW)
+		return ROZ_OK;
+	if (roz_hook_output_set(o, ROZ_OUTPUT_CONTEXT, text) < 0)
+		return ROZ_ENOMEM;
+	o->event_name = event_name;
+	return ROZ_OK;
+}
+
+static int briefing(gov_run *g, roz_hook_event ev, const roz_session *s, roz_hook_result *res)
+{
+	roz_buf b = ROZ_BUF_INIT;
+	int rc;
+
+	if (!g->orch.intents_ok) {
+		roz_buf_addf(&res->notes, "roz: warning: governance: %s; changes are refused until it is "
+					  "fixed (roz doctor)\n",
+			     g->orch.intents_problem ? g->orch.intents_problem : "the intents file cannot be read");
+		roz_buf_addf(&b, "This repository governs changes by intent, but its intents file cannot be "
+				 "used: %s. Until a person fixes it, every change (Write, Edit, or a Bash "
+				 "command that changes files) is refused; reading stays free.",
+			     g->orch.intents_problem ? g->orch.intents_problem : ROZ_ORCH_INTENTS_FILE);
+	} else if (ev == ROZ_HOOK_SESSION_START) {
+		roz_briefing_build(&g->orch.intents, g->orch.lessons, g->orch.lessons_len, &b);
+	} else {
+		if (s && s->gov.intent_id && roz_intents_find(&g->orch.intents, s->gov.intent_id))
+			return ROZ_OK;
+		roz_briefing_reminder(&g->orch.intents, &b);
+	}
+	if (roz_buf_failed(&b) || roz_buf_failed(&res->notes)) {
+		roz_buf_dispose(&b);
+		return ROZ_ENOMEM;
+	}
+	rc = add_context(res, ev == ROZ_HOOK_SESSION_START ? "SessionStart" : "UserPromptSubmit",
+			 roz_buf_cstr(&b));
+	roz_buf_dispose(&b);
+	return rc;
+}
+
+static int trace(roz_session *s, const roz_env *env, roz_event_type type, const roz_buf *payload)
+{
+	char id[ROZ_UUID_SIZE], marker[ROZ_UUID_SIZE];
+	int rc;
+
+	if (roz_buf_failed(payload))
+		return ROZ_ENOMEM;
+	if ((rc = env->new_id(env->ud, id)) < 0 || (rc = env->new_id(env->ud, marker)) < 0)
+		return rc;
+	rc = roz_session_trace_add(s, type, id, env->now, payload->ptr, env->config->max_events, marker);
+	return rc == ROZ_EINVALID ? ROZ_OK : rc; /* an event that cannot be stored is left out */
+}
+
+/* Put governance's judgement beside the review's: the stricter answer stands, both reasons told. */
+static int merge(roz_hook_result *res, roz_gov_result *gr)
+{
+	roz_hook_output *o = &res->output;
+	roz_buf text = ROZ_BUF_INIT;
+	int rc;
+
+	if (gr->kind == ROZ_OUTPUT_ALLOW || o->kind == ROZ_OUTPUT_DENY)
+		return ROZ_OK;
+	if (o->kind == ROZ_OUTPUT_ASK && gr->kind == ROZ_OUTPUT_ASK && o->text) {
+		roz_buf_adds(&text, o->text);
+		roz_buf_adds(&text, "\n\n");
+	}
+	roz_denial_render(&gr->denial, &text);
+	if (roz_buf_failed(&text)) {
+		roz_buf_dispose(&text);
+		return ROZ_ENOMEM;
+	}
+	rc = roz_hook_output_take(o, gr->kind, roz_buf_detach(&text, NULL));
+	return rc;
+}
+
+static int judge(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s,
+		 roz_hook_result *res)
+{
+	const roz_config *c = env->config;
+	roz_gov_world w;
+	roz_gov_opts o = {
+		.escalate_after = c->gov_escalate_after,
+		.destructive = c->gov_destructive,
+		.tmp_dirs = g->tmp_dirs, .ntmp = g->ntmp,
+		.disabled = c->gov_destructive_disable, .ndisabled = c->n_gov_destructive_disable,
+		.extra = c->gov_destructive_extra, .nextra = c->n_gov_destructive_extra,
+	};
+	roz_gov_result gr;
+	roz_buf p = ROZ_BUF_INIT;
+	int rc;
+
+	world_of(g, &w);
+	w.paths = env->paths;
+	rc = roz_govern_pre_tool_use(in, g->have_sh ? &g->sh : NULL, &w, &o, env->now,
+				     s && g->active ? &s->gov : NULL, &gr);
+	if (rc < 0)
+		return rc;
+	if (s && gr.selected) {
+		roz_buf_adds(&p, "{\"intent_id\":");
+		roz_json_add_string(&p, s->gov.intent_id);
+		roz_buf_adds(&p, s->gov.refactor ? ",\"refactor\":true}" : "}");
+		if ((rc = trace(s, env, ROZ_EVENT_INTENT_SELECTED, &p)) < 0)
+			goto out;
+		roz_buf_reset(&p);
+	}
+	if (s && g->active && gr.kind != ROZ_OUTPUT_ALLOW) {
+		roz_buf_adds(&p, "{\"code\":");
+		roz_json_add_string(&p, roz_denial_code_name(gr.denial.code));
+		roz_buf_adds(&p, ",\"decision\":");
+		roz_json_add_string(&p, gr.kind == ROZ_OUTPUT_DENY ? "deny" : "ask");
+		roz_buf_adds(&p, ",\"tool\":");
+		roz_json_add_string(&p, in->tool_name ? in->tool_name : "");
+		if (gr.escalated)
+			roz_buf_addf(&p, ",\"escalated\":true,\"in_a_row\":%u", (unsigned)s->gov.denials);
+		roz_buf_addc(&p, '}');
+		if ((rc = trace(s, env, ROZ_EVENT_GOVERNANCE_REFUSED, &p)) < 0)
+			goto out;
+	}
+	if (gr.save)
+		res->save = true;
+	rc = merge(res, &gr);
+out:
+	roz_buf_dispose(&p);
+	roz_gov_result_dispose(&gr);
+	return rc;
+}
+
+int gov_apply(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz_env *env,
+	      const roz_hook_plan *plan, roz_session **session, roz_hook_result *res)
+{
+	int rc;
+
+	switch (ev) {
+	case ROZ_HOOK_SESSION_START:
+		return g->active ? briefing(g, ev, *session, res) : ROZ_OK;
+	case ROZ_HOOK_USER_PROMPT:
+		return g->active && !plan->is_notification ? briefing(g, ev, *session, res) : ROZ_OK;
+	case ROZ_HOOK_PRE_TOOL_USE:
+		if (!g->active && !g->have_sh)
+			return ROZ_OK;
+		if (g->active && !*session && (rc = roz_session_new(in->session_id, env->now, session)) < 0)
+			return rc;
+		return judge(g, in, env, *session, res);
+	case ROZ_HOOK_POST_TOOL_USE: {
+		roz_gov_world w;
+		bool save = false;
+
+		if (!g->active)
+			return ROZ_OK;
+		if (!*session && (rc = roz_session_new(in->session_id, env->now, session)) < 0)
+			return rc;
+		world_of(g, &w);
+		w.paths = env->paths;
+		if ((rc = roz_govern_post_tool_use(in, g->have_sh ? &g->sh : NULL, &w, env->now,
+						   &(*session)->gov, &save)) < 0)
+			return rc;
+		if (save)
+			res->save = true;
+		return ROZ_OK;
+	}
+	default:
+		return ROZ_OK;
+	}
+}
+
+int gov_refuse_without_session(gov_run *g, const roz_hook_input *in, const char *why,
+			       roz_hook_output *out)
+{
+	roz_denial d = {0};
+	roz_buf text = ROZ_BUF_INIT;
+	int rc;
+
+	(void)g;
+	if ((rc = roz_denial_set(&d, ROZ_DENIAL_HOOK_ERROR, in->tool_name, NULL,
+				 "this repository governs changes by intent, and roz cannot judge this "
+				 "change (%s); the person decides.",
+				 why)) < 0)
+		return rc;
+	roz_denial_render(&d, &text);
+	roz_denial_dispose(&d);
+	if (roz_buf_failed(&text)) {
+		roz_buf_dispose(&text);
+		return ROZ_ENOMEM;
+	}
+	return roz_hook_output_take(out, ROZ_OUTPUT_ASK, roz_buf_detach(&text, NULL));
+}

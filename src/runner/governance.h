@@ -1,0 +1,49 @@
+/*
+ * governance.h - the runner's governance step, around the review handler:
+ * what it needs before the session is locked, and what it adds to the
+ * answer after (docs/governance.md). Private to the runner.
+ */
+#ifndef ROZ_RUNNER_GOVERNANCE_H
+#define ROZ_RUNNER_GOVERNANCE_H
+
+#include "roz/config.h"
+#include "roz/govern.h"
+#include "roz/hooks.h"
+#include "roz/orchestration.h"
+
+typedef struct gov_run {
+	roz_orchestration orch;
+	bool found;            /* orch was looked up */
+	bool active;           /* this call is governance's business (needs the session) */
+	bool judges_change;    /* a PreToolUse that may change a governed repository */
+	roz_shell_result sh;   /* the Bash line, parsed once */
+	bool have_sh;
+	char *tmp_dirs[3];
+	size_t ntmp;
+	const char *home;
+} gov_run;
+
+/*
+ * Before the session is locked: read what governance needs for this call
+ * and say whether it needs the session (*needs_session set, never
+ * cleared). ROZ_OK or ROZ_ENOMEM; anything else is a problem kept for
+ * gov_apply, which fails closed for changes.
+ */
+int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz_config *c,
+		roz_getenv_fn getenv_fn, void *env_ud, bool *needs_session);
+
+/*
+ * After the review handler, under the session's lock: judge, remember,
+ * and merge governance's answer into res->output. *session may be
+ * created. ROZ_OK or ROZ_ENOMEM.
+ */
+int gov_apply(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz_env *env,
+	      const roz_hook_plan *plan, roz_session **session, roz_hook_result *res);
+
+/* A refusal for a governed change when the session cannot be had (fails closed). */
+int gov_refuse_without_session(gov_run *g, const roz_hook_input *in, const char *why,
+			       roz_hook_output *out);
+
+void gov_run_dispose(gov_run *g);
+
+#endif
