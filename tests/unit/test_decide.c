@@ -2,7 +2,7 @@
  * test_decide.c - who can record a verdict: the reviewer, through the ticket
  * its own `roz decide` call is issued, and a person at a terminal with
  * --override. Every refusal, the accepted paths, the reviewer binding at
- * SubagentStop, the interpreters that count as running `roz decide`, and
+ * SubagentStop, a main-agent interpreter call refused and the verdict kept, and
  * how the tickets and override marks are stored.
  */
 #include "hookenv.h"
@@ -10,11 +10,9 @@
 
 #include "roz/decide.h"
 #include "roz/config_load.h"
-#include "roz/interp.h"
 #include "roz/json.h"
 #include "roz/runner.h"
 #include "roz/session_json.h"
-#include "roz/shell.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -515,118 +513,118 @@ static void malformed_ticket_is_corrupt(void **state)
 	}
 }
 
-/* ---- interpreters --------------------------------------------------------------------------- */
+/* ---- the module's own calls, on a session in hand ------------------------------------------ */
 
-/* Does the hook refuse this main-agent line as running `roz decide`? (no gates are configured) */
-static bool refused_as_decide(const char *command)
+static roz_env env_of(t_hooks *h)
 {
-	t_hooks h;
-	t_out out;
-	char *q;
-	bool refused;
+	roz_env env;
 
-	th_init(&h);
-	q = quoted(command);
-	th_run(&h, ROZ_HOOK_PRE_TOOL_USE, &out,
-	       "{\"session_id\":\"" SID "\",\"cwd\":\"/w\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":%s}}",
-	       q);
-	refused = out.kind == ROZ_OUTPUT_DENY && out.text && strstr(out.text, "only the roz:roz reviewer");
-	th_out_dispose(&out);
-	roz_free(q);
-	th_dispose(&h);
-	return refused;
+	memset(&env, 0, sizeof(env));
+	env.now = h->now;
+	env.config = &h->config;
+	env.new_id = decide_id;
+	env.ud = h;
+	return env;
 }
 
-static void interpreters_running_roz_decide_are_seen(void **state)
+static void a_complete_counts_once_vouched_or_no_reviewer_is_required(void **state)
 {
-	static const char *const lines[] = {
-		/* the issue's own spellings */
-		"python3 -c 'import os; os.system(\"roz decide s1 COMPLETE ok --override\")'",
-		"env -u CLAUDE_CODE_SESSION_ID perl -e 'system(\"roz\", \"decide\", \"s1\", \"COMPLETE\", \"ok\")'",
-		/* every interpreter and option spelling */
-		"python -c 'import subprocess; subprocess.run([\"roz\",\"decide\",\"s1\",\"COMPLETE\",\"x\"])'",
-		"python3.12 -Ic 'import os; os.system(\"roz decide s1 COMPLETE x\")'",
-		"python3 -W ignore -c 'import os; os.system(\"roz decide s1 COMPLETE x\")'",
-		"/usr/bin/python3 -c\"import os; os.system('ROZ DECIDE s1 complete x'.lower())\"",
-		"pypy3 -c 'import os; os.system(\"roz decide s1 COMPLETE x\")'",
-		"perl -E 'system qq(roz decide s1 COMPLETE x)'",
-		"perl -le 'print `roz decide s1 COMPLETE x`'",
-		"ruby -e 'system(\"roz decide s1 COMPLETE x\")'",
-		"ruby -rjson -e '`roz decide s1 COMPLETE x`'",
-		"node -e 'require(\"child_process\").execSync(\"roz decide s1 COMPLETE x\")'",
-		"node --eval 'require(\"child_process\").execSync(\"roz decide s1 COMPLETE x\")'",
-		"node --eval='require(\"child_process\").execSync(\"roz decide s1 COMPLETE x\")'",
-		"nodejs -p 'require(\"child_process\").execSync(\"roz decide s1 COMPLETE x\")'",
-		"bun -e 'Bun.spawnSync([\"roz\",\"decide\",\"s1\",\"COMPLETE\",\"x\"])'",
-		"deno eval 'new Deno.Command(\"roz\",{args:[\"decide\",\"s1\",\"COMPLETE\",\"x\"]}).outputSync()'",
-		"php -r 'system(\"roz decide s1 COMPLETE x\");'",
-		"php8.2 -r 'passthru(\"roz decide s1 COMPLETE x\");'",
-		"lua -e 'os.execute(\"roz decide s1 COMPLETE x\")'",
-		"luajit -e 'os.execute(\"roz decide s1 COMPLETE x\")'",
-		"Rscript -e 'system(\"roz decide s1 COMPLETE x\")'",
-		"awk 'BEGIN { system(\"roz decide s1 COMPLETE x\") }'",
-		"gawk 'BEGIN { \"roz decide s1 COMPLETE x\" | getline r }'",
-		"echo | mawk '{ print | \"roz decide s1 COMPLETE x\" }'",
-		"expect -c 'spawn roz decide s1 COMPLETE x; expect eof'",
-		/* the program's words handed over as arguments */
-		"python3 -c 'import os,sys; os.execvp(sys.argv[1], sys.argv[1:])' roz decide s1 COMPLETE x",
-		/* programs fed on standard input */
-		"python3 <<'EOF'\nimport os\nos.system('roz decide s1 COMPLETE x')\nEOF",
-		"python3 - <<< 'import os; os.system(\"roz decide s1 COMPLETE x\")'",
-		"echo 'system(\"roz decide s1 COMPLETE x\")' | perl",
-		"printf 'os.execute(\"roz decide s1 COMPLETE x\")' | lua -",
-		"tclsh <<'EOF'\nexec roz decide s1 COMPLETE x\nEOF",
-		/* behind wrappers and inside substitutions */
-		"cd /w && timeout 5 python3 -c 'import os; os.system(\"roz decide s1 COMPLETE x\")'",
-		"x=$(python3 -c 'import os; os.system(\"roz decide s1 COMPLETE x\")')",
-		"bash -c \"perl -e 'system(qq(roz decide s1 COMPLETE x))'\"",
-	};
+	t_hooks *h = *state;
+	roz_session *s;
 
-	(void)state;
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		if (!refused_as_decide(lines[i]))
-			fail_msg("not seen as running roz decide: %s", lines[i]);
+	assert_int_equal(roz_session_new(SID, h->now, &s), ROZ_OK);
+	h->config.require_reviewer = true;
+	assert_false(roz_decide_approves(s, &h->config)); /* pending */
+	s->review.decision.kind = ROZ_DECISION_COMPLETE;
+	assert_false(roz_decide_approves(s, &h->config));
+	s->review.decision_trusted = true;
+	assert_true(roz_decide_approves(s, &h->config));
+	s->review.decision.kind = ROZ_DECISION_ISSUES;
+	assert_false(roz_decide_approves(s, &h->config));
+	s->review.decision.kind = ROZ_DECISION_COMPLETE;
+	s->review.decision_trusted = false;
+	h->config.require_reviewer = false;
+	assert_true(roz_decide_approves(s, &h->config));
+	roz_session_free(s);
 }
 
-static void ordinary_interpreter_lines_are_not(void **state)
+static void the_pending_attempt_is_marked_answered(void **state)
 {
-	static const char *const lines[] = {
-		"python3 -c 'print(1)'",
-		"python3 manage.py migrate",
-		"python3 -m pytest -k decide",
-		"python3 scripts/roz_decide_report.py",
-		"perl -ne 'print if /decide/' notes.txt",
-		"node -e 'console.log(process.version)'",
-		"awk '/roz decide/ { n++ } END { print n }' history.log",
-		"awk -F: '{ print $1 }' /etc/passwd",
-		"grep -r 'roz decide' docs/",
-		"echo 'roz decide' > note.txt",
-		"ruby script.rb roz decide",
-		"lua -e 'print(\"roz\")'",
-		"php -r 'echo PHP_VERSION;'",
-		"cat <<'EOF' > notes.md\nroz decide is run by the reviewer\nEOF",
-		"python3 build.py <<< 'roz decide'",
-	};
+	t_hooks *h = *state;
+	roz_session *s;
 
-	(void)state;
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		if (refused_as_decide(lines[i]))
-			fail_msg("seen as running roz decide: %s", lines[i]);
+	assert_int_equal(roz_session_new(SID, h->now, &s), ROZ_OK);
+	/* no attempt pending: nothing to mark, and no error */
+	assert_int_equal(roz_decide_attempt_succeeded(s), ROZ_OK);
+	assert_int_equal(s->review.n_attempts, 0);
+	assert_int_equal(roz_session_add_attempt(s, "default", h->now), ROZ_OK);
+	s->review.block_count = 3;
+	s->review.decision.kind = ROZ_DECISION_ISSUES;
+	/* out of memory: an error, and the attempt still pending */
+	roz_alloc_fail_after(0);
+	assert_int_equal(roz_decide_attempt_succeeded(s), ROZ_ENOMEM);
+	roz_alloc_fail_after(-1);
+	assert_non_null(roz_session_pending_attempt(s));
+	assert_int_equal(roz_decide_attempt_succeeded(s), ROZ_OK);
+	assert_null(roz_session_pending_attempt(s));
+	assert_int_equal(s->review.attempts[0].outcome, ROZ_OUTCOME_SUCCESS);
+	assert_string_equal(s->review.attempts[0].decision_type, "issues");
+	assert_int_equal(s->review.attempts[0].blocks_needed, 3);
+	roz_session_free(s);
 }
 
-static void interp_judges_one_command(void **state)
+static void apply_records_and_trusts_only_an_override(void **state)
 {
-	char *words[] = {"python3", "-c", "import os; os.system('roz decide s COMPLETE x')"};
-	roz_shell_cmd cmd = {.words = words, .nwords = 3};
-	char *plain[] = {"python3"};
-	roz_shell_cmd bare = {.words = plain, .nwords = 1};
+	t_hooks *h = *state;
+	roz_env env = env_of(h);
+	roz_session *s;
 
-	(void)state;
-	assert_true(roz_interp_runs_decide(&cmd, NULL));
-	assert_false(roz_interp_runs_decide(&bare, NULL));
-	assert_true(roz_interp_runs_decide(&bare, "python3 <<< 'roz decide s COMPLETE x'"));
-	assert_false(roz_interp_runs_decide(NULL, "roz decide"));
+	h->config.require_reviewer = true;
+	assert_int_equal(roz_session_new(SID, h->now, &s), ROZ_OK);
+	assert_int_equal(roz_session_add_attempt(s, "default", h->now), ROZ_OK);
+	/* the reviewer's verdict waits for its SubagentStop */
+	assert_int_equal(roz_decide_apply(s, ROZ_DECISION_COMPLETE, "fine", NULL, "codex agreed", false, &env),
+			 ROZ_OK);
+	assert_int_equal(s->review.decision.kind, ROZ_DECISION_COMPLETE);
+	assert_string_equal(s->review.decision.summary, "fine");
+	assert_string_equal(s->review.decision.second_opinions, "codex agreed");
+	assert_true(s->review.gate_approved_at.set);
+	assert_false(s->review.decision_trusted);
+	assert_false(s->review.decision_override);
+	assert_non_null(roz_session_pending_attempt(s));
+	assert_false(roz_decide_approves(s, &h->config));
+	/* an ISSUES verdict approves nothing new; a person's override is trusted at once */
+	s->review.gate_approved_at.set = false;
+	assert_int_equal(roz_decide_apply(s, ROZ_DECISION_ISSUES, "no", "fix it", NULL, true, &env), ROZ_OK);
+	assert_false(s->review.gate_approved_at.set);
+	assert_string_equal(s->review.decision.message_to_agent, "fix it");
+	assert_true(s->review.decision_trusted);
+	assert_true(s->review.decision_override);
+	assert_null(roz_session_pending_attempt(s));
+	assert_string_equal(s->review.attempts[0].decision_type, "issues");
+	/* both verdicts are in the trace */
+	assert_int_equal(s->n_trace, 2);
+	roz_session_free(s);
 }
+
+static void apply_without_a_reviewer_required_settles_the_attempt(void **state)
+{
+	t_hooks *h = *state;
+	roz_env env = env_of(h);
+	roz_session *s;
+
+	h->config.require_reviewer = false;
+	assert_int_equal(roz_session_new(SID, h->now, &s), ROZ_OK);
+	assert_int_equal(roz_session_add_attempt(s, "default", h->now), ROZ_OK);
+	assert_int_equal(roz_decide_apply(s, ROZ_DECISION_COMPLETE, "ok", NULL, NULL, false, &env), ROZ_OK);
+	assert_false(s->review.decision_trusted);
+	assert_true(roz_decide_approves(s, &h->config));
+	assert_null(roz_session_pending_attempt(s));
+	assert_string_equal(s->review.attempts[0].decision_type, "complete");
+	roz_session_free(s);
+}
+
+/* ---- interpreters (which lines count is test_interp.c's) ------------------------------------ */
 
 static void main_agent_interpreter_call_is_denied(void **state)
 {
@@ -895,9 +893,10 @@ int main(void)
 		T(ticket_text_roz_cannot_store_is_refused),
 		T(a_new_verdict_clears_the_marks),
 		T(malformed_ticket_is_corrupt),
-		T(interpreters_running_roz_decide_are_seen),
-		T(ordinary_interpreter_lines_are_not),
-		T(interp_judges_one_command),
+		T(a_complete_counts_once_vouched_or_no_reviewer_is_required),
+		T(the_pending_attempt_is_marked_answered),
+		T(apply_records_and_trusts_only_an_override),
+		T(apply_without_a_reviewer_required_settles_the_attempt),
 		T(main_agent_interpreter_call_is_denied),
 		W(runner_decide_needs_the_reviewers_ticket),
 		W(override_refused_with_claude_code_variables),
