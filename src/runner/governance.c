@@ -49,9 +49,15 @@ static int find(gov_run *g, const roz_hook_input *in, unsigned what)
 	return g->orch.governed ? roz_orchestration_load(&g->orch, what) : ROZ_OK;
 }
 
-static int add_tmp(gov_run *g, const char *dir)
+/*
+ * A temporary directory whose recursive removal needs no person: not one
+ * the agent works in, since a checkout under /tmp is still someone's work.
+ */
+static int add_tmp(gov_run *g, const char *dir, const char *cwd)
 {
 	if (!dir || dir[0] != '/' || g->ntmp >= sizeof g->tmp_dirs / sizeof g->tmp_dirs[0])
+		return ROZ_OK;
+	if (cwd && roz_path_under(cwd, dir))
 		return ROZ_OK;
 	for (size_t i = 0; i < g->ntmp; i++)
 		if (strcmp(g->tmp_dirs[i], dir) == 0)
@@ -84,10 +90,9 @@ int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const r
 		bool changes = true;
 
 		if (!in->tool_name || (kind = roz_effect_tool_kind(in->tool_name)) == ROZ_TOOL_READS) {
-			/* a Read teaches the stale check what the session saw */
+			/* a Read changes nothing, but teaches the stale check what the session saw */
 			if (ev == ROZ_HOOK_PRE_TOOL_USE || !in->tool_name || strcmp(in->tool_name, "Read") != 0)
 				return ROZ_OK;
-			changes = false;
 		} else if (kind == ROZ_TOOL_BASH && (cmd = bash_command(in))) {
 			roz_effect eff;
 
@@ -103,8 +108,8 @@ int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const r
 		if (ev == ROZ_HOOK_PRE_TOOL_USE && c->gov_destructive && g->have_sh) {
 			const char *tmp = getenv_fn(env_ud, "TMPDIR");
 
-			if ((rc = add_tmp(g, "/tmp")) < 0 || (rc = add_tmp(g, "/var/tmp")) < 0 ||
-			    (rc = add_tmp(g, tmp)) < 0)
+			if ((rc = add_tmp(g, "/tmp", in->cwd)) < 0 || (rc = add_tmp(g, "/var/tmp", in->cwd)) < 0 ||
+			    (rc = add_tmp(g, tmp, in->cwd)) < 0)
 				return rc;
 		}
 		if (!changes)
@@ -264,6 +269,7 @@ static int judge(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_s
 		roz_buf_addc(&p, '}');
 		if ((rc = trace(s, env, ROZ_EVENT_GOVERNANCE_REFUSED, &p)) < 0)
 			goto out;
+		res->save = true;
 	}
 	if (gr.save)
 		res->save = true;

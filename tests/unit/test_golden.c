@@ -9,7 +9,8 @@
  *   config:                       the following indented lines are config.toml
  *   file <path>:                  indented lines written to <home>/<path>
  *   step: <args...>               run `roz <args>` (double quotes group words)
- *   in: <text>                    stdin for the step (JSON, one line)
+ *   in: <text>                    stdin for the step (JSON, one line; <home> is
+ *                                 the throwaway home directory)
  *   out: <text>                   expected stdout, one line per `out:`
  *   status: <n>                   expected exit status (default 0)
  *   err~ <text>                   stderr must contain this text
@@ -19,7 +20,8 @@
  *   state <id>: none              no session file may exist
  *   ls <dir>: <names>             the directory holds exactly these entries
  *                                 (names with a variable suffix end in '*')
- *   env: NAME=value               set for the steps that follow ("env: -" clears)
+ *   env: NAME=value               set for the steps that follow ("env: -" clears;
+ *                                 <home> is the home directory)
  */
 #include "support.h"
 
@@ -298,6 +300,23 @@ static bool starts(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/* `text` with each <home> replaced by the home directory (caller frees). */
+static char *unmask_home(const char *text, const char *home)
+{
+	char *out = strdup(""), *tmp;
+	const char *p = text, *at;
+
+	while ((at = strstr(p, "<home>"))) {
+		tmp = t_sprintf("%s%.*s%s", out, (int)(at - p), p, home);
+		free(out);
+		out = tmp;
+		p = at + 6;
+	}
+	tmp = t_sprintf("%s%s", out, p);
+	free(out);
+	return tmp;
+}
+
 /* A `step:` and the expectation lines that follow it. Returns the next index. */
 static size_t run_step(run_state *rs, size_t i)
 {
@@ -315,7 +334,12 @@ static size_t run_step(run_state *rs, size_t i)
 		in = g->lines[i] + 4;
 		emit(rs, "%s", g->lines[i++]);
 	}
-	t_run_roz(&r, in, (const char *const *)rs->env, (const char *const *)argv);
+	{
+		char *real = in ? unmask_home(in, rs->home) : NULL;
+
+		t_run_roz(&r, real, (const char *const *)rs->env, (const char *const *)argv);
+		free(real);
+	}
 	{
 		char *o = mask(r.out, rs->home), *e = mask(r.err, rs->home);
 
@@ -453,7 +477,7 @@ static void run_case(void **state)
 			i = check_listing(&rs, i);
 		else if (starts(l, "env: ")) {
 			free(rs.env[3]);
-			rs.env[3] = strcmp(l + 5, "-") == 0 ? NULL : strdup(l + 5);
+			rs.env[3] = strcmp(l + 5, "-") == 0 ? NULL : unmask_home(l + 5, rs.home);
 			emit(&rs, "%s", rs.g->lines[i++]);
 		}
 		else
