@@ -1,0 +1,281 @@
+/*
+ * test_orchestration.c - finding a repository's root and reading its
+ * .orchestration/ files (roz/orchestration.h), on real directories: where
+ * the root is, when a repository is governed, what a file that cannot be
+ * used leaves for the caller, how much of a large lessons file is read, and
+ * the hashes the stale-file check compares.
+ */
+#include "support.h"
+
+#include "roz/digest.h"
+#include "roz/orchestration.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define GOOD "active_intents:\n  - id: INT-001\n    name: One\n    status: IN_PROGRESS\n" \
+	     "    owned_scope: [\"src/**\"]\n"
+
+static int setup(void **state)
+{
+	*state = t_mkdtemp();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	t_rmtree(*state);
+	free(*state);
+	return 0;
+}
+
+static char *at(const char *dir, const char *rel)
+{
+	return t_sprintf("%s/%s", dir, rel);
+}
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char *p = at(dir, rel);
+
+	t_write_file(p, text);
+	free(p);
+}
+
+static void mkdirs(const char *dir, const char *rel)
+{
+	char *p = at(dir, rel), *q;
+
+	for (q = p + strlen(dir) + 1; (q = strchr(q, '/')); q++) {
+		*q = '\0';
+		mkdir(p, 0700);
+		*q = '/';
+	}
+	assert_int_equal(mkdir(p, 0700) == 0 || access(p, F_OK) == 0, 1);
+	free(p);
+}
+
+static void find_from(const char *cwd, roz_orchestration *o)
+{
+	assert_int_equal(roz_orchestration_find(cwd, o), ROZ_OK);
+}
+
+static void the_root_is_the_nearest_git_directory_up(void **state)
+{
+	const char *d = *state;
+	char *repo = at(d, "repo"), *deep = at(d, "repo/src/a/b"), *plain = at(d, "plain/x");
+	roz_orchestration o;
+
+	mkdirs(d, "repo/.git");
+	mkdirs(d, "repo/src/a/b");
+	mkdirs(d, "plain/x");
+	find_from(deep, &o);
+	assert_string_equal(o.root, repo);
+	assert_false(o.governed);
+	roz_orchestration_dispose(&o);
+	/* no .git anywhere up: the working directory itself */
+	find_from(plain, &o);
+	assert_string_equal(o.root, plain);
+	roz_orchestration_dispose(&o);
+	/* a .git file, as in a worktree or a submodule, marks a root too */
+	put(d, "plain/x/.git", "gitdir: /elsewhere\n");
+	mkdirs(d, "plain/x/y");
+	{
+		char *y = at(d, "plain/x/y/");
+
+		find_from(y, &o);
+		assert_string_equal(o.root, plain);
+		roz_orchestration_dispose(&o);
+		free(y);
+	}
+	assert_int_equal(roz_orchestration_find("relative/path", &o), ROZ_EINVALID);
+	roz_orchestration_dispose(&o);
+	free(repo);
+	free(deep);
+	free(plain);
+}
+
+static void a_repository_with_intents_is_governed_and_read(void **state)
+{
+	const char *d = *state;
+	roz_orchestration o;
+
+	mkdirs(d, "r/.git");
+	put(d, "r/.orchestration/active_intents.yaml", GOOD);
+	put(d, "r/.orchestration/.intentignore", "*.log\n[broken\n");
+	put(d, "r/.orchestration/CLAUDE.md", "- tests first\n");
+	find_from(d, &o); /* the temp dir itself is not the repository */
+	assert_false(o.governed);
+	roz_orchestration_dispose(&o);
+	{
+		char *r = at(d, "r");
+
+		find_from(r, &o);
+		free(r);
+	}
+	assert_true(o.governed);
+	assert_false(o.fold_case);
+	assert_int_equal(roz_orchestration_load(&o, ROZ_ORCH_INTENTS | ROZ_ORCH_IGNORE | ROZ_ORCH_LESSONS),
+			 ROZ_OK);
+	assert_true(o.intents_ok);
+	assert_int_equal(o.intents.n, 1);
+	assert_string_equal(o.intents.items[0].id, "INT-001");
+	assert_true(o.have_ignore);
+	assert_true(roz_ignore_match(&o.ignore, "a/b.log", false));
+	assert_non_null(o.ignore_problem); /* the bad line is counted */
+	assert_non_null(strstr(o.ignore_problem, "1 line(s)"));
+	assert_int_equal(o.lessons_len, 14);
+	assert_int_equal(o.lessons_skipped, 0);
+	roz_orchestration_dispose(&o);
+}
+
+static void an_unusable_intents_file_is_a_problem_with_its_position(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"active_intents:\n  - id: A\n    name: x\n    status: DONE\n", ":4:"},
+		{"active_intents: [\n", "active_intents.yaml:"},
+		{"active_intents:\n  - id: A\n    name: \"\xff\"\n    status: DRAFT\n", ":3:"},
+	};
+	const char *d = *state;
+
+	mkdirs(d, "r/.git");
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		roz_orchestration o;
+		char *r = at(d, "r");
+
+		put(d, "r/.orchestration/active_intents.yaml", cases[i].text);
+		find_from(r, &o);
+		assert_int_equal(roz_orchestration_load(&o, ROZ_ORCH_INTENTS), ROZ_OK);
+		assert_true(o.governed);
+		assert_false(o.intents_ok);
+		assert_non_null(o.intents_problem);
+		if (!strstr(o.intents_problem, ".orchestration/active_intents.yaml:") ||
+		    !strstr(o.intents_problem, cases[i].want))
+			fail_msg("case %zu: problem '%s' lacks '%s'", i, o.intents_problem, cases[i].want);
+		roz_orchestration_dispose(&o);
+		free(r);
+	}
+}
+
+static void files_that_are_not_files_do_not_hang_or_pass(void **state)
+{
+	const char *d = *state;
+	char *fifo = at(d, "r/.orchestration/active_intents.yaml"), *r = at(d, "r");
+	roz_orchestration o;
+
+	mkdirs(d, "r/.git");
+	mkdirs(d, "r/.orchestration");
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	find_from(r, &o);
+	assert_true(o.governed);
+	assert_int_equal(roz_orchestration_load(&o, ROZ_ORCH_INTENTS), ROZ_OK);
+	assert_false(o.intents_ok);
+	assert_non_null(strstr(o.intents_problem, "not a regular file"));
+	roz_orchestration_dispose(&o);
+	unlink(fifo);
+	/* a directory in its place: governed, and unusable */
+	assert_int_equal(mkdir(fifo, 0700), 0);
+	find_from(r, &o);
+	assert_true(o.governed);
+	assert_int_equal(roz_orchestration_load(&o, ROZ_ORCH_INTENTS), ROZ_OK);
+	assert_false(o.intents_ok);
+	roz_orchestration_dispose(&o);
+	free(fifo);
+	free(r);
+}
+
+static void an_oversized_intents_file_is_refused(void **state)
+{
+	const char *d = *state;
+	size_t n = ROZ_INTENTS_MAX_BYTES + 10;
+	char *big = malloc(n + 1), *r = at(d, "r");
+	roz_orchestration o;
+
+	memset(big, '#', n);
+	big[n] = '\0';
+	mkdirs(d, "r/.git");
+	put(d, "r/.orchestration/active_intents.yaml", big);
+	find_from(r, &o);
+	assert_int_equal(roz_orchestration_load(&o, ROZ_ORCH_INTENTS), ROZ_OK);
+	assert_false(o.intents_ok);
+	assert_non_null(strstr(o.intents_problem, "larger than"));
+	roz_orchestration_dispose(&o);
+	free(big);
+	free(r);
+}
+
+static void only_the_newest_lessons_of_a_huge_file_are_read(void **state)
+{
+	const char *d = *state;
+	size_t n = ROZ_ORCH_LESSONS_MAX + 4096;
+	char *big = malloc(n + 1), *r = at(d, "r");
+	roz_orchestration o;
+
+	for (size_t i = 0; i < n; i++)
+		big[i] = i % 64 == 63 ? '\n' : 'a';
+	memcpy(big + n - 6, "NEWEST", 6);
+	big[n] = '\0';
+	mkdirs(d, "r/.git");
+	put(d, "r/.orchestration/active_intents.yaml", GOOD);
+	put(d, "r/.orchestration/CLAUDE.md", big);
+	find_from(r, &o);
+	assert_int_equal(roz_orchestration_load(&o, ROZ_ORCH_LESSONS), ROZ_OK);
+	assert_int_equal(o.lessons_len, ROZ_ORCH_LESSONS_MAX);
+	assert_int_equal(o.lessons_skipped, 4096);
+	assert_memory_equal(o.lessons + o.lessons_len - 6, "NEWEST", 6);
+	roz_orchestration_dispose(&o);
+	free(big);
+	free(r);
+}
+
+static void hashes_are_of_the_whole_content(void **state)
+{
+	const char *d = *state;
+	size_t n = 300 * 1024 + 7; /* more than one read block */
+	char *big = malloc(n + 1), *p = at(d, "f"), want[65], got[65];
+
+	for (size_t i = 0; i < n; i++)
+		big[i] = (char)('a' + i % 23);
+	big[n] = '\0';
+	put(d, "f", big);
+	roz_digest_sha256_hex(big, n, want);
+	assert_int_equal(roz_orchestration_hash_file(NULL, p, got), ROZ_OK);
+	assert_string_equal(got, want);
+	/* an empty file has the empty digest */
+	put(d, "e", "");
+	free(p);
+	p = at(d, "e");
+	assert_int_equal(roz_orchestration_hash_file(NULL, p, got), ROZ_OK);
+	assert_string_equal(got, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	free(p);
+	/* no file, or not a file: nothing to compare */
+	p = at(d, "missing");
+	assert_int_equal(roz_orchestration_hash_file(NULL, p, got), ROZ_ENOTFOUND);
+	free(p);
+	p = at(d, "f/under-a-file");
+	assert_int_equal(roz_orchestration_hash_file(NULL, p, got), ROZ_ENOTFOUND);
+	free(p);
+	assert_int_equal(roz_orchestration_hash_file(NULL, d, got), ROZ_ENOTFOUND);
+	free(big);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+		T(the_root_is_the_nearest_git_directory_up),
+		T(a_repository_with_intents_is_governed_and_read),
+		T(an_unusable_intents_file_is_a_problem_with_its_position),
+		T(files_that_are_not_files_do_not_hang_or_pass),
+		T(an_oversized_intents_file_is_refused),
+		T(only_the_newest_lessons_of_a_huge_file_are_read),
+		T(hashes_are_of_the_whole_content),
+#undef T
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
