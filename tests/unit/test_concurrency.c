@@ -6,6 +6,7 @@
  */
 #include "support.h"
 
+#include "roz/digest.h"
 #include "roz/session_json.h"
 #include "roz/store.h"
 
@@ -546,6 +547,110 @@ static void test_mixed_writers_lose_nothing(void **state)
 	home_dispose(&h);
 }
 
+/* ---- governance: one session's state, many hooks ----------------------------------------- */
+
+/*
+ * In a repository that declares intents, 64 hooks of one session at once:
+ * half remember a file they read (PostToolUse), half are changes in scope
+ * (PreToolUse) after one selection. Every file is remembered with its hash,
+ * every change is allowed, the selection is traced once, nothing refused.
+ */
+#define GOV_PARALLEL 64
+static void test_parallel_governed_hooks_lose_nothing(void **state)
+{
+	home h;
+	proc ps[GOV_PARALLEL];
+	char *repo = t_mkdtemp(), *path, *sel;
+	const char *const hook_pre[] = {"hook", "pre-tool-use", NULL};
+	const char *const hook_post[] = {"hook", "post-tool-use", NULL};
+	const cJSON *gov, *files, *trace;
+	cJSON *doc;
+	t_run r;
+
+	(void)state;
+	home_make(&h, "gov", "[trace]\nmax_events = 100000\n");
+	path = t_sprintf("%s/.git/HEAD", repo);
+	t_write_file(path, "ref: refs/heads/main\n");
+	free(path);
+	path = t_sprintf("%s/.orchestration/active_intents.yaml", repo);
+	t_write_file(path, "active_intents:\n  - id: INT-001\n    name: One\n    status: IN_PROGRESS\n"
+			   "    owned_scope: [\"src/**\"]\n");
+	free(path);
+	for (int i = 0; i < GOV_PARALLEL; i++) {
+		char *f = t_sprintf("%s/src/read-%d.c", repo, i), *body = t_sprintf("file %d\n", i);
+
+		t_write_file(f, body);
+		free(f);
+		free(body);
+	}
+	session_start(&h);
+	sel = t_sprintf("{\"session_id\":\"gov\",\"cwd\":\"%s\",\"tool_name\":\"Bash\","
+			"\"tool_input\":{\"command\":\"roz intent select INT-001\"}}",
+			repo);
+	run_ok(&h, sel, hook_pre, &r);
+	assert_string_equal(r.out, "{}\n");
+	free(r.out);
+	free(r.err);
+	free(sel);
+	for (int i = 0; i < GOV_PARALLEL; i++) {
+		char *in;
+
+		if (i % 2)
+			in = t_sprintf("{\"session_id\":\"gov\",\"cwd\":\"%s\",\"tool_name\":\"Read\","
+				       "\"tool_input\":{\"file_path\":\"%s/src/read-%d.c\"}}",
+				       repo, repo, i);
+		else
+			in = t_sprintf("{\"session_id\":\"gov\",\"cwd\":\"%s\",\"tool_name\":\"Write\","
+				       "\"tool_input\":{\"file_path\":\"src/new-%d.c\",\"content\":\"x\"}}",
+				       repo, i);
+		ps[i].idx = i;
+		ps[i].status = -1;
+		ps[i].kind = i % 2;
+		snprintf(ps[i].label, sizeof(ps[i].label), "%s #%d", i % 2 ? "post-tool-use Read" : "pre-tool-use Write", i);
+		ps[i].pid = spawn_roz(&h, i, in, i % 2 ? hook_post : hook_pre);
+		free(in);
+	}
+	wait_all_reading(&h, ps, GOV_PARALLEL);
+	for (int i = 0; i < GOV_PARALLEL; i++) {
+		char *out = captured(&h, i, "out"), *err = captured(&h, i, "err");
+
+		if (ps[i].status != 0 || strcmp(out, "{}") != 0 || err[0])
+			fail_msg("%s: exit %d, answered '%s', stderr '%s'", ps[i].label, ps[i].status, out, err);
+		free(out);
+		free(err);
+	}
+	doc = load_doc(&h);
+	gov = cJSON_GetObjectItem(doc, "governance");
+	files = cJSON_GetObjectItem(gov, "files");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(gov, "intent_id")), "INT-001");
+	assert_int_equal(cJSON_GetArraySize(files), GOV_PARALLEL / 2);
+	for (int i = 1; i < GOV_PARALLEL; i += 2) {
+		char *want = t_sprintf("%s/src/read-%d.c", repo, i), *body = t_sprintf("file %d\n", i);
+		char hash[65];
+		const cJSON *f;
+		bool found = false;
+
+		roz_digest_sha256_hex(body, strlen(body), hash);
+		cJSON_ArrayForEach(f, files)
+			if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(f, "path")), want) == 0) {
+				assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(f, "sha256")), hash);
+				found = true;
+			}
+		if (!found)
+			fail_msg("%s was read but is not remembered", want);
+		free(want);
+		free(body);
+	}
+	trace = cJSON_GetObjectItem(doc, "trace");
+	assert_int_equal(count_events(trace, "intent_selected"), 1);
+	assert_int_equal(count_events(trace, "governance_refused"), 0);
+	expect_only_session_file(&h);
+	cJSON_Delete(doc);
+	home_dispose(&h);
+	t_rmtree(repo);
+	free(repo);
+}
+
 /* ---- a lock held too long --------------------------------------------------------------- */
 
 static void test_busy_lock_bounded_wait(void **state)
@@ -645,6 +750,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_parallel_prompts_lose_nothing, arm_watchdog, disarm_watchdog),
 		cmocka_unit_test_setup_teardown(test_mixed_writers_lose_nothing, arm_watchdog, disarm_watchdog),
 		cmocka_unit_test_setup_teardown(test_busy_lock_bounded_wait, arm_watchdog, disarm_watchdog),
+		cmocka_unit_test_setup_teardown(test_parallel_governed_hooks_lose_nothing, arm_watchdog,
+						disarm_watchdog),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
