@@ -1,7 +1,7 @@
 /*
- * test_cli.c - roz doctor, one test per check that can fail or warn, and the output
- * conventions every command shares: no colour off a terminal, a failed write
- * to stdout is an error, usage mistakes exit 2.
+ * test_cli.c - roz doctor, one test per check that can fail or warn, the output
+ * conventions every command shares (no colour off a terminal, a failed write
+ * to stdout is an error, usage mistakes exit 2), and the demos.
  */
 #include "support.h"
 
@@ -850,6 +850,78 @@ static void usage_mistakes_exit_2(void **state)
 	home_dispose(&h);
 }
 
+/* True when `dir` holds nothing but . and .. */
+static bool dir_is_empty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool empty = true;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			empty = false;
+	closedir(d);
+	return empty;
+}
+
+/* The review demo passes every check it makes, points at the governance one, and leaves nothing. */
+static void demo_walks_a_reviewed_session(void **state)
+{
+	char *tmp = t_mkdtemp(), *env_tmp = t_sprintf("TMPDIR=%s", tmp);
+	const char *env[] = {env_tmp, NULL}, *argv[] = {"demo", NULL};
+	t_run r;
+
+	(void)state;
+	t_run_roz(&r, NULL, env, argv);
+	if (r.status != 0 || !strstr(r.out, "every step behaved as expected") ||
+	    !strstr(r.out, "roz demo governance"))
+		fail_msg("roz demo: exit %d\n%s%s", r.status, r.out, r.err);
+	assert_true(dir_is_empty(tmp));
+	t_run_dispose(&r);
+	t_rmtree(tmp);
+	free(tmp);
+	free(env_tmp);
+}
+
+/*
+ * The governance demo shows every refusal code, the handshake's
+ * <intent_context>, the ask after three refusals in a row and the trace
+ * that records it; it exits 0 and leaves nothing behind.
+ */
+static void demo_governance_shows_every_code(void **state)
+{
+	static const char *const shown[] = {
+		"INT-001", "roz: INTENT_REQUIRED:", "roz: INTENT_INVALID:", "<intent_context>",
+		"roz: SCOPE_VIOLATION:", "roz: ORCHESTRATION_PROTECTED:", "roz: STALE_FILE:",
+		"roz: TARGET_UNKNOWN:", "roz: DESTRUCTIVE_BLOCKED:", "(refusal 4 in a row: the person decides)",
+		"escalated=true in_a_row=4", "intent_selected", "every step behaved as expected",
+	};
+	char *tmp = t_mkdtemp(), *env_tmp = t_sprintf("TMPDIR=%s", tmp);
+	const char *env[] = {env_tmp, NULL}, *argv[] = {"demo", "governance", NULL};
+	const char *help[] = {"demo", "--help", NULL};
+	t_run r;
+
+	(void)state;
+	t_run_roz(&r, NULL, env, argv);
+	if (r.status != 0)
+		fail_msg("roz demo governance: exit %d\n%s%s", r.status, r.out, r.err);
+	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)
+		if (!strstr(r.out, shown[i]))
+			fail_msg("roz demo governance does not show '%s':\n%s", shown[i], r.out);
+	assert_null(strstr(r.out, "!!"));
+	assert_true(dir_is_empty(tmp));
+	t_run_dispose(&r);
+
+	t_run_roz(&r, NULL, env, help);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "roz demo governance"));
+	t_run_dispose(&r);
+	t_rmtree(tmp);
+	free(tmp);
+	free(env_tmp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -874,6 +946,8 @@ int main(void)
 		cmocka_unit_test(clean_shows_file_names_escaped),
 		cmocka_unit_test(a_failed_write_to_stdout_is_an_error),
 		cmocka_unit_test(usage_mistakes_exit_2),
+		cmocka_unit_test(demo_walks_a_reviewed_session),
+		cmocka_unit_test(demo_governance_shows_every_code),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
