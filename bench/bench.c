@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #define PATH_CAP 1024
-#define INPUT_CAP 2048
+#define INPUT_CAP 4096
 #define OUT_CAP 8192 /* answer bytes kept for classifying; the rest is read and dropped */
 #define ERR_CAP 2048
 #define RSS_RUNS 3 /* traced runs per program for its peak RSS */
@@ -408,6 +408,14 @@ enum step {
 	ST_SESSION_END,
 	ST_DECIDE_CALL,
 	ST_DECIDE,
+	/* governance: tool calls on the files of a repository (see make_repo) */
+	ST_SELECT,
+	ST_WRITE,
+	ST_EDIT,
+	ST_BASH_ECHO,
+	ST_POST_READ,
+	ST_POST_WRITE,
+	ST_POST_BASH,
 };
 
 static const struct {
@@ -427,12 +435,35 @@ static const struct {
 	[ST_SESSION_END] = {"session-end", "SessionEnd"},
 	[ST_DECIDE_CALL] = {"pre-tool-use", "PreToolUse"},
 	[ST_DECIDE] = {NULL, NULL},
+	[ST_SELECT] = {"pre-tool-use", "PreToolUse"},
+	[ST_WRITE] = {"pre-tool-use", "PreToolUse"},
+	[ST_EDIT] = {"pre-tool-use", "PreToolUse"},
+	[ST_BASH_ECHO] = {"pre-tool-use", "PreToolUse"},
+	[ST_POST_READ] = {"post-tool-use", "PostToolUse"},
+	[ST_POST_WRITE] = {"post-tool-use", "PostToolUse"},
+	[ST_POST_BASH] = {"post-tool-use", "PostToolUse"},
 };
 
+/*
+ * Where a tool call runs. Without a repository the call comes from
+ * /home/dev/project, which does not exist here, as in every case before
+ * governance; the two repositories sit in the scratch directory, beside the
+ * homes and outside them: one without intents, one governed by 20.
+ */
+enum repo { REPO_NONE, REPO_PLAIN, REPO_GOV };
+
+static char repo_dirs[3][PATH_CAP] = {"/home/dev/project", "", ""};
+
+#define GOV_INTENT "INT-007" /* the intent that owns src/billing/ */
+#define WRITE_TEXT                                                                                   \
+	"export function invoiceTotal(lines) {\\n\\treturn lines.reduce((sum, l) => sum + l.net + "      \
+	"l.tax, 0);\\n}\\n"
+
 /* A hook's JSON, shaped like Claude Code's; i varies prompts and ids from step to step. */
-static size_t step_input(enum step st, long i, char *buf, size_t cap)
+static size_t step_input(enum step st, long i, enum repo repo, char *buf, size_t cap)
 {
-	char tail[1024];
+	const char *root = repo_dirs[repo];
+	char tail[3072];
 	int n;
 
 	switch (st) {
@@ -492,15 +523,62 @@ static size_t step_input(enum step st, long i, char *buf, size_t cap)
 			 "\"toolu_01%016lx\",\"agent_id\":\"a%015lx\",\"agent_type\":\"roz:roz\"",
 			 SID, i, i);
 		break;
+	case ST_SELECT:
+		/* the agent's handshake: the hook records the selection as the command runs */
+		snprintf(tail, sizeof(tail),
+			 ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"roz intent select "
+			 "%s\",\"description\":\"Select the billing intent\"},\"tool_use_id\":"
+			 "\"toolu_01%016lx\"",
+			 GOV_INTENT, i);
+		break;
+	case ST_WRITE:
+		snprintf(tail, sizeof(tail),
+			 ",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"%s/src/billing/"
+			 "invoice.ts\",\"content\":\"" WRITE_TEXT "\"},\"tool_use_id\":\"toolu_01%016lx\"",
+			 root, i);
+		break;
+	case ST_POST_WRITE:
+		snprintf(tail, sizeof(tail),
+			 ",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"%s/src/billing/"
+			 "invoice.ts\",\"content\":\"" WRITE_TEXT "\"},\"tool_use_id\":\"toolu_01%016lx\","
+			 "\"tool_response\":{\"type\":\"update\",\"filePath\":\"%s/src/billing/invoice.ts\","
+			 "\"content\":\"" WRITE_TEXT "\",\"structuredPatch\":[]}",
+			 root, i, root);
+		break;
+	case ST_EDIT:
+		snprintf(tail, sizeof(tail),
+			 ",\"tool_name\":\"Edit\",\"tool_input\":{\"file_path\":\"%s/src/billing/"
+			 "tax.ts\",\"old_string\":\"rate: 0.19\",\"new_string\":\"rate: 0.07\","
+			 "\"replace_all\":false},\"tool_use_id\":\"toolu_01%016lx\"",
+			 root, i);
+		break;
+	case ST_BASH_ECHO:
+	case ST_POST_BASH:
+		snprintf(tail, sizeof(tail),
+			 ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo x > "
+			 "src/billing/notes.txt\",\"description\":\"Note the open question\"},"
+			 "\"tool_use_id\":\"toolu_01%016lx\"%s",
+			 i, st == ST_POST_BASH ? ",\"tool_response\":{\"stdout\":\"\",\"stderr\":\"\","
+			 "\"interrupted\":false,\"isImage\":false}" : "");
+		break;
+	case ST_POST_READ:
+		snprintf(tail, sizeof(tail),
+			 ",\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":\"%s/src/billing/"
+			 "tax.ts\"},\"tool_use_id\":\"toolu_01%016lx\",\"tool_response\":{\"type\":"
+			 "\"text\",\"file\":{\"filePath\":\"%s/src/billing/tax.ts\",\"content\":"
+			 "\"export const vat = {\\n\\trate: 0.19,\\n\\tround: 'half-even',\\n};\\n\","
+			 "\"numLines\":4,\"startLine\":1,\"totalLines\":4}}",
+			 root, i, root);
+		break;
 	default:
 		buf[0] = '\0';
 		return 0; /* roz decide reads no stdin */
 	}
 	n = snprintf(buf, cap,
 		     "{\"session_id\":\"%s\",\"transcript_path\":\"/home/dev/.claude/projects/"
-		     "-home-dev-project/%s.jsonl\",\"cwd\":\"/home/dev/project\",\"permission_mode\":"
+		     "-home-dev-project/%s.jsonl\",\"cwd\":\"%s\",\"permission_mode\":"
 		     "\"default\",\"hook_event_name\":\"%s\"%s}",
-		     SID, SID, steps[st].event, tail);
+		     SID, SID, root, steps[st].event, tail);
 	if (n < 0 || (size_t)n >= cap)
 		die("hook input too long");
 	return (size_t)n;
@@ -519,6 +597,7 @@ typedef struct cmd {
 	char env_roz_home[PATH_CAP + 16];
 	char env_plugin[PATH_CAP + 32];
 	char env_sid[96];
+	char env_project[PATH_CAP + 24];
 	char summary[96];
 	char *envp[8];
 	char *argv[8];
@@ -531,7 +610,7 @@ typedef struct cmd {
  * ROZ_CONFIG, a real ~/.roz) leaks in; the plugin root is an empty
  * directory, as for a plugin that ships no templates of its own.
  */
-static void cmd_make(cmd *c, const binary *b, const char *home, enum step st, long i)
+static void cmd_make(cmd *c, const binary *b, const char *home, enum step st, long i, enum repo repo)
 {
 	int e = 0, a = 0;
 
@@ -542,7 +621,8 @@ static void cmd_make(cmd *c, const binary *b, const char *home, enum step st, lo
 	c->envp[e++] = c->env_home;
 	c->envp[e++] = c->env_roz_home;
 	c->envp[e++] = c->env_plugin;
-	c->envp[e++] = (char *)"CLAUDE_PROJECT_DIR=/home/dev/project";
+	snprintf(c->env_project, sizeof(c->env_project), "CLAUDE_PROJECT_DIR=%s", repo_dirs[repo]);
+	c->envp[e++] = c->env_project;
 	c->argv[a++] = (char *)b->path;
 	if (st == ST_DECIDE) {
 		/* the reviewer runs it through Bash inside the session it reviews */
@@ -560,16 +640,17 @@ static void cmd_make(cmd *c, const binary *b, const char *home, enum step st, lo
 	}
 	c->envp[e] = NULL;
 	c->argv[a] = NULL;
-	c->input_len = step_input(st, i, c->input, sizeof(c->input));
+	c->input_len = step_input(st, i, repo, c->input, sizeof(c->input));
 }
 
 static run_result scratch; /* one result buffer for every untimed step */
 
-static void run_step(const binary *b, const char *home, enum step st, long i, bool must_succeed)
+static void run_step(const binary *b, const char *home, enum step st, long i, enum repo repo,
+		     bool must_succeed)
 {
 	static cmd c;
 
-	cmd_make(&c, b, home, st, i);
+	cmd_make(&c, b, home, st, i, repo);
 	run_proc(c.argv, c.envp, c.input, c.input_len, &scratch);
 	if (scratch.status != 0 && must_succeed)
 		die("%s %s %s exited with %d while building a session:\n%s", b->path, c.argv[1],
@@ -617,33 +698,82 @@ typedef struct bcase {
 	enum step setup[6]; /* run once, after the base is copied in, before the snapshot */
 	const char *expect; /* our answer; anything else means the case measures the wrong path */
 	bool fresh_only;    /* a new session has no size */
+	const struct in_repo *repo; /* NULL: no repository, as before governance */
 } bcase;
+
+/*
+ * A case in one of the repositories. An answer of allow does not show that
+ * governance judged the call, so the session file must hold `after_setup`
+ * once the set-up ran (the selected intent, a remembered file) and
+ * `after_probe` once the measured hook ran (a file it learnt).
+ */
+typedef struct in_repo {
+	enum repo which;
+	const char *after_setup, *after_probe;
+} in_repo;
+
+static const in_repo plain_repo = {REPO_PLAIN, NULL, NULL};
+static const in_repo gov_any = {REPO_GOV, NULL, NULL};
+static const in_repo gov_selected = {REPO_GOV, "\"intent_id\":\"" GOV_INTENT "\"", NULL};
+static const in_repo gov_remembers = {REPO_GOV, "src/billing/tax.ts", NULL};
+static const in_repo gov_learns_read = {REPO_GOV, "\"intent_id\":\"" GOV_INTENT "\"", "src/billing/tax.ts"};
+static const in_repo gov_learns_write = {REPO_GOV, "\"intent_id\":\"" GOV_INTENT "\"",
+					 "src/billing/invoice.ts"};
+static const in_repo gov_learns_bash = {REPO_GOV, "\"intent_id\":\"" GOV_INTENT "\"",
+					"src/billing/notes.txt"};
 
 #define REVIEW_DONE ST_PROMPT_ROZ, ST_STOP, ST_SUB_START, ST_DECIDE_CALL, ST_DECIDE, ST_SUB_STOP
 
 static const bcase cases[] = {
-	{"session-start new", ST_START_NEW, false, BASE_NONE, {ST_NONE}, "allow", true},
-	{"session-start resumed", ST_START_RESUME, false, BASE_REVIEWED, {ST_NONE}, "allow", false},
-	{"user-prompt #roz", ST_PROMPT_ROZ, false, BASE_REVIEWED, {ST_NONE}, "allow", false},
-	{"user-prompt plain", ST_PROMPT_PLAIN, false, BASE_REVIEWED, {ST_NONE}, "allow", false},
-	{"pre-tool-use no gates, Bash ls", ST_BASH_LS, false, BASE_REVIEWED, {ST_NONE}, "allow", false},
-	{"pre-tool-use gates, no match, Bash ls", ST_BASH_LS, true, BASE_REVIEWED, {ST_NONE}, "allow", false},
-	{"pre-tool-use gates, no match, Read", ST_READ, true, BASE_REVIEWED, {ST_NONE}, "allow", false},
+	{"session-start new", ST_START_NEW, false, BASE_NONE, {ST_NONE}, "allow", true, NULL},
+	{"session-start resumed", ST_START_RESUME, false, BASE_REVIEWED, {ST_NONE}, "allow", false, NULL},
+	{"user-prompt #roz", ST_PROMPT_ROZ, false, BASE_REVIEWED, {ST_NONE}, "allow", false, NULL},
+	{"user-prompt plain", ST_PROMPT_PLAIN, false, BASE_REVIEWED, {ST_NONE}, "allow", false, NULL},
+	{"pre-tool-use no gates, Bash ls", ST_BASH_LS, false, BASE_REVIEWED, {ST_NONE}, "allow", false, NULL},
+	{"pre-tool-use gates, no match, Bash ls", ST_BASH_LS, true, BASE_REVIEWED, {ST_NONE}, "allow", false, NULL},
+	{"pre-tool-use gates, no match, Read", ST_READ, true, BASE_REVIEWED, {ST_NONE}, "allow", false, NULL},
 	{"pre-tool-use gate match, denied", ST_GIT_PUSH, true, BASE_REVIEWED, {ST_PROMPT_PLAIN}, "deny",
-	 false},
+	 false, NULL},
 	{"pre-tool-use gate match, allowed", ST_GIT_PUSH, true, BASE_REVIEWED, {REVIEW_DONE}, "allow",
-	 false},
-	{"stop, blocks (review pending)", ST_STOP, false, BASE_REVIEWED, {ST_PROMPT_ROZ}, "block", false},
-	{"stop, allows (approved)", ST_STOP, false, BASE_REVIEWED, {REVIEW_DONE}, "allow", false},
-	{"stop, allows (no review)", ST_STOP, false, BASE_PLAIN, {ST_PROMPT_PLAIN}, "allow", false},
+	 false, NULL},
+	{"stop, blocks (review pending)", ST_STOP, false, BASE_REVIEWED, {ST_PROMPT_ROZ}, "block", false, NULL},
+	{"stop, allows (approved)", ST_STOP, false, BASE_REVIEWED, {REVIEW_DONE}, "allow", false, NULL},
+	{"stop, allows (no review)", ST_STOP, false, BASE_PLAIN, {ST_PROMPT_PLAIN}, "allow", false, NULL},
 	{"subagent-start roz:roz", ST_SUB_START, false, BASE_REVIEWED, {ST_PROMPT_ROZ, ST_STOP}, "allow",
-	 false},
+	 false, NULL},
 	{"subagent-stop roz:roz, fresh verdict", ST_SUB_STOP, false, BASE_REVIEWED,
-	 {ST_PROMPT_ROZ, ST_STOP, ST_SUB_START, ST_DECIDE_CALL, ST_DECIDE}, "allow", false},
-	{"session-end", ST_SESSION_END, false, BASE_REVIEWED, {ST_NONE}, "allow", false},
+	 {ST_PROMPT_ROZ, ST_STOP, ST_SUB_START, ST_DECIDE_CALL, ST_DECIDE}, "allow", false, NULL},
+	{"session-end", ST_SESSION_END, false, BASE_REVIEWED, {ST_NONE}, "allow", false, NULL},
 	{"decide COMPLETE (argv, no stdin)", ST_DECIDE, false, BASE_REVIEWED,
-	 {ST_PROMPT_ROZ, ST_STOP, ST_SUB_START, ST_DECIDE_CALL}, "recorded", false},
+	 {ST_PROMPT_ROZ, ST_STOP, ST_SUB_START, ST_DECIDE_CALL}, "recorded", false, NULL},
+	/* governance off: a repository without intents (issue 14: post-tool-use <= 1.1x floor) */
+	{"post-tool-use Read, no intents", ST_POST_READ, false, BASE_REVIEWED, {ST_NONE}, "allow", false,
+	 &plain_repo},
+	{"post-tool-use Write, no intents", ST_POST_WRITE, false, BASE_REVIEWED, {ST_NONE}, "allow", false,
+	 &plain_repo},
+	{"post-tool-use Bash echo > file, no intents", ST_POST_BASH, false, BASE_REVIEWED, {ST_NONE},
+	 "allow", false, &plain_repo},
+	{"pre-tool-use Write, no intents", ST_WRITE, false, BASE_REVIEWED, {ST_NONE}, "allow", false,
+	 &plain_repo},
+	/* governed by 20 intents, INT-007 selected (issue 14: a Write <= 1.5x floor) */
+	{"post-tool-use Read, 20 intents", ST_POST_READ, false, BASE_REVIEWED, {ST_SELECT}, "allow",
+	 false, &gov_learns_read},
+	{"post-tool-use Write, 20 intents", ST_POST_WRITE, false, BASE_REVIEWED, {ST_SELECT}, "allow",
+	 false, &gov_learns_write},
+	{"post-tool-use Bash echo > file, 20 intents", ST_POST_BASH, false, BASE_REVIEWED, {ST_SELECT},
+	 "allow", false, &gov_learns_bash},
+	{"pre-tool-use Write in scope, 20 intents", ST_WRITE, false, BASE_REVIEWED, {ST_SELECT}, "allow",
+	 false, &gov_selected},
+	{"pre-tool-use Write, none selected, 20 intents", ST_WRITE, false, BASE_REVIEWED, {ST_NONE},
+	 "deny", false, &gov_any},
+	{"pre-tool-use Edit, file remembered, 20 intents", ST_EDIT, false, BASE_REVIEWED,
+	 {ST_SELECT, ST_POST_READ}, "allow", false, &gov_remembers},
+	{"pre-tool-use Bash ls, 20 intents", ST_BASH_LS, false, BASE_REVIEWED, {ST_SELECT}, "allow",
+	 false, &gov_selected},
+	{"pre-tool-use Bash echo > file, 20 intents", ST_BASH_ECHO, false, BASE_REVIEWED, {ST_SELECT},
+	 "allow", false, &gov_selected},
 };
+
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))
 
 /*
@@ -878,22 +1008,22 @@ static void build_base(const binary *b, const size_def *sz, enum base kind, cons
 	long steps_run = 0;
 
 	make_dir(home);
-	run_step(b, home, ST_START_NEW, 0, must);
+	run_step(b, home, ST_START_NEW, 0, REPO_NONE, must);
 	if (kind == BASE_REVIEWED) {
 		for (long k = 1; k <= sz->cycles; k++) {
 			static const enum step cycle[] = {ST_PROMPT_ROZ, ST_STOP,     ST_SUB_START, ST_DECIDE_CALL,
 							  ST_DECIDE,     ST_SUB_STOP, ST_STOP};
 
 			for (size_t s = 0; s < sizeof(cycle) / sizeof(cycle[0]); s++)
-				run_step(b, home, cycle[s], k, must);
+				run_step(b, home, cycle[s], k, REPO_NONE, must);
 			steps_run += sizeof(cycle) / sizeof(cycle[0]);
 		}
 		for (long k = 1; k <= sz->roz_prompts; k++, steps_run++)
-			run_step(b, home, ST_PROMPT_ROZ, k, must);
+			run_step(b, home, ST_PROMPT_ROZ, k, REPO_NONE, must);
 	} else {
 		for (long k = 1; k <= sz->plain_turns; k++, steps_run += 2) {
-			run_step(b, home, ST_PROMPT_PLAIN, k, must);
-			run_step(b, home, ST_STOP, k, must);
+			run_step(b, home, ST_PROMPT_PLAIN, k, REPO_NONE, must);
+			run_step(b, home, ST_STOP, k, REPO_NONE, must);
 		}
 	}
 	if (steps_run >= 1000)
@@ -902,9 +1032,37 @@ static void build_base(const binary *b, const size_def *sz, enum base kind, cons
 			(now_us() - t0) / 1e6);
 }
 
+/* Whether a file holds a text; files here are sessions, a few hundred KB at most. */
+static bool file_holds(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "re");
+	char *buf;
+	size_t n;
+	bool found;
+
+	if (!f)
+		return false;
+	buf = xcalloc(1, 1u << 20);
+	n = fread(buf, 1, (1u << 20) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	found = strstr(buf, text) != NULL;
+	free(buf);
+	return found;
+}
+
+static void check_holds(const bcase *c, const char *path, const char *text, const char *when)
+{
+	if (text && !file_holds(path, text))
+		die("case '%s': the session does not hold %s %s, so governance did not do what the case "
+		    "measures (%s)",
+		    c->name, text, when, path);
+}
+
 static void prepare_job(job *j, const bcase *c, int who, const char *dir, int idx, const char *base)
 {
 	const binary *b = &bins[who];
+	enum repo repo = c->repo ? c->repo->which : REPO_NONE;
 
 	memset(j, 0, sizeof(*j));
 	j->c = c;
@@ -926,11 +1084,13 @@ static void prepare_job(job *j, const bcase *c, int who, const char *dir, int id
 	if (base && exists(base))
 		copy_file(base, j->session, 0600);
 	for (size_t s = 0; s < sizeof(c->setup) / sizeof(c->setup[0]) && c->setup[s]; s++)
-		run_step(b, j->home, c->setup[s], CASE_I, who == 0);
+		run_step(b, j->home, c->setup[s], CASE_I, repo, who == 0);
 	j->has_snapshot = exists(j->session);
 	if (j->has_snapshot)
 		copy_file(j->session, j->snapshot, 0600);
-	cmd_make(&j->cmd, b, j->home, c->measured, CASE_I);
+	if (who == 0 && c->repo)
+		check_holds(c, j->session, c->repo->after_setup, "after its set-up");
+	cmd_make(&j->cmd, b, j->home, c->measured, CASE_I, repo);
 
 	/* one probe run: what it answers is what every measured run must answer */
 	restore(j);
@@ -943,6 +1103,8 @@ static void prepare_job(job *j, const bcase *c, int who, const char *dir, int id
 		die("case '%s': roz answered %s where %s was expected, so it would not measure what "
 		    "it says.\nstdout: %s\nstderr: %s",
 		    c->name, j->answer, c->expect, scratch.out, scratch.err);
+	} else if (c->repo) {
+		check_holds(c, j->session, c->repo->after_probe, "after the measured hook");
 	}
 }
 
@@ -1142,14 +1304,14 @@ static void run_size(const size_def *sz)
 		printf("floor: p50 %.0f µs, p90 %.0f, p99 %.0f, peak RSS %ld KiB, CPU %.0f µs (%zu runs)\n",
 		       fs.p50, fs.p90, fs.p99, floor_rss, fcpu.p50, n_floor);
 		/* "µ" and "×" take two bytes and one column: each width is one more than it shows */
-		printf("%-40s  %-8s %9s %9s %9s %8s %8s %9s", "case", "answer", "p50 µs", "p90 µs",
+		printf("%-46s  %-8s %9s %9s %9s %8s %8s %9s", "case", "answer", "p50 µs", "p90 µs",
 		       "p99 µs", "×floor", "RSS KiB", "CPU µs");
 		if (n_bins > 1)
 			printf("  | %-8s %9s %9s %9s %8s %8s %9s  %s", "theirs", "p50 µs", "p90 µs",
 			       "p99 µs", "×floor", "RSS KiB", "CPU µs", "theirs/ours");
 		printf("\n");
 		for (size_t k = 0; k < n_jobs; k += (size_t)n_bins) {
-			printf("%-40s", jobs[k].c->name);
+			printf("%-46s", jobs[k].c->name);
 			print_stats_cols(&jobs[k], fs.p50);
 			if (n_bins > 1) {
 				printf("  |");
@@ -1190,6 +1352,111 @@ static void run_size(const size_def *sz)
 	free(floor_cpu);
 	if (!keep_work)
 		rmtree(dir);
+}
+
+/* ---- the repositories governance reads ------------------------------------------------- */
+
+/*
+ * Twenty intents the way a team would keep them: an area of the code each,
+ * 3-5 owned globs, two constraints, two or three acceptance criteria, a date;
+ * most IN_PROGRESS, some DRAFT or COMPLETED. About 9 KB of YAML, all of which
+ * a governed pre-tool-use reads and checks.
+ */
+static const struct {
+	const char *dir, *name;
+} areas[20] = {
+	{"auth", "JWT authentication migration"},   {"search", "Full-text search on orders"},
+	{"notify", "Email and push notifications"}, {"reports", "Monthly sales reports"},
+	{"api", "Public API v2 pagination"},        {"ui", "Design tokens in the web UI"},
+	{"billing", "Invoices with tax lines"},     {"payments", "Card payments through the new gateway"},
+	{"inventory", "Stock levels per warehouse"}, {"shipping", "Carrier rates and labels"},
+	{"i18n", "German and French translations"}, {"audit", "Audit log for admin actions"},
+	{"cache", "Response cache for product pages"}, {"export", "CSV and XLSX exports"},
+	{"import", "Bulk product import"},          {"accounts", "Account deletion on request"},
+	{"webhooks", "Signed outgoing webhooks"},   {"scheduler", "Retries in the job scheduler"},
+	{"metrics", "Service metrics and dashboards"}, {"onboarding", "Onboarding checklist"},
+};
+
+static size_t intents_yaml(char *buf, size_t cap)
+{
+	static const char *const status[7] = {"IN_PROGRESS", "IN_PROGRESS", "IN_PROGRESS", "DRAFT",
+					      "IN_PROGRESS", "COMPLETED",   "IN_PROGRESS"};
+	size_t len = 0;
+
+#define ADD(...)                                                                                     \
+	do {                                                                                         \
+		int n_ = snprintf(buf + len, cap - len, __VA_ARGS__);                                \
+		if (n_ < 0 || (size_t)n_ >= cap - len)                                               \
+			die("the intents file does not fit");                                        \
+		len += (size_t)n_;                                                                   \
+	} while (0)
+	ADD("active_intents:\n");
+	for (int k = 0; k < 20; k++) {
+		const char *d = areas[k].dir;
+
+		ADD("  - id: INT-%03d\n    name: \"%s\"\n    status: %s\n", k + 1, areas[k].name,
+		    status[k % 7]);
+		ADD("    created_at: \"2025-%02d-%02dT09:%02d:00Z\"\n", 1 + k % 5, 1 + k, 10 + k);
+		ADD("    owned_scope:\n      - \"src/%s/**\"\n      - \"tests/%s/**\"\n      - \"docs/%s.md\"\n",
+		    d, d, d);
+		if (k % 3 >= 1)
+			ADD("      - \"migrations/*_%s_*.sql\"\n", d);
+		if (k % 3 == 2)
+			ADD("      - \"config/%s.toml\"\n", d);
+		ADD("    constraints:\n      - \"Keep the public interface of src/%s/ stable\"\n      - \"%s\"\n",
+		    d, k % 2 ? "No raw SQL in request handlers" : "No new runtime dependency without approval");
+		ADD("    acceptance_criteria:\n      - \"Unit tests in tests/%s/ pass\"\n"
+		    "      - \"docs/%s.md describes the new behaviour\"\n",
+		    d, d);
+		if (k % 2 == 0)
+			ADD("      - \"p95 of the %s endpoints stays under 200 ms\"\n", d);
+	}
+#undef ADD
+	return len;
+}
+
+/*
+ * A repository as Claude Code works in one: a .git directory (all roz looks
+ * for) and the files the tool calls name. The governed one adds
+ * .orchestration/ with the intents, a short .intentignore and lessons.
+ */
+static void make_repo(enum repo which, const char *name)
+{
+	static const char tax[] = "export const vat = {\n\trate: 0.19,\n\tround: 'half-even',\n};\n";
+	static const char ignore[] = "# generated files no intent owns\ndist/\n*.min.js\ncoverage/\n";
+	static const char lessons[] = "# Lessons\n\n- Money is kept in cents; never round before the "
+				      "invoice total.\n- The tax tables are per country, not per currency.\n";
+	char *dir = repo_dirs[which], p[PATH_CAP];
+
+	fmt_path(dir, "%s/%s", work, name);
+	make_dir(dir);
+	fmt_path(p, "%s/.git", dir);
+	make_dir(p);
+	fmt_path(p, "%s/.git/HEAD", dir);
+	write_file(p, "ref: refs/heads/main\n", 21, 0600);
+	fmt_path(p, "%s/src", dir);
+	make_dir(p);
+	fmt_path(p, "%s/src/billing", dir);
+	make_dir(p);
+	fmt_path(p, "%s/src/billing/tax.ts", dir);
+	write_file(p, tax, sizeof(tax) - 1, 0600);
+	fmt_path(p, "%s/src/billing/invoice.ts", dir);
+	write_file(p, "export function invoiceTotal(lines) {\n\treturn 0;\n}\n", 51, 0600);
+	fmt_path(p, "%s/src/billing/notes.txt", dir);
+	write_file(p, "x\n", 2, 0600);
+	if (which == REPO_GOV) {
+		char yaml[16384];
+		size_t n = intents_yaml(yaml, sizeof(yaml));
+
+		fmt_path(p, "%s/.orchestration", dir);
+		make_dir(p);
+		fmt_path(p, "%s/.orchestration/active_intents.yaml", dir);
+		write_file(p, yaml, n, 0600);
+		fmt_path(p, "%s/.orchestration/.intentignore", dir);
+		write_file(p, ignore, sizeof(ignore) - 1, 0600);
+		fmt_path(p, "%s/.orchestration/CLAUDE.md", dir);
+		write_file(p, lessons, sizeof(lessons) - 1, 0600);
+	}
 }
 
 /* ---- the machine and the binaries ------------------------------------------------------------ */
@@ -1266,6 +1533,8 @@ int main(int argc, char **argv)
 		n_bins = 2;
 	}
 	install_binary(&floor_bin, "floor", opt.floor);
+	make_repo(REPO_PLAIN, "repo-plain");
+	make_repo(REPO_GOV, "repo-gov");
 
 	cpu_model(cpu, sizeof(cpu));
 	uname(&un);
