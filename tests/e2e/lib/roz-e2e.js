@@ -282,8 +282,9 @@ function hookCalls(run, event) {
   return run.rozCalls.filter((c) => c.hook === event);
 }
 
-// What one hook call answered: 'allow' ({}), 'block', 'deny', 'context', or
-// 'bad:<why>'.
+// What one hook call answered: 'allow' ({}), 'block', 'deny', 'ask' (the
+// person decides: destructive commands, governance's escalation), 'context',
+// or 'bad:<why>'.
 function answerOf(call) {
   if (call.rc !== 0) return `bad:exit ${call.rc}`;
   const o = call.output;
@@ -293,6 +294,7 @@ function answerOf(call) {
   if (o.decision === 'block') return 'block';
   const h = o.hookSpecificOutput;
   if (h && h.permissionDecision === 'deny') return 'deny';
+  if (h && h.permissionDecision === 'ask') return 'ask';
   if (h && h.permissionDecision) return `bad:permissionDecision ${h.permissionDecision}`;
   if (h && h.additionalContext) return 'context';
   return `bad:${JSON.stringify(o).slice(0, 80)}`;
