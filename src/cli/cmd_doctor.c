@@ -1,9 +1,11 @@
 /*
  * cmd_doctor.c - `roz doctor`: check that roz can work here - on PATH,
  * storage private and writable, every config problem, templates readable,
- * the plugin's hooks wired to roz wherever Claude Code installed it, and a
- * Claude Code release it was tested with - and say how to fix each thing
- * that is not. What a fresh install has not done yet is a note, not a fault.
+ * the plugin's hooks wired to roz wherever Claude Code installed it, a
+ * Claude Code release it was tested with, and, in a repository that declares
+ * intents, whether governance can judge changes there - and say how to fix
+ * each thing that is not. What a fresh install has not done yet is a note,
+ * not a fault.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -25,6 +27,9 @@
 #include "roz/json.h"
 #include "roz/claude_versions.h"
 #include "roz/config_load.h"
+#include "roz/destructive.h"
+#include "roz/glob.h"
+#include "roz/orchestration.h"
 #include "roz/runner.h"
 #include "roz/version.h"
 
@@ -41,9 +46,11 @@ static void help(void)
 	       "Check that roz can do its job here, and say how to fix what is wrong:\n"
 	       "roz on PATH, the storage directory, every problem in the config file, block\n"
 	       "templates, the plugin's hooks.json (as Claude Code installed it and as roz\n"
-	       "installed it), the Claude Code version, and which second-opinion tools the\n"
-	       "reviewer can use. Exits 0 only when every check passes; notes and warnings\n"
-	       "do not fail it.\n\n"
+	       "installed it), the Claude Code version, the [governance] settings, intent\n"
+	       "governance in the repository you run it in (whether its\n"
+	       ".orchestration/active_intents.yaml can be used, and where not, the line and\n"
+	       "the fix), and which second-opinion tools the reviewer can use. Exits 0 only\n"
+	       "when every check passes; notes and warnings do not fail it.\n\n"
 	       "Options:\n"
 	       "      --plugin-dir DIR  the plugin to check (default: $CLAUDE_PLUGIN_ROOT, else\n"
 	       "                        Claude Code's installs of roz under ~/.claude/plugins\n"
@@ -682,6 +689,166 @@ static void check_claude(void)
 	roz_free(found);
 }
 
+/* ---- governance -------------------------------------------------------- */
+
+/*
+ * The [governance] values the config parser cannot judge alone: rule names
+ * must be rules roz has (a misspelt name would leave the rule on without a
+ * word), and extra rules must be globs that can match.
+ */
+static void check_governance_config(doctor *d, const roz_config *config)
+{
+	size_t nrules, bad = 0;
+	const char *const *rules = roz_destructive_rule_names(&nrules);
+	roz_buf valid = ROZ_BUF_INIT;
+
+	for (size_t i = 0; i < nrules; i++)
+		roz_buf_addf(&valid, "%s%s", i ? ", " : "", rules[i]);
+	for (size_t i = 0; i < config->n_gov_destructive_disable; i++) {
+		const char *name = config->gov_destructive_disable[i];
+		bool known = false;
+		char *shown, *fix;
+
+		for (size_t j = 0; j < nrules && !known; j++)
+			known = strcmp(name, rules[j]) == 0;
+		if (known)
+			continue;
+		bad++;
+		shown = cli_safe(name, false);
+		fix = roz_asprintf("name a rule roz has: %s", roz_buf_cstr(&valid));
+		fail(d, fix ? fix : "name a rule roz has (docs/governance.md lists them)",
+		     "config: [governance] destructive_disable names '%s', which is not a rule; that "
+		     "setting turns nothing off",
+		     shown ? shown : "?");
+		roz_free(fix);
+		roz_free(shown);
+	}
+	for (size_t i = 0; i < config->n_gov_destructive_extra; i++) {
+		char *shown;
+
+		if (roz_glob_valid(config->gov_destructive_extra[i]))
+			continue;
+		bad++;
+		shown = cli_safe(config->gov_destructive_extra[i], false);
+		fail(d, "close every `[` (write `[[]` for a literal one)",
+		     "config: [governance] destructive_extra '%s' is not a valid glob", shown ? shown : "?");
+		roz_free(shown);
+	}
+	if (!bad && (config->n_gov_destructive_disable || config->n_gov_destructive_extra))
+		pass("config: [governance] rule names and globs");
+	roz_buf_dispose(&valid);
+}
+
+/*
+ * Which lines of the ignore file are not patterns: each line is handed to
+ * the same parser on its own, so doctor and the hooks cannot disagree.
+ */
+static void ignore_bad_lines(const char *root)
+{
+	char *path = roz_asprintf("%s/%s", strcmp(root, "/") ? root : "", ROZ_ORCH_IGNORE_FILE), *text;
+	size_t len = 0, line = 0, shown = 0, more = 0;
+
+	text = path ? read_small_file(path, &len) : NULL;
+	for (size_t pos = 0; text && pos < len;) {
+		const char *ls = text + pos, *nl = memchr(ls, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - ls) : len - pos, skipped = 0;
+		roz_ignore one = {NULL, 0};
+
+		pos += n + (nl ? 1 : 0);
+		line++;
+		if (roz_ignore_parse(ls, n, &one, &skipped) < 0)
+			break;
+		roz_ignore_dispose(&one);
+		if (!skipped)
+			continue;
+		if (shown < 5) {
+			char *bytes = roz_strndup(ls, n), *safe = bytes ? cli_safe(bytes, false) : NULL;
+
+			printf("    line %zu: %s\n", line, safe ? safe : "?");
+			roz_free(safe);
+			roz_free(bytes);
+			shown++;
+		} else {
+			more++;
+		}
+	}
+	if (more)
+		printf("    ... and %zu more\n", more);
+	roz_free(text);
+	roz_free(path);
+}
+
+/*
+ * Governance in the repository doctor runs in: whether its intents file can
+ * be used (every change there is refused while it cannot), whether any
+ * intent is open for work, and whether its ignore file reads whole.
+ */
+static void check_governance(doctor *d)
+{
+	char cwd[PATH_MAX], *root = NULL, *problem = NULL;
+	roz_orchestration o;
+	size_t in_progress = 0;
+
+	memset(&o, 0, sizeof o);
+	if (!getcwd(cwd, sizeof cwd)) {
+		warn("run roz doctor from the repository to check its governance",
+		     "governance: cannot tell the current directory (%s)", strerror(errno));
+		return;
+	}
+	if (roz_orchestration_find(cwd, &o) < 0) {
+		fail(d, "free some memory", "governance: %s", roz_error_last());
+		goto out;
+	}
+	if (!o.governed) {
+		notice("governance: off here (no %s)", ROZ_ORCH_INTENTS_FILE);
+		goto out;
+	}
+	if (roz_orchestration_load(&o, ROZ_ORCH_INTENTS | ROZ_ORCH_IGNORE) < 0) {
+		fail(d, "free some memory", "governance: out of memory reading %s", ROZ_ORCH_INTENTS_FILE);
+		goto out;
+	}
+	root = cli_safe(o.root, false);
+	if (!o.intents_ok) {
+		const char *p = o.intents_problem ? o.intents_problem : ROZ_ORCH_INTENTS_FILE;
+		/* a problem the parser found has a position; one the file has (size, kind) has none */
+		bool at_line = strncmp(p, ROZ_ORCH_INTENTS_FILE ":", strlen(ROZ_ORCH_INTENTS_FILE) + 1) == 0;
+
+		problem = cli_safe(p, false);
+		fail(d, at_line ? "fix the YAML at that line; `roz intent list` checks it"
+				: "make " ROZ_ORCH_INTENTS_FILE " a regular file roz can read, at most 1 MiB; "
+				  "`roz intent list` checks it",
+		     "governance: %s%s%s%s; until it is fixed every change there is refused",
+		     problem ? problem : "?", at_line ? " (in " : "", at_line && root ? root : "",
+		     at_line ? ")" : "");
+	} else {
+		for (size_t i = 0; i < o.intents.n; i++)
+			in_progress += o.intents.items[i].status == ROZ_INTENT_IN_PROGRESS;
+		pass("governance: %s/%s: %zu intent%s, %zu IN_PROGRESS", root ? root : "?",
+		     ROZ_ORCH_INTENTS_FILE, o.intents.n, o.intents.n == 1 ? "" : "s", in_progress);
+		if (!in_progress)
+			warn("set the status of the work to allow to IN_PROGRESS in " ROZ_ORCH_INTENTS_FILE,
+			     "governance: no intent is IN_PROGRESS, so every change in %s will be refused",
+			     root ? root : "?");
+	}
+	if (o.ignore_problem) {
+		char *ig = cli_safe(o.ignore_problem, false);
+		bool lines = o.have_ignore;
+
+		warn(lines ? "fix or delete those lines: each is a gitignore-style pattern relative to the "
+			     "repository root (docs/governance.md); the others still apply"
+			   : "make it a regular file roz can read, or remove it; until then governance ignores "
+			     "no path",
+		     "governance: %s", ig ? ig : "?");
+		if (lines)
+			ignore_bad_lines(o.root);
+		roz_free(ig);
+	}
+out:
+	roz_free(problem);
+	roz_free(root);
+	roz_orchestration_dispose(&o);
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	const char *given = NULL;
@@ -708,6 +875,8 @@ int cmd_doctor(int argc, char **argv)
 	check_plugins(&d, given, &plugin);
 	check_templates(&d, &config, plugin);
 	check_claude();
+	check_governance_config(&d, &config);
+	check_governance(&d);
 	second = roz_runner_find_second_opinions(&config, roz_config_load_process_env, NULL);
 	pass("second-opinion tools on PATH: %s", second ? second : "none (the reviewer reasons on its own)");
 	roz_free(second);

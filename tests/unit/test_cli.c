@@ -502,6 +502,181 @@ static void doctor_shows_the_claude_code_version(void **state)
 
 /* Run roz with stdout on /dev/full: the write fails and roz must say so. */
 /* Make a file look `secs` old. */
+/* ---- governance -------------------------------------------------------- */
+
+/* A repository at <home>/repo whose intents file holds `yaml`. Caller frees. */
+static char *governed_repo(const home *h, const char *yaml)
+{
+	char *repo = t_sprintf("%s/repo", h->dir), *git = t_sprintf("%s/.git/HEAD", repo),
+	     *file = t_sprintf("%s/.orchestration/active_intents.yaml", repo);
+
+	t_write_file(git, "ref: refs/heads/main\n");
+	t_write_file(file, yaml);
+	free(git);
+	free(file);
+	return repo;
+}
+
+/* roz doctor run from `dir`: governance is judged for the repository the command runs in. */
+static t_run doctor_in(home *h, const char *dir)
+{
+	char old[4096];
+	t_run r;
+
+	assert_non_null(getcwd(old, sizeof old));
+	assert_int_equal(chdir(dir), 0);
+	r = doctor(h, NULL);
+	assert_int_equal(chdir(old), 0);
+	return r;
+}
+
+static const char good_intents[] = "active_intents:\n"
+				   "  - id: INT-001\n"
+				   "    name: Auth\n"
+				   "    status: IN_PROGRESS\n"
+				   "    owned_scope: [\"src/auth/**\"]\n"
+				   "  - id: INT-002\n"
+				   "    name: Billing\n"
+				   "    status: DRAFT\n";
+
+static void doctor_passes_on_a_governed_repository(void **state)
+{
+	home h;
+	t_run r;
+	char *repo, *sub;
+
+	(void)state;
+	home_make(&h);
+	repo = governed_repo(&h, good_intents);
+	/* from a folder inside it, as from its root */
+	sub = t_sprintf("%s/src", repo);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	r = doctor_in(&h, sub);
+	if (r.status != 0 || !strstr(r.out, "ok governance: ") ||
+	    !strstr(r.out, "repo/.orchestration/active_intents.yaml: 2 intents, 1 IN_PROGRESS"))
+		fail_msg("doctor in a governed repository (exit %d):\n%s%s", r.status, r.out, r.err);
+	assert_null(strstr(r.out, "is IN_PROGRESS"));
+	t_run_dispose(&r);
+
+	/* outside any governed repository it is a note */
+	r = doctor_in(&h, h.dir);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "governance: off here (no .orchestration/active_intents.yaml)"));
+	t_run_dispose(&r);
+	free(sub);
+	free(repo);
+	home_dispose(&h);
+}
+
+/*
+ * An intents file that cannot be used fails doctor with the file, line and
+ * column the hooks refuse changes with, and the fix; each class of problem
+ * the reader reports, and a file it will not read at all.
+ */
+static void doctor_reports_a_broken_intents_file(void **state)
+{
+	static const struct {
+		const char *yaml, *where;
+	} cases[] = {
+		{"active_intents:\n  - id: INT-001\n    name: [x\n", "active_intents.yaml:4:1: "},
+		{"active_intents:\n  - id: INT-001\n    name: x\n    status: DONE\n", "active_intents.yaml:4:13: "},
+		{"active_intents:\n  - {id: A, name: x, status: DRAFT}\n  - {id: A, name: y, status: DRAFT}\n",
+		 "active_intents.yaml:3:"},
+		{"active_intents:\n  - id: A\n    name: x\n    status: DRAFT\n    owned_scope: [\"../x\"]\n",
+		 "active_intents.yaml:5:19: "},
+		{"active_intents:\n  - id: A\n    name: caf\xe9\n    status: DRAFT\n", "active_intents.yaml:3:14: "},
+		{"intents: []\n", "active_intents.yaml:1:1: "},
+	};
+	home h;
+	t_run r;
+	char *repo, *file;
+
+	(void)state;
+	home_make(&h);
+	repo = governed_repo(&h, "");
+	file = t_sprintf("%s/.orchestration/active_intents.yaml", repo);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		t_write_file(file, cases[i].yaml);
+		r = doctor_in(&h, repo);
+		expect_failure(&r, cases[i].where, "fix the YAML at that line; `roz intent list` checks it");
+		assert_non_null(strstr(r.out, "every change there is refused"));
+		t_run_dispose(&r);
+	}
+	/* a file it will not read has no line to fix: the fix says what the file must be */
+	assert_int_equal(unlink(file), 0);
+	assert_int_equal(mkdir(file, 0700), 0);
+	r = doctor_in(&h, repo);
+	expect_failure(&r, "active_intents.yaml: not a regular file", "a regular file roz can read, at most 1 MiB");
+	t_run_dispose(&r);
+	free(file);
+	free(repo);
+	home_dispose(&h);
+}
+
+/* With no intent open for work every change is refused: doctor warns, and does not fail. */
+static void doctor_warns_when_no_intent_is_in_progress(void **state)
+{
+	home h;
+	t_run r;
+	char *repo, *ignore;
+
+	(void)state;
+	home_make(&h);
+	repo = governed_repo(&h, "active_intents:\n  - id: INT-002\n    name: Billing\n    status: DRAFT\n");
+	r = doctor_in(&h, repo);
+	if (r.status != 0 || !strstr(r.out, "1 intent, 0 IN_PROGRESS") ||
+	    !strstr(r.out, "governance: no intent is IN_PROGRESS, so every change in ") ||
+	    !strstr(r.out, "set the status of the work to allow to IN_PROGRESS"))
+		fail_msg("exit %d:\n%s%s", r.status, r.out, r.err);
+	t_run_dispose(&r);
+
+	/* lines of .intentignore that are not patterns: a warning naming them */
+	ignore = t_sprintf("%s/.orchestration/.intentignore", repo);
+	t_write_file(ignore, "build/\n[abc\n# a comment\n/..\n*.log\n");
+	r = doctor_in(&h, repo);
+	if (r.status != 0 || !strstr(r.out, ".intentignore: 2 line(s) are not valid patterns") ||
+	    !strstr(r.out, "line 2: [abc") || !strstr(r.out, "line 4: /..") || strstr(r.out, "line 1:") ||
+	    !strstr(r.out, "fix or delete those lines"))
+		fail_msg("exit %d:\n%s%s", r.status, r.out, r.err);
+	t_run_dispose(&r);
+	free(ignore);
+	free(repo);
+	home_dispose(&h);
+}
+
+/* A destructive rule turned off by a name roz does not have turns nothing off: doctor fails it. */
+static void doctor_reports_an_unknown_destructive_rule(void **state)
+{
+	home h;
+	t_run r;
+	char *cfg;
+
+	(void)state;
+	home_make(&h);
+	cfg = t_sprintf("%s/config.toml", h.dir);
+	t_write_file(cfg, "[governance]\ndestructive_disable = [\"git-stash-drop\", \"rm-rf\"]\n");
+	r = doctor_in(&h, h.dir);
+	expect_failure(&r, "destructive_disable names 'rm-rf', which is not a rule",
+		       "name a rule roz has: rm-recursive, git-push-force,");
+	assert_non_null(strstr(r.out, "sql-drop"));
+	assert_null(strstr(r.out, "'git-stash-drop'"));
+	t_run_dispose(&r);
+
+	t_write_file(cfg, "[governance]\ndestructive_extra = [\"terraform [destroy\"]\n");
+	r = doctor_in(&h, h.dir);
+	expect_failure(&r, "destructive_extra 'terraform [destroy' is not a valid glob", "close every `[`");
+	t_run_dispose(&r);
+
+	t_write_file(cfg, "[governance]\ndestructive_disable = [\"git-stash-drop\"]\n"
+			  "destructive_extra = [\"terraform destroy*\"]\n");
+	r = doctor_in(&h, h.dir);
+	if (r.status != 0 || !strstr(r.out, "ok config: [governance] rule names and globs"))
+		fail_msg("exit %d:\n%s%s", r.status, r.out, r.err);
+	t_run_dispose(&r);
+	free(cfg);
+	home_dispose(&h);
+}
+
 static void age_file(const char *path, long secs)
 {
 	struct timespec ts[2];
@@ -938,6 +1113,10 @@ int main(void)
 		cmocka_unit_test(doctor_finds_the_marketplace_install),
 		cmocka_unit_test(doctor_finds_the_plugin_cache_without_its_record),
 		cmocka_unit_test(doctor_shows_the_claude_code_version),
+		cmocka_unit_test(doctor_passes_on_a_governed_repository),
+		cmocka_unit_test(doctor_reports_a_broken_intents_file),
+		cmocka_unit_test(doctor_warns_when_no_intent_is_in_progress),
+		cmocka_unit_test(doctor_reports_an_unknown_destructive_rule),
 		cmocka_unit_test(clean_sweeps_orphaned_lock_and_temp_files),
 		cmocka_unit_test(clean_keeps_evidence_it_just_moved_aside),
 		cmocka_unit_test(hook_answers_at_once_on_a_fifo),
