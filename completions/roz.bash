@@ -19,6 +19,14 @@ _roz_session_ids()
     return 0
 }
 
+# Intent ids of the repository in the current directory, as roz reads them.
+_roz_intent_ids()
+{
+    local ids
+    ids=$(roz intent list --json 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4)
+    mapfile -t COMPREPLY < <(compgen -W "$ids" -- "$1")
+}
+
 # Number of positional arguments before the word being completed, counting
 # from the word after the command and skipping the values of options that
 # take one (as a separate word).
@@ -68,8 +76,8 @@ _roz()
     fi
     COMPREPLY=()
 
-    local commands="hook decide context list debug trace stats clean doctor demo"
-    local events="session-start user-prompt pre-tool-use stop subagent-start subagent-stop session-end"
+    local commands="hook decide context list debug trace stats clean doctor intent demo"
+    local events="session-start user-prompt pre-tool-use post-tool-use stop subagent-start subagent-stop session-end"
 
     # Find the command: the first word after `roz` that is not an option.
     local i cmd='' cmd_at=0
@@ -124,6 +132,9 @@ _roz()
             opts="--plugin-dir -h --help"
             valued="--plugin-dir"
             ;;
+        intent)
+            opts="--json --refactor -h --help"
+            ;;
         demo)
             opts="--keep -h --help"
             ;;
@@ -164,6 +175,12 @@ _roz()
             ;;
         context | debug | trace)
             ((npos == 0)) && _roz_session_ids "$cur"
+            ;;
+        intent)
+            case $npos in
+                0) mapfile -t COMPREPLY < <(compgen -W "list show select" -- "$cur") ;;
+                1) _roz_intent_ids "$cur" ;;
+            esac
             ;;
     esac
     return 0
