@@ -317,7 +317,7 @@ static int judge_targets(const roz_hook_input *in, const roz_gov_world *w, const
 		} else if (file_tool && j.v != V_OUTSIDE_REPO && w->hash_file) {
 			const roz_gov_file *seen = roz_session_gov_file(g, j.abs);
 			char hash[ROZ_GOV_HASH_SIZE];
-			int hr;
+			int hr = ROZ_OK;
 
 			if (seen && (hr = w->hash_file(w->ud, j.abs, hash)) == ROZ_OK &&
 			    strcmp(hash, seen->hash) != 0)
