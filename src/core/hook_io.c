@@ -642,6 +642,22 @@ int roz_hook_output_take(roz_hook_output *out, roz_output_kind kind, char *text)
 	roz_hook_output_dispose(out);
 	if (kind != ROZ_OUTPUT_ALLOW && !text)
 		return ROZ_ENOMEM;
+	/*
+	 * What roz answers is JSON Claude Code must read: a reason that quotes
+	 * bytes from a tool call (a path written as $'\xff') is repaired here,
+	 * whatever built it.
+	 */
+	if (text && !roz_utf8_valid(text, strlen(text))) {
+		roz_buf fixed = ROZ_BUF_INIT;
+
+		roz_utf8_add_repaired(&fixed, text, strlen(text));
+		roz_free(text);
+		if (roz_buf_failed(&fixed)) {
+			roz_buf_dispose(&fixed);
+			return ROZ_ENOMEM;
+		}
+		text = roz_buf_detach(&fixed, NULL);
+	}
 	out->kind = kind;
 	out->text = text;
 	out->event_name = event;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "roz/json.h"
+#include "roz/utf8.h"
 
 static const char *const code_names[] = {
 	[ROZ_DENIAL_NONE] = "NONE",
@@ -42,6 +43,28 @@ void roz_denial_dispose(roz_denial *d)
 	memset(d, 0, sizeof *d);
 }
 
+/*
+ * A copy of `s` that is UTF-8: refusals quote paths and commands as the
+ * tool call wrote them (`$'\xff'` is a byte, not a character), and the
+ * JSON the agent reads must parse. Inside a JSON text, bad bytes are only
+ * ever in strings, so the text stays JSON. NULL when out of memory.
+ */
+static char *repaired(const char *s, bool oom)
+{
+	roz_buf b = ROZ_BUF_INIT;
+
+	if (oom)
+		return NULL;
+	if (roz_utf8_valid(s, strlen(s)))
+		return roz_strdup(s);
+	roz_utf8_add_repaired(&b, s, strlen(s));
+	if (roz_buf_failed(&b)) {
+		roz_buf_dispose(&b);
+		return NULL;
+	}
+	return roz_buf_detach(&b, NULL);
+}
+
 int roz_denial_set(roz_denial *d, roz_denial_code code, const char *tool, const char *details,
 		   const char *fmt, ...)
 {
@@ -52,9 +75,10 @@ int roz_denial_set(roz_denial *d, roz_denial_code code, const char *tool, const 
 	roz_buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
 	d->code = code;
-	d->message = roz_buf_detach(&msg, NULL);
-	d->tool = tool ? roz_strdup(tool) : NULL;
-	d->details = details ? roz_strdup(details) : NULL;
+	d->message = repaired(msg.ptr ? msg.ptr : "", msg.oom);
+	roz_buf_dispose(&msg);
+	d->tool = tool ? repaired(tool, false) : NULL;
+	d->details = details ? repaired(details, false) : NULL;
 	if (!d->message || (tool && !d->tool) || (details && !d->details)) {
 		roz_denial_dispose(d);
 		roz_error_set("out of memory");

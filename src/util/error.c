@@ -3,6 +3,7 @@
  * roz_error_set()/roz_error_last(), and names for return codes.
  */
 #include "roz/common.h"
+#include "roz/utf8.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +26,35 @@ const char *roz_error_name(int code)
 	}
 }
 
+/*
+ * A message is UTF-8 whatever it quotes: a name cut to fit ('%.80s', or the
+ * buffer's end) or bytes from a tool call would otherwise make every JSON
+ * text the message is put into unreadable. A byte that starts no
+ * well-formed character becomes '?', in place; a character cut at the end
+ * is dropped.
+ */
+static void settle(void)
+{
+	size_t len = strlen(error_msg), i = 0, n;
+
+	while (i < len) {
+		if ((unsigned char)error_msg[i] < 0x80) {
+			i++;
+			continue;
+		}
+		n = roz_utf8_char_len(error_msg + i, len - i);
+		if (n) {
+			i += n;
+		} else if (len - i < 4 && (unsigned char)error_msg[i] >= 0xC0 &&
+			   len == sizeof(error_msg) - 1) {
+			error_msg[i] = '\0'; /* the last character, cut by the buffer */
+			break;
+		} else {
+			error_msg[i++] = '?';
+		}
+	}
+}
+
 void roz_error_set(const char *fmt, ...)
 {
 	va_list ap;
@@ -32,6 +62,7 @@ void roz_error_set(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(error_msg, sizeof(error_msg), fmt, ap);
 	va_end(ap);
+	settle();
 }
 
 void roz_error_set_errno(int errnum, const char *fmt, ...)
@@ -45,6 +76,7 @@ void roz_error_set_errno(int errnum, const char *fmt, ...)
 	len = strlen(error_msg);
 	if (len < sizeof(error_msg))
 		snprintf(error_msg + len, sizeof(error_msg) - len, ": %s", strerror(errnum));
+	settle();
 }
 
 void roz_error_prefix(const char *fmt, ...)
@@ -68,6 +100,7 @@ void roz_error_prefix(const char *fmt, ...)
 		memcpy(error_msg + len, old, olen);
 		error_msg[len + olen] = '\0';
 	}
+	settle();
 }
 
 const char *roz_error_last(void)

@@ -4,6 +4,7 @@
  * overrun) when too long, one per thread; and the names of return codes.
  */
 #include "support.h"
+#include "roz/utf8.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -68,6 +69,34 @@ static void test_long_messages_are_cut_not_overrun(void **state)
 	roz_error_clear();
 }
 
+/* A message is UTF-8 whatever it quotes, and a character cut by the buffer is dropped whole. */
+static void test_messages_are_always_utf8(void **state)
+{
+	char long_text[2000];
+	const char *m;
+	size_t len;
+
+	(void)state;
+	roz_error_set("bad [%s] and [%.2s]", "a\xff\xfe", "\xc3\xa9");
+	assert_string_equal(roz_error_last(), "bad [a?" "?] and [\xc3\xa9]");
+	roz_error_set("cut '%.1s'", "\xc3\xa9");
+	assert_string_equal(roz_error_last(), "cut '?'");
+	/* two-byte characters up to and past the end of the buffer */
+	for (size_t i = 0; i + 1 < sizeof(long_text); i += 2)
+		memcpy(long_text + i, "\xc3\xa9", 2);
+	long_text[sizeof(long_text) - 1] = '\0';
+	for (int shift = 0; shift < 2; shift++) {
+		roz_error_set("%s%s", shift ? "x" : "", long_text);
+		m = roz_error_last();
+		len = strlen(m);
+		assert_true(roz_utf8_valid(m, len));
+		assert_true(len > 100);
+	}
+	roz_error_set("ok");
+	roz_error_prefix("with \xff");
+	assert_string_equal(roz_error_last(), "with ?: ok");
+}
+
 static void *other_thread(void *arg)
 {
 	(void)arg;
@@ -95,6 +124,7 @@ int main(void)
 		cmocka_unit_test(test_code_names),
 		cmocka_unit_test(test_set_prefix_clear),
 		cmocka_unit_test(test_long_messages_are_cut_not_overrun),
+		cmocka_unit_test(test_messages_are_always_utf8),
 		cmocka_unit_test(test_one_reason_per_thread),
 	};
 

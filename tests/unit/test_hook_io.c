@@ -988,6 +988,21 @@ static void test_output_write_out_of_memory(void **state)
 	roz_buf_dispose(&b);
 }
 
+/* An answer quoting bytes that are not UTF-8 is repaired: Claude Code reads JSON. */
+static void test_output_text_is_always_utf8(void **state)
+{
+	roz_hook_output out = {ROZ_OUTPUT_ALLOW, NULL, NULL};
+	roz_buf b = ROZ_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(roz_hook_output_set(&out, ROZ_OUTPUT_DENY, "no: '\xff' and \xc3"), ROZ_OK);
+	assert_string_equal(out.text, "no: '\xef\xbf\xbd' and \xef\xbf\xbd");
+	assert_int_equal(roz_hook_output_write(&out, &b), ROZ_OK);
+	assert_true(roz_json_valid(b.ptr, b.len - 1));
+	roz_buf_dispose(&b);
+	roz_hook_output_dispose(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1036,6 +1051,7 @@ int main(void)
 		cmocka_unit_test(test_output_set_out_of_memory),
 		cmocka_unit_test(test_output_write_appends),
 		cmocka_unit_test(test_output_write_out_of_memory),
+		cmocka_unit_test(test_output_text_is_always_utf8),
 	};
 
 	roz_alloc_init();
