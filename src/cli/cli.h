@@ -78,6 +78,8 @@ int cli_store_open(void *ud, const roz_config *config, roz_store_warn_fn warn, v
 
 /* The reviewer's view of a session (roz context), each line prefixed with pad. */
 void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, const char *pad);
+/* One line on the session's governance state, when governance has touched it. */
+void cli_print_governance(FILE *f, const roz_session *s, const char *pad);
 
 /* Print a built document (reporting a failed build) and free it. An exit status. */
 int cli_emit(roz_buf *b);

@@ -38,6 +38,29 @@ static void indented(FILE *f, const char *pad, const char *text, const char *mor
 	roz_free(safe);
 }
 
+void cli_print_governance(FILE *f, const roz_session *s, const char *pad)
+{
+	const roz_session_gov *g = &s->gov;
+	char at[ROZ_TIME_BUFSZ];
+
+	if (!g->present)
+		return;
+	fprintf(f, "%sGovernance: %s, ", pad, roz_session_gov_phase_name(g->phase));
+	if (g->intent_id) {
+		fputs("intent ", f);
+		cli_put_safe(f, g->intent_id, false);
+		if (g->refactor)
+			fputs(" (refactor)", f);
+		if (g->selected_at.set)
+			fprintf(f, " since %s", roz_time_format_sec(g->selected_at.t, at));
+	} else {
+		fputs("no intent selected", f);
+	}
+	fprintf(f, "; %u refusal%s in a row, %u handed to the person, %zu file%s seen\n",
+		(unsigned)g->denials, g->denials == 1 ? "" : "s", (unsigned)g->escalations, g->n_files,
+		g->n_files == 1 ? "" : "s");
+}
+
 void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, const char *pad)
 {
 	const roz_review_state *r = &s->review;
@@ -52,6 +75,11 @@ void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, 
 	cli_put_safe(f, r->decision.summary ? r->decision.summary : "", true);
 	fputc('\n', f);
 	fprintf(f, "%sBlocks:   %u of %u\n", pad, (unsigned)r->block_count, (unsigned)config->max_blocks);
+	if (s->gov.present) {
+		fprintf(f, "%sIntent:   ", pad);
+		cli_put_safe(f, s->gov.intent_id ? s->gov.intent_id : "none selected", false);
+		fprintf(f, " (%s)\n", roz_session_gov_phase_name(s->gov.phase));
+	}
 	if (r->gate_trigger) {
 		const roz_gate_trigger *g = r->gate_trigger;
 		roz_buf input = ROZ_BUF_INIT;
@@ -109,6 +137,16 @@ static int print_json(const roz_session *s, const roz_config *config)
 	roz_buf_addf(&b, ",\"override\":%s", cli_verdict_overridden(s) ? "true" : "false");
 	roz_buf_addf(&b, "},\"block_count\":%u,\"max_blocks\":%u}", (unsigned)r->block_count,
 		     (unsigned)config->max_blocks);
+	if (s->gov.present) {
+		roz_buf_adds(&b, ",\"governance\":{\"state\":");
+		roz_json_add_string(&b, roz_session_gov_phase_name(s->gov.phase));
+		roz_buf_adds(&b, ",\"intent_id\":");
+		if (s->gov.intent_id)
+			roz_json_add_string(&b, s->gov.intent_id);
+		else
+			roz_buf_adds(&b, "null");
+		roz_buf_addc(&b, '}');
+	}
 	roz_buf_adds(&b, ",\"gate_trigger\":");
 	if (r->gate_trigger) {
 		const roz_gate_trigger *g = r->gate_trigger;

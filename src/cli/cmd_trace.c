@@ -25,6 +25,10 @@ static int print_json(const roz_session *s)
 
 	roz_buf_adds(&b, "{\"session_id\":");
 	roz_json_add_string(&b, s->session_id);
+	if (s->gov.present) {
+		roz_buf_adds(&b, ",\"governance\":");
+		roz_session_gov_write(&s->gov, &b);
+	}
 	roz_buf_adds(&b, ",\"events\":[");
 	for (size_t i = 0; i < s->n_trace; i++) {
 		struct cJSON *ev = NULL;
@@ -60,8 +64,10 @@ int cmd_trace(int argc, char **argv)
 			rc = print_json(s);
 		else if (!s->n_trace)
 			printf("Session %s has no events.\n", s->session_id);
-		else
+		else {
+			cli_print_governance(stdout, s, "");
 			cli_print_trace(stdout, s, "", verbose);
+		}
 	}
 	roz_session_free(s);
 	roz_config_dispose(&config);
