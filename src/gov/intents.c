@@ -92,6 +92,8 @@ const roz_intent *roz_intents_find(const roz_intents *ints, const char *id)
 /* ---- the walk ----------------------------------------------------------------- */
 
 typedef struct walk {
+	const char *text; /* the file, for positions */
+	size_t len;
 	yaml_document_t *doc;
 	roz_intents_error *err;
 	size_t visited; /* values read so far, aliases counted at each use */
@@ -123,11 +125,6 @@ static int fail_at(walk *w, int rc, unsigned line, unsigned col, const char *fmt
 	return rc;
 }
 
-/* libyaml's marks count from 0; an editor counts from 1. */
-#define FAIL(w, node, ...) \
-	fail_at((w), ROZ_EINVALID, (unsigned)(node)->start_mark.line + 1, \
-		(unsigned)(node)->start_mark.column + 1, __VA_ARGS__)
-
 static int oom(void)
 {
 	roz_error_set("out of memory");
@@ -138,13 +135,18 @@ static int oom(void)
 static void position_of(const char *text, size_t len, size_t off, unsigned *line, unsigned *col)
 {
 	unsigned l = 1, c = 1;
+	size_t i = 0;
 
 	if (off > len)
 		off = len;
-	for (size_t i = 0; i < off; i++) {
+	/* a byte-order mark takes no column */
+	if (off >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+		i = 3;
+	for (; i < off; i++) {
 		unsigned char b = (unsigned char)text[i];
 
-		if (b == '\n')
+		/* LF, CR LF and a lone CR each end a line, as in editors and in libyaml */
+		if (b == '\n' || (b == '\r' && (i + 1 >= len || text[i + 1] != '\n')))
 			l++, c = 1;
 		else if ((b & 0xC0) != 0x80)
 			c++;
@@ -152,6 +154,59 @@ static void position_of(const char *text, size_t len, size_t off, unsigned *line
 	*line = l;
 	*col = c;
 }
+
+/*
+ * Line and column of a libyaml mark. libyaml also breaks lines at U+0085,
+ * U+2028 and U+2029, which editors mostly do not, so its own line is not
+ * used: its character index (after a byte-order mark) is counted again
+ * here the way position_of counts.
+ */
+static void position_of_mark(const walk *w, yaml_mark_t m, unsigned *line, unsigned *col)
+{
+	size_t i = 0, chars = 0;
+
+	if (w->len >= 3 && memcmp(w->text, "\xEF\xBB\xBF", 3) == 0)
+		i = 3;
+	for (; i < w->len && chars < m.index; i++)
+		if (((unsigned char)w->text[i] & 0xC0) != 0x80)
+			chars++;
+	/* i is now past the continuation bytes of the last character counted */
+	while (i < w->len && ((unsigned char)w->text[i] & 0xC0) == 0x80)
+		i++;
+	position_of(w->text, w->len, i, line, col);
+}
+
+static int fail_mark(walk *w, int rc, yaml_mark_t m, const char *fmt, ...) ROZ_PRINTF(4, 5);
+
+static int fail_mark(walk *w, int rc, yaml_mark_t m, const char *fmt, ...)
+{
+	roz_buf msg = ROZ_BUF_INIT;
+	unsigned line, col;
+	va_list ap;
+	int out;
+
+	va_start(ap, fmt);
+	roz_buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	if (roz_buf_failed(&msg)) {
+		roz_buf_dispose(&msg);
+		return oom();
+	}
+	position_of_mark(w, m, &line, &col);
+	out = fail_at(w, rc, line, col, "%s", roz_buf_cstr(&msg));
+	roz_buf_dispose(&msg);
+	return out;
+}
+
+static unsigned line_of(const walk *w, yaml_mark_t m)
+{
+	unsigned line, col;
+
+	position_of_mark(w, m, &line, &col);
+	return line;
+}
+
+#define FAIL(w, node, ...) fail_mark((w), ROZ_EINVALID, (node)->start_mark, __VA_ARGS__)
 
 /* Append at most QUOTE_MAX bytes of s, cut on a character boundary. */
 static void add_quoted(roz_buf *b, const char *s, size_t len)
@@ -376,7 +431,7 @@ static int read_intent(walk *w, const yaml_node_t *map, roz_intent *it)
 	bool have_status = false;
 	int rc = ROZ_OK;
 
-	it->line = (unsigned)map->start_mark.line + 1;
+	it->line = line_of(w, map->start_mark);
 	if (map->type != YAML_MAPPING_NODE)
 		return FAIL(w, map, "each entry of active_intents must be a mapping (id: ..., name: ...), "
 				    "not %s", kind_name(map));
@@ -398,7 +453,7 @@ static int read_intent(walk *w, const yaml_node_t *map, roz_intent *it)
 		if (seen[k])
 			return FAIL(w, key, "the key %s appears twice in this intent (first at line %u)",
 				    intent_keys[k], seen[k]);
-		seen[k] = (unsigned)key->start_mark.line + 1;
+		seen[k] = line_of(w, key->start_mark);
 		rc = visit(w, p->value, key, &val);
 		if (rc)
 			return rc;
@@ -535,7 +590,7 @@ static int read_root(walk *w, const yaml_node_t *root, roz_intents *out)
 			continue;
 		if (seen)
 			return FAIL(w, key, "the key active_intents appears twice (first at line %u)", seen);
-		seen = (unsigned)key->start_mark.line + 1;
+		seen = line_of(w, key->start_mark);
 		rc = visit(w, p->value, key, &list);
 		if (rc)
 			return rc;
@@ -563,17 +618,79 @@ static int yaml_failure(walk *w, const yaml_parser_t *p, const char *text, size_
 				       (unsigned)p->problem_value);
 		return fail_at(w, ROZ_EPARSE, line, col, "%s", p->problem ? p->problem : "unreadable input");
 	}
-	line = (unsigned)p->problem_mark.line + 1;
-	col = (unsigned)p->problem_mark.column + 1;
-	if (p->context && (p->context_mark.line != p->problem_mark.line ||
-			   p->context_mark.column != p->problem_mark.column))
-		return fail_at(w, ROZ_EPARSE, line, col, "%s %s that starts at line %u, column %u",
-			       p->problem ? p->problem : "the YAML is malformed", p->context,
-			       (unsigned)p->context_mark.line + 1, (unsigned)p->context_mark.column + 1);
+	if (p->context && p->context_mark.index != p->problem_mark.index) {
+		unsigned cline, ccol;
+
+		position_of_mark(w, p->context_mark, &cline, &ccol);
+		return fail_mark(w, ROZ_EPARSE, p->problem_mark, "%s %s that starts at line %u, column %u",
+				 p->problem ? p->problem : "the YAML is malformed", p->context, cline, ccol);
+	}
 	if (p->context)
-		return fail_at(w, ROZ_EPARSE, line, col, "%s %s",
-			       p->problem ? p->problem : "the YAML is malformed", p->context);
-	return fail_at(w, ROZ_EPARSE, line, col, "%s", p->problem ? p->problem : "the YAML is malformed");
+		return fail_mark(w, ROZ_EPARSE, p->problem_mark, "%s %s",
+				 p->problem ? p->problem : "the YAML is malformed", p->context);
+	return fail_mark(w, ROZ_EPARSE, p->problem_mark, "%s",
+			 p->problem ? p->problem : "the YAML is malformed");
+}
+
+/* The anchor an event defines, or NULL. */
+static const yaml_char_t *event_anchor(const yaml_event_t *ev)
+{
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		return ev->data.scalar.anchor;
+	case YAML_SEQUENCE_START_EVENT:
+		return ev->data.sequence_start.anchor;
+	case YAML_MAPPING_START_EVENT:
+		return ev->data.mapping_start.anchor;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * A first pass over libyaml's events, before it builds the document. Its
+ * scanner checks every open flow level at each token, and its loader looks
+ * each alias up among all anchors, so a megabyte of `[` or of anchors and
+ * aliases would take minutes; stopping at the first level or anchor too
+ * many keeps the work linear. Syntax errors are found here too, with the
+ * same words the loader would use.
+ */
+static int prescan(walk *w, const char *text, size_t len)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	size_t depth = 0, anchors = 0;
+	int rc = ROZ_OK;
+
+	if (!yaml_parser_initialize(&parser))
+		return oom();
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	for (;;) {
+		yaml_event_type_t type;
+
+		if (!yaml_parser_parse(&parser, &ev)) {
+			rc = yaml_failure(w, &parser, text, len);
+			break;
+		}
+		type = ev.type;
+		if (event_anchor(&ev) && ++anchors > ROZ_INTENTS_ANCHORS_MAX)
+			rc = fail_mark(w, ROZ_EINVALID, ev.start_mark,
+				       "the file defines more than %d anchors (&name); an intents file needs few",
+				       ROZ_INTENTS_ANCHORS_MAX);
+		else if ((type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT) &&
+			 ++depth > ROZ_INTENTS_DEPTH_MAX)
+			rc = fail_mark(w, ROZ_EINVALID, ev.start_mark,
+				       "lists and mappings are nested more than %d deep here; an intents file "
+				       "needs a few levels",
+				       ROZ_INTENTS_DEPTH_MAX);
+		else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT)
+			depth--;
+		yaml_event_delete(&ev);
+		if (rc || type == YAML_STREAM_END_EVENT)
+			break;
+	}
+	yaml_parser_delete(&parser);
+	return rc;
 }
 
 /* libyaml's message for bad UTF-8 is vague; say which byte, and where. */
@@ -603,7 +720,7 @@ int roz_intents_parse(const char *text, size_t len, roz_intents *out, roz_intent
 	yaml_parser_t parser;
 	yaml_document_t doc, extra;
 	bool have_doc = false, have_extra = false;
-	walk w = {NULL, err, 0};
+	walk w = {text, len, NULL, err, 0};
 	yaml_node_t *root, *second;
 	int rc;
 
@@ -620,6 +737,8 @@ int roz_intents_parse(const char *text, size_t len, roz_intents *out, roz_intent
 	if (len == 0)
 		return ROZ_OK;
 	rc = check_utf8(&w, text, len);
+	if (!rc)
+		rc = prescan(&w, text, len);
 	if (rc)
 		return rc;
 
@@ -643,9 +762,8 @@ int roz_intents_parse(const char *text, size_t len, roz_intents *out, roz_intent
 	have_extra = true;
 	second = yaml_document_get_root_node(&extra);
 	if (second) {
-		rc = fail_at(&w, ROZ_EINVALID, (unsigned)extra.start_mark.line + 1,
-			     (unsigned)extra.start_mark.column + 1,
-			     "the file holds a second YAML document; put every intent in the first");
+		rc = fail_mark(&w, ROZ_EINVALID, extra.start_mark,
+			       "the file holds a second YAML document; put every intent in the first");
 		goto out;
 	}
 	rc = read_root(&w, root, out);

@@ -321,6 +321,23 @@ static void test_malformed_yaml(void **state)
 	refused("active_intents: *nowhere\n", ROZ_EPARSE, 1, 17, "found undefined alias");
 }
 
+/* Positions as an editor shows them, whatever libyaml takes for a line break. */
+static void test_positions_count_like_an_editor(void **state)
+{
+	(void)state;
+	/* a byte-order mark takes no column */
+	refused("\xEF\xBB\xBF" "active_intents: x\n", ROZ_EINVALID, 1, 17, "not a single value");
+	/* characters, not bytes: "é" is one column */
+	refused("active_intents:\n  - {name: \xC3\xA9, id: [A]}\n", ROZ_EINVALID, 2, 19,
+		"id must be a single value");
+	/* CR LF and a lone CR end a line */
+	refused("active_intents:\r\n  - id: [A]\r\n", ROZ_EINVALID, 2, 9, "id must be a single value");
+	refused("active_intents:\r  - id: [A]\r", ROZ_EINVALID, 2, 9, "id must be a single value");
+	/* U+2028 inside a quoted value is text to an editor, a line break to libyaml */
+	refused("active_intents:\n  - {name: \"a\xE2\x80\xA8" "b\", id: [A]}\n", ROZ_EINVALID, 2, 23,
+		"id must be a single value");
+}
+
 static void test_not_utf8(void **state)
 {
 	(void)state;
@@ -355,24 +372,74 @@ static void test_nul_in_the_file(void **state)
 	refused_len("active_intents: []\n\0\n", 21, ROZ_EPARSE, 2, 1, "control characters are not allowed (byte 0x00)");
 }
 
-static void test_deep_nesting_is_refused_not_a_crash(void **state)
+/* A megabyte of `[`: refused at the first level too many, not after libyaml's quadratic walk. */
+static void test_deep_nesting_is_refused_fast(void **state)
 {
-	size_t depth = 200000;
-	char *deep = malloc(depth + 32);
-	roz_intents ints;
-	roz_intents_error err;
-	int rc;
+	size_t depth = ROZ_INTENTS_MAX_BYTES - 16;
+	char *deep = malloc(depth + 16);
+	clock_t t0 = clock();
 
 	(void)state;
 	assert_non_null(deep);
 	memcpy(deep, "active_intents: ", 16);
 	memset(deep + 16, '[', depth);
-	rc = roz_intents_parse(deep, depth + 16, &ints, &err);
-	assert_true(rc == ROZ_EPARSE || rc == ROZ_EINVALID);
-	assert_int_equal(ints.n, 0);
-	assert_non_null(err.message);
-	roz_intents_error_dispose(&err);
+	/* the root mapping is the first level, so the 64th `[` is the 65th */
+	refused_len(deep, depth + 16, ROZ_EINVALID, 1, 17 + 63,
+		    "lists and mappings are nested more than 64 deep here; an intents file needs a few levels");
+	assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 1.0);
 	free(deep);
+}
+
+static void test_nesting_limit(void **state)
+{
+	roz_buf b = ROZ_BUF_INIT;
+	roz_intents ints;
+	clock_t t0 = clock();
+
+	(void)state;
+	/* 63 lists inside the root mapping: 64 levels, read (and the unknown key ignored) */
+	roz_buf_adds(&b, "future: ");
+	for (int i = 0; i < 63; i++)
+		roz_buf_addc(&b, '[');
+	/* a long list at the deepest level stays cheap */
+	for (int i = 0; i < 100000; i++)
+		roz_buf_adds(&b, "a,");
+	for (int i = 0; i < 63; i++)
+		roz_buf_addc(&b, ']');
+	roz_buf_adds(&b, "\nactive_intents: []\n");
+	must_parse(roz_buf_cstr(&b), &ints);
+	roz_intents_dispose(&ints);
+	assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 2.0);
+	roz_buf_reset(&b);
+	roz_buf_adds(&b, "future:\n");
+	for (int i = 0; i < 64; i++)
+		roz_buf_addf(&b, "%*s- \n", 2 * i, "");
+	roz_buf_adds(&b, "active_intents: []\n");
+	/* block lists count the same: the 64th `-` under future is the 65th level */
+	refused(roz_buf_cstr(&b), ROZ_EINVALID, 65, 127, "nested more than 64 deep");
+	roz_buf_dispose(&b);
+}
+
+static void test_anchor_limit(void **state)
+{
+	roz_buf b = ROZ_BUF_INIT;
+	roz_intents ints;
+
+	(void)state;
+	roz_buf_adds(&b, "shared:\n");
+	for (int i = 0; i < ROZ_INTENTS_ANCHORS_MAX; i++)
+		roz_buf_addf(&b, "  k%d: &a%d v\n", i, i);
+	roz_buf_adds(&b, "active_intents: [{id: A, name: *a99, status: DRAFT}]\n");
+	must_parse(roz_buf_cstr(&b), &ints);
+	assert_string_equal(ints.items[0].name, "v");
+	roz_intents_dispose(&ints);
+	roz_buf_reset(&b);
+	roz_buf_adds(&b, "shared:\n");
+	for (int i = 0; i <= ROZ_INTENTS_ANCHORS_MAX; i++)
+		roz_buf_addf(&b, "  k%d: &a%d v\n", i, i);
+	refused(roz_buf_cstr(&b), ROZ_EINVALID, 102, 9,
+		"the file defines more than 100 anchors (&name); an intents file needs few");
+	roz_buf_dispose(&b);
 }
 
 /* ---- refused: YAML that is not an intents file ------------------------------------- */
@@ -749,10 +816,13 @@ int main(void)
 		cmocka_unit_test(test_crlf_and_bom),
 		cmocka_unit_test(test_id_limits),
 		cmocka_unit_test(test_malformed_yaml),
+		cmocka_unit_test(test_positions_count_like_an_editor),
 		cmocka_unit_test(test_not_utf8),
 		cmocka_unit_test(test_over_size),
 		cmocka_unit_test(test_nul_in_the_file),
-		cmocka_unit_test(test_deep_nesting_is_refused_not_a_crash),
+		cmocka_unit_test(test_deep_nesting_is_refused_fast),
+		cmocka_unit_test(test_nesting_limit),
+		cmocka_unit_test(test_anchor_limit),
 		cmocka_unit_test(test_top_level_shapes),
 		cmocka_unit_test(test_wrong_types),
 		cmocka_unit_test(test_missing_fields),

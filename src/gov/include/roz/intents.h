@@ -66,6 +66,12 @@ typedef struct roz_intents_error {
 #define ROZ_INTENTS_ID_MAX (128)            /* bytes in an id */
 /* Values read, aliases counted each time they are used: bounds the work of an alias bomb. */
 #define ROZ_INTENTS_NODES_MAX (100000)
+/*
+ * libyaml's work grows with the nesting depth times the length, and with
+ * the anchors times the aliases; an intents file needs little of either.
+ */
+#define ROZ_INTENTS_DEPTH_MAX (64)   /* lists and mappings inside each other */
+#define ROZ_INTENTS_ANCHORS_MAX (100) /* anchors (&name) in the file */
 
 /*
  * Read `len` bytes of `text` (need not be NUL-terminated) into `out`, which
@@ -77,8 +83,9 @@ typedef struct roz_intents_error {
  *   ROZ_EINVALID YAML that breaks the schema: no `active_intents`, a value
  *                of the wrong type, a missing or empty id or name, a
  *                duplicate id or key, an unknown status, an unusable glob,
- *                a control character, over ROZ_INTENTS_MAX intents or
- *                ROZ_INTENTS_NODES_MAX values, a second document;
+ *                a control character, over ROZ_INTENTS_MAX intents,
+ *                ROZ_INTENTS_NODES_MAX values, ROZ_INTENTS_DEPTH_MAX levels
+ *                or ROZ_INTENTS_ANCHORS_MAX anchors, a second document;
  *   ROZ_ENOMEM.
  * On any failure `out` is empty and, when `err` is not NULL, it holds the
  * first problem (err->message may be NULL when memory ran out); `err` is
