@@ -338,6 +338,9 @@ typedef struct variant {
  *    once, and ignores the key it does not know. With it false, roz in C does
  *    the same and issues no ticket. The reviewer's Bash call is still sent
  *    before every decide (gen_reviewer_call).
+ *  - governance.destructive_commands = false: roz in C asks about a
+ *    destructive command even once a review approved its gate (difference
+ *    40); the Rust roz ignores the section.
  */
 static const char *const gate_patterns = "[\"Bash:git push*\", \"mcp__tissue__close*\", \"Write\", \"Edi?\"]";
 
@@ -352,6 +355,7 @@ static void config_text(const variant *v, sbuf *b)
 		v->probe & PROBE_PROMPT_SCOPE ? "prompt" : v->probe & PROBE_TOOL_SCOPE ? "tool" : "session");
 	sb_addf(b, "[circuit_breaker]\nmax_blocks = %d\ncooldown_seconds = 300\n",
 		v->probe & PROBE_BREAKER ? 2 : 1000);
+	sb_adds(b, "\n[governance]\ndestructive_commands = false\n");
 	switch (v->tmpl) {
 	case TMPL_NAMED: sb_adds(b, "\n[templates]\nactive = \"v2\"\n"); break;
 	case TMPL_NAMED_MISSING: sb_adds(b, "\n[templates]\nactive = \"v9\"\n"); break;
