@@ -1,0 +1,148 @@
+/*
+ * roz/ledger.h - the record of what the agent changed: one Agent Trace
+ * record per write, appended to .orchestration/agent_trace.jsonl.
+ *
+ * Records follow the open Agent Trace specification (0.1; its JSON schema
+ * requires "major.minor" in `version`), so any tool that reads Agent Trace
+ * reads roz's ledger:
+ *
+ *   {"version":"0.1","id":"<uuid>","timestamp":"<RFC 3339>",
+ *    "vcs":{"type":"git","revision":"<HEAD>"},             (absent outside git)
+ *    "tool":{"name":"roz","version":"<roz version>"},
+ *    "files":[{"path":"src/a.c",                           (relative to the root)
+ *      "conversations":[{"url":"urn:claude-code:session:<session id>",
+ *        "contributor":{"type":"ai","model_id":"anthropic/<model>"},  (model_id when known)
+ *        "ranges":[{"start_line":3,"end_line":9,"content_hash":"sha256:<hex>"}],
+ *        "related":[{"type":"specification","url":"urn:roz:intent:<id>"}]}]}],  (when an intent is selected)
+ *    "metadata":{"roz":{"intent_id":"INT-001"|null,"mutation_class":"INTENT_EVOLUTION"|"AST_REFACTOR",
+ *                       "session_id":"<id>","tool_name":"Edit"}}}
+ *
+ * One record is one line; a record never holds a newline, so a line is a
+ * record or a torn write.
+ *
+ * Content hashes. A range's hash is "sha256:" and the hex SHA-256 of its
+ * lines exactly as they are in the file, each without its "\n" and joined
+ * by "\n" (a "\r" before a "\n" is part of its line). Lines are 1-based; a
+ * file's last line need not end in "\n"; an empty file has no lines.
+ *
+ * Ranges. What a write put in the file, found in the file's content after
+ * the write:
+ *   Write, NotebookEdit, and a Bash line's visible targets: the whole file
+ *     (no range when it is empty);
+ *   Edit: the lines the new text spans where it landed: every occurrence of
+ *     new_string with replace_all, else its first occurrence; an empty
+ *     new_string (a deletion) gives no range;
+ *   MultiEdit: the same for each of its edits[].
+ * A new text that is not found in the content (changed again since) gives
+ * no range. Ranges of one write are sorted and overlapping ones merged.
+ *
+ * Ownership: structs own what they point to; release with their _dispose.
+ */
+#ifndef ROZ_LEDGER_H
+#define ROZ_LEDGER_H
+
+#include "roz/common.h"
+#include "roz/digest.h"
+#include "roz/time.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct cJSON;
+
+#define ROZ_LEDGER_FILE ".orchestration/agent_trace.jsonl"
+#define ROZ_LEDGER_VERSION "0.1"
+/* Longest record written or read, in bytes; a longer one is not written (its ranges are dropped first). */
+#define ROZ_LEDGER_MAX_LINE (1024u * 1024u)
+
+typedef struct roz_ledger_range {
+	unsigned long start_line, end_line;    /* 1-based, inclusive */
+	char hash[ROZ_SHA256_HEX_SIZE];        /* hex, without the "sha256:" prefix */
+} roz_ledger_range;
+
+typedef struct roz_ledger_ranges {
+	roz_ledger_range *items;
+	size_t n, cap;
+} roz_ledger_ranges;
+
+void roz_ledger_ranges_dispose(roz_ledger_ranges *r);
+
+/* Number of lines of text (0 for an empty text; a last line without "\n" counts). */
+unsigned long roz_ledger_line_count(const char *text, size_t len);
+
+/*
+ * The hex SHA-256 of lines [start, end] of text as described above. Lines
+ * past the end are not there: the caller checks end <= line count.
+ */
+void roz_ledger_hash_lines(const char *text, size_t len, unsigned long start, unsigned long end,
+			   char out[ROZ_SHA256_HEX_SIZE]);
+
+/*
+ * The ranges a write of `tool_name` with `tool_input` put into `content`
+ * (the file after the write). `whole` forces the whole file (a Bash
+ * target). ROZ_OK (maybe with no ranges) or ROZ_ENOMEM.
+ */
+int roz_ledger_ranges_of_write(const char *tool_name, const struct cJSON *tool_input, bool whole,
+			       const char *content, size_t len, roz_ledger_ranges *out) ROZ_WARN_UNUSED;
+
+typedef struct roz_ledger_file {
+	const char *path;                /* relative to the repository root */
+	const roz_ledger_ranges *ranges; /* may be empty */
+} roz_ledger_file;
+
+typedef struct roz_ledger_record_in {
+	const char *id;            /* a UUID */
+	roz_time timestamp;
+	const char *revision;      /* the git HEAD, or NULL */
+	const char *roz_version;
+	const char *session_id;
+	const char *model_id;      /* as Claude Code sent it, or NULL; "anthropic/" is added when it has no "/" */
+	const char *intent_id;     /* or NULL */
+	bool refactor;             /* AST_REFACTOR, else INTENT_EVOLUTION */
+	const char *tool_name;     /* the Claude Code tool that wrote */
+	const roz_ledger_file *files;
+	size_t nfiles;
+} roz_ledger_record_in;
+
+/*
+ * Append the record as one line ending in "\n". Text that is not UTF-8 is
+ * repaired (U+FFFD), so the line always parses. ROZ_OK, ROZ_EINVALID (longer
+ * than ROZ_LEDGER_MAX_LINE even without ranges; nothing appended) or
+ * ROZ_ENOMEM.
+ */
+int roz_ledger_record_write(const roz_ledger_record_in *in, roz_buf *out) ROZ_WARN_UNUSED;
+
+/* One record read back, for verification and the intent map. */
+typedef struct roz_ledger_rfile {
+	char *path;
+	roz_ledger_ranges ranges;
+} roz_ledger_rfile;
+
+typedef struct roz_ledger_rec {
+	char *id;
+	roz_time timestamp;
+	bool has_timestamp;
+	char *revision;        /* NULL when absent */
+	char *session_id;      /* metadata.roz.session_id, or NULL */
+	char *intent_id;       /* metadata.roz.intent_id, or NULL */
+	char *mutation_class;  /* or NULL */
+	char *model_id;        /* the first conversation's, or NULL */
+	roz_ledger_rfile *files;
+	size_t nfiles;
+} roz_ledger_rec;
+
+/*
+ * Read one line (without its "\n"). Any Agent Trace record is accepted;
+ * ranges whose content_hash is not "sha256:<64 hex>" are kept with an
+ * empty hash. ROZ_OK, ROZ_EPARSE (not a record: roz_error_last says why)
+ * or ROZ_ENOMEM.
+ */
+int roz_ledger_line_parse(const char *line, size_t len, roz_ledger_rec *out) ROZ_WARN_UNUSED;
+void roz_ledger_rec_dispose(roz_ledger_rec *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
