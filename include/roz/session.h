@@ -118,6 +118,7 @@ typedef enum roz_event_type {
 	ROZ_EVENT_DECISION_IGNORED,
 	ROZ_EVENT_INTENT_SELECTED,    /* governance: the session chose an intent */
 	ROZ_EVENT_GOVERNANCE_REFUSED, /* governance: a change denied, or asked about */
+	ROZ_EVENT_RECORD_FAILED,      /* a change could not be recorded in the ledger */
 	ROZ_EVENT__COUNT
 } roz_event_type;
 

@@ -63,6 +63,7 @@ typedef struct roz_session_gov {
 	uint32_t denials;      /* governance refusals in a row */
 	uint32_t escalations;  /* refusals handed to the person after the limit */
 	char *last_code;       /* the last refusal's code, or NULL */
+	char *model;           /* the model Claude Code named at SessionStart, for the ledger; or NULL */
 	roz_gov_file *files;   /* oldest first */
 	size_t n_files, cap_files;
 } roz_session_gov;

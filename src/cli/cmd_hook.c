@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "roz/version.h"
 #include "roz/hook_io.h"
 #include "roz/runner.h"
 
@@ -62,7 +63,7 @@ int cmd_hook(int argc, char **argv)
 	if (!event || argc > 2) {
 		cli_warning("usage: roz hook <event>; answering {}");
 	} else {
-		roz_runner_opts opts = {.open_store = cli_store_open};
+		roz_runner_opts opts = {.open_store = cli_store_open, .version = ROZ_VERSION};
 
 		/*
 		 * Input that cannot be had is handed on as no input: the runner

@@ -41,6 +41,7 @@ void roz_session_gov_dispose(roz_session_gov *g)
 		return;
 	roz_free(g->intent_id);
 	roz_free(g->last_code);
+	roz_free(g->model);
 	for (size_t i = 0; i < g->n_files; i++)
 		roz_free(g->files[i].path);
 	roz_free(g->files);
@@ -263,6 +264,7 @@ int roz_session_gov_read(const cJSON *obj, roz_session_gov *g)
 	g->refactor = cJSON_IsTrue(b);
 	if ((rc = get_string(obj, "intent_id", &g->intent_id)) < 0 ||
 	    (rc = get_string(obj, "last_code", &g->last_code)) < 0 ||
+	    (rc = get_string(obj, "model", &g->model)) < 0 ||
 	    (rc = get_time(obj, "selected_at", &g->selected_at)) < 0 ||
 	    (rc = get_count(obj, "denials", &g->denials)) < 0 ||
 	    (rc = get_count(obj, "escalations", &g->escalations)) < 0)
@@ -303,6 +305,10 @@ void roz_session_gov_write(const roz_session_gov *g, roz_buf *b)
 	if (g->last_code) {
 		roz_buf_adds(b, ",\"last_code\":");
 		roz_json_add_string(b, g->last_code);
+	}
+	if (g->model) {
+		roz_buf_adds(b, ",\"model\":");
+		roz_json_add_string(b, g->model);
 	}
 	roz_buf_adds(b, ",\"files\":[");
 	for (size_t i = 0; i < g->n_files; i++) {

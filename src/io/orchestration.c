@@ -102,6 +102,14 @@ int roz_orchestration_find(const char *cwd, roz_orchestration *o)
 		return ROZ_ENOMEM;
 	o->governed = stat(path, &st) == 0 || errno != ENOENT;
 	roz_free(path);
+	if (o->governed) {
+		o->has_dir = true;
+	} else {
+		if (!(path = roz_asprintf("%s/%s", strcmp(o->root, "/") ? o->root : "", ROZ_ORCH_DIR)))
+			return ROZ_ENOMEM;
+		o->has_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		roz_free(path);
+	}
 	if (o->governed)
 		o->fold_case = folds_case(o->root);
 	return ROZ_OK;
@@ -236,9 +244,9 @@ int roz_orchestration_load(roz_orchestration *o, unsigned what)
 {
 	int rc = ROZ_OK;
 
-	if (!o->governed)
+	if (!o->has_dir)
 		return ROZ_OK;
-	if ((what & ROZ_ORCH_INTENTS) && !o->intents_ok && !o->intents_problem)
+	if ((what & ROZ_ORCH_INTENTS) && o->governed && !o->intents_ok && !o->intents_problem)
 		rc = load_intents(o);
 	if (rc == ROZ_OK && (what & ROZ_ORCH_IGNORE) && !o->have_ignore && !o->ignore_problem)
 		rc = load_ignore(o);

@@ -46,7 +46,7 @@ static int find(gov_run *g, const roz_hook_input *in, unsigned what)
 			return rc == ROZ_ENOMEM ? rc : ROZ_OK;
 		g->found = true;
 	}
-	return g->orch.governed ? roz_orchestration_load(&g->orch, what) : ROZ_OK;
+	return g->orch.has_dir ? roz_orchestration_load(&g->orch, what) : ROZ_OK;
 }
 
 /*
@@ -114,10 +114,15 @@ int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const r
 		}
 		if (!changes)
 			return ROZ_OK;
-		if ((rc = find(g, in, ev == ROZ_HOOK_PRE_TOOL_USE ? ROZ_ORCH_INTENTS | ROZ_ORCH_IGNORE : 0)) < 0)
+		if ((rc = find(g, in, ev == ROZ_HOOK_PRE_TOOL_USE ? ROZ_ORCH_INTENTS | ROZ_ORCH_IGNORE
+								  : ROZ_ORCH_IGNORE)) < 0)
 			return rc;
 		g->active = g->orch.governed;
 		g->judges_change = g->active && ev == ROZ_HOOK_PRE_TOOL_USE;
+		/* a write that ran, in a repository that keeps a ledger: recorded, governed or not */
+		g->records = ev == ROZ_HOOK_POST_TOOL_USE && g->orch.has_dir && kind != ROZ_TOOL_READS;
+		if (g->records)
+			*needs_session = true;
 		break;
 	}
 	default:
@@ -287,6 +292,18 @@ int gov_apply(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz
 
 	switch (ev) {
 	case ROZ_HOOK_SESSION_START:
+		/* the model is named only here; the ledger's records need it later */
+		if (g->orch.has_dir && *session && in->model && in->model[0] &&
+		    (!(*session)->gov.model || strcmp((*session)->gov.model, in->model) != 0)) {
+			char *m = roz_strdup(in->model);
+
+			if (!m)
+				return ROZ_ENOMEM;
+			roz_free((*session)->gov.model);
+			(*session)->gov.model = m;
+			(*session)->gov.present = true;
+			res->save = true;
+		}
 		return g->active ? briefing(g, ev, *session, res) : ROZ_OK;
 	case ROZ_HOOK_USER_PROMPT:
 		return g->active && !plan->is_notification ? briefing(g, ev, *session, res) : ROZ_OK;
@@ -300,17 +317,19 @@ int gov_apply(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz
 		roz_gov_world w;
 		bool save = false;
 
-		if (!g->active)
+		if (!g->active && !g->records)
 			return ROZ_OK;
 		if (!*session && (rc = roz_session_new(in->session_id, env->now, session)) < 0)
 			return rc;
-		world_of(g, &w);
-		w.paths = env->paths;
-		if ((rc = roz_govern_post_tool_use(in, g->have_sh ? &g->sh : NULL, &w, env->now,
-						   &(*session)->gov, &save)) < 0)
-			return rc;
-		if (save)
-			res->save = true;
+		if (g->active) {
+			world_of(g, &w);
+			w.paths = env->paths;
+			if ((rc = roz_govern_post_tool_use(in, g->have_sh ? &g->sh : NULL, &w, env->now,
+							   &(*session)->gov, &save)) < 0)
+				return rc;
+			if (save)
+				res->save = true;
+		}
 		return ROZ_OK;
 	}
 	default:

@@ -21,6 +21,8 @@ typedef struct gov_run {
 	char *tmp_dirs[3];
 	size_t ntmp;
 	const char *home;
+	bool records;          /* a PostToolUse write in a repository with .orchestration/: the ledger */
+	const char *version;   /* roz's, for records */
 } gov_run;
 
 /*
@@ -39,6 +41,13 @@ int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const r
  */
 int gov_apply(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz_env *env,
 	      const roz_hook_plan *plan, roz_session **session, roz_hook_result *res);
+
+/*
+ * Append the ledger record of a PostToolUse write (record.c). Failing to
+ * record is a warning and a trace event, never a refusal. ROZ_OK or ROZ_ENOMEM.
+ */
+int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s,
+	       roz_hook_result *res);
 
 /* A refusal for a governed change when the session cannot be had (fails closed). */
 int gov_refuse_without_session(gov_run *g, const roz_hook_input *in, const char *why,

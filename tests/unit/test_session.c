@@ -865,7 +865,7 @@ static void test_event_type_names(void **state)
 		"session_start",    "prompt_received",  "gate_blocked",    "gate_allowed",
 		"tool_completed",   "stop_hook_called", "roz_decision",    "trace_compacted",
 		"session_end",      "reviewer_started", "reviewer_stopped", "session_recovered",
-		"decision_ignored", "intent_selected",  "governance_refused",
+		"decision_ignored", "intent_selected",  "governance_refused", "record_failed",
 	};
 	roz_event_type t;
 

@@ -47,6 +47,7 @@ enum {
 
 typedef struct roz_orchestration {
 	char *root;            /* absolute, as cwd spells it */
+	bool has_dir;          /* .orchestration/ exists: writes are recorded in the ledger */
 	bool governed;         /* active_intents.yaml exists */
 	bool fold_case;        /* the root's file system ignores case */
 	bool intents_ok;       /* loaded and valid: `intents` holds them */
@@ -66,7 +67,11 @@ typedef struct roz_orchestration {
  */
 int roz_orchestration_find(const char *cwd, roz_orchestration *o) ROZ_WARN_UNUSED;
 
-/* Read the files `what` names (ROZ_ORCH_*) of a found, governed root. ROZ_OK or ROZ_ENOMEM. */
+/*
+ * Read the files `what` names (ROZ_ORCH_*) of a found root: the intents
+ * when it is governed, the ignore file and lessons when .orchestration/
+ * exists. ROZ_OK or ROZ_ENOMEM.
+ */
 int roz_orchestration_load(roz_orchestration *o, unsigned what) ROZ_WARN_UNUSED;
 
 void roz_orchestration_dispose(roz_orchestration *o);

@@ -45,6 +45,8 @@ typedef struct roz_runner_opts {
 	roz_store *store;
 	roz_runner_open_store_fn open_store;
 	void *store_ud;
+	/* roz's version, for the ledger's records (NULL: "unknown") */
+	const char *version;
 	/* roz decide --override: how a person is looked for (NULL: for real) */
 	const struct roz_person_probe *probe;
 } roz_runner_opts;
