@@ -266,9 +266,11 @@ static int visit(walk *w, int id, const yaml_node_t *parent, yaml_node_t **out)
 
 /*
  * A string value: a scalar without NUL or control characters other than
- * tab (C1 controls included), copied into *out.
+ * tab (C1 controls included), copied into *out. Constraints and criteria
+ * are prose a person may write as a block (`|` or `>`): newlines are
+ * allowed there, and only there.
  */
-static int take_string(walk *w, const yaml_node_t *n, const char *what, char **out)
+static int take_text(walk *w, const yaml_node_t *n, const char *what, bool lines, char **out)
 {
 	const unsigned char *v;
 	size_t len;
@@ -278,20 +280,26 @@ static int take_string(walk *w, const yaml_node_t *n, const char *what, char **o
 	v = n->data.scalar.value;
 	len = n->data.scalar.length;
 	for (size_t i = 0; i < len; i++) {
-		bool c0 = (v[i] < 0x20 && v[i] != '\t') || v[i] == 0x7F;
+		bool c0 = (v[i] < 0x20 && v[i] != '\t' && !(lines && v[i] == '\n')) || v[i] == 0x7F;
 		bool c1 = v[i] == 0xC2 && i + 1 < len && v[i + 1] >= 0x80 && v[i + 1] <= 0x9F;
 
 		if (c0 || c1)
 			return FAIL(w, n,
-				    "%s holds a control character (U+%04X); only tab is allowed in text",
-				    what, c1 ? (unsigned)v[i + 1] : (unsigned)v[i]);
+				    "%s holds a control character (U+%04X); only tab%s is allowed in text",
+				    what, c1 ? (unsigned)v[i + 1] : (unsigned)v[i], lines ? " and newline" : "");
 	}
 	*out = roz_strndup((const char *)v, len);
 	return *out ? ROZ_OK : oom();
 }
 
+static int take_string(walk *w, const yaml_node_t *n, const char *what, char **out)
+{
+	return take_text(w, n, what, false, out);
+}
+
 /* A list of strings; absent (null) is the empty list. */
-static int take_list(walk *w, const yaml_node_t *n, const char *what, char ***out, size_t *nout)
+static int take_list(walk *w, const yaml_node_t *n, const char *what, bool lines, char ***out,
+		     size_t *nout)
 {
 	size_t count, k = 0;
 	char **list;
@@ -322,7 +330,7 @@ static int take_list(walk *w, const yaml_node_t *n, const char *what, char ***ou
 				  kind_name(item));
 			break;
 		}
-		rc = take_string(w, item, what, &list[k]);
+		rc = take_text(w, item, what, lines, &list[k]);
 		if (rc)
 			break;
 	}
@@ -475,16 +483,16 @@ static int read_intent(walk *w, const yaml_node_t *map, roz_intent *it)
 			have_status = !rc;
 			break;
 		case K_SCOPE:
-			rc = take_list(w, val, "owned_scope", &it->scope, &it->nscope);
+			rc = take_list(w, val, "owned_scope", false, &it->scope, &it->nscope);
 			scope_node = val;
 			if (!rc && it->nscope)
 				rc = check_scope(w, scope_node, it);
 			break;
 		case K_CONSTRAINTS:
-			rc = take_list(w, val, "constraints", &it->constraints, &it->nconstraints);
+			rc = take_list(w, val, "constraints", true, &it->constraints, &it->nconstraints);
 			break;
 		case K_CRITERIA:
-			rc = take_list(w, val, "acceptance_criteria", &it->criteria, &it->ncriteria);
+			rc = take_list(w, val, "acceptance_criteria", true, &it->criteria, &it->ncriteria);
 			break;
 		default: /* K_CREATED, K_UPDATED */
 			if (is_null(val))

@@ -571,8 +571,8 @@ static void test_control_characters_in_strings(void **state)
 		    3, 11, "name holds a control character (U+0000); only tab is allowed in text");
 	refused("active_intents:\n  - id: A\n    name: \"bell\\a\"\n    status: DRAFT\n", ROZ_EINVALID, 3, 11,
 		"(U+0007)");
-	refused("active_intents:\n  - id: A\n    name: a\n    status: DRAFT\n    constraints: [\"x\\ny\"]\n",
-		ROZ_EINVALID, 5, 19, "constraints holds a control character (U+000A)");
+	refused("active_intents:\n  - id: A\n    name: a\n    status: DRAFT\n    constraints: [\"x\\ry\"]\n",
+		ROZ_EINVALID, 5, 19, "constraints holds a control character (U+000D); only tab and newline");
 	refused("active_intents:\n  - id: A\n    name: \"next\\Nline\"\n    status: DRAFT\n", ROZ_EINVALID, 3,
 		11, "(U+0085)");
 	refused("active_intents:\n  - id: A\n    name: \"del\\x7f\"\n    status: DRAFT\n", ROZ_EINVALID, 3, 11,
@@ -587,6 +587,13 @@ static void test_control_characters_in_strings(void **state)
 	roz_intents ints;
 	must_parse("active_intents:\n  - id: A\n    name: \"a\\tb\"\n    status: DRAFT\n", &ints);
 	assert_string_equal(ints.items[0].name, "a\tb");
+	roz_intents_dispose(&ints);
+	/* constraints and criteria are prose: a block keeps its lines */
+	must_parse("active_intents:\n  - id: A\n    name: a\n    status: DRAFT\n    constraints:\n      - |\n"
+		   "        first line\n        second line\n    acceptance_criteria: [\"x\\ny\"]\n",
+		   &ints);
+	assert_string_equal(ints.items[0].constraints[0], "first line\nsecond line\n");
+	assert_string_equal(ints.items[0].criteria[0], "x\ny");
 	roz_intents_dispose(&ints);
 }
 
