@@ -1,0 +1,692 @@
+/*
+ * verify.c - does the ledger still describe the code (roz/verify.h).
+ *
+ * Three passes over what the ledger says. The first reads the records in
+ * ledger order and keeps, per file, the ranges currently attributed to
+ * it: a record's range takes over the earlier ranges of its file that it
+ * overlaps, which become superseded. The second reads each file once and
+ * hashes the ranges still standing. The third looks for the ranges that
+ * did not hash the same: per range length k, the SHA-256 of every k-line
+ * window of every file the ledger names goes into a table, the table
+ * answers each range of that length, and is freed before the next k, so
+ * memory stays at one length's windows however many lengths there are.
+ *
+ * Nothing here touches the file system: files come through the caller's
+ * read callback.
+ */
+#include "roz/verify.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_ITEM ((size_t)-1)
+#define HASH_BYTES 32
+
+static const char *const state_names[] = {
+	[ROZ_VERIFY_INTACT] = "intact",
+	[ROZ_VERIFY_MOVED] = "moved",
+	[ROZ_VERIFY_CHANGED] = "changed",
+	[ROZ_VERIFY_MISSING] = "missing",
+	[ROZ_VERIFY_SUPERSEDED] = "superseded",
+};
+
+const char *roz_verify_state_name(roz_verify_state s)
+{
+	if ((size_t)s >= sizeof state_names / sizeof state_names[0])
+		return "changed";
+	return state_names[s];
+}
+
+/* A range a file is currently attributed to, for supersession. */
+typedef struct active {
+	size_t item;     /* its item, or NO_ITEM for a record before `since` */
+	size_t rec;      /* the record's number, so one record never supersedes itself */
+	unsigned long start, end;
+} active;
+
+/* A file the ledger names, read at most once. */
+typedef struct vfile {
+	char *path;
+	bool read_done;
+	int read_rc;
+	char *why;             /* why it could not be read, for a missing item */
+	char *text;
+	size_t len;
+	size_t *starts;        /* byte offset of each line */
+	unsigned long nlines;
+	active *act;
+	size_t nact, capact;
+} vfile;
+
+/* What the report's item does not hold but checking needs. */
+typedef struct pend {
+	size_t file;
+	bool has_hash;
+	unsigned char hash[HASH_BYTES];
+	bool lookup;           /* not intact: look for it elsewhere */
+} pend;
+
+typedef struct ctx {
+	roz_verify_read_fn read;
+	void *ud;
+	roz_verify_report *out;
+	vfile *files;
+	size_t nfiles, capfiles;
+	size_t *ptab;          /* path -> file index, open addressing */
+	size_t ptab_cap;
+	pend *pend;
+	size_t capp;
+} ctx;
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* 64 hex digits to 32 bytes; false when it is not that (an empty hash). */
+static bool hex_to_bytes(const char *hex, unsigned char out[HASH_BYTES])
+{
+	for (size_t i = 0; i < HASH_BYTES; i++) {
+		int hi = hexval(hex[2 * i]), lo = hi < 0 ? -1 : hexval(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return false;
+		out[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return hex[2 * HASH_BYTES] == '\0';
+}
+
+static char *dup_or_null(const char *s, int *rc)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	if (!(d = roz_strdup(s)))
+		*rc = ROZ_ENOMEM;
+	return d;
+}
+
+/* ---- the report ------------------------------------------------------- */
+
+void roz_verify_report_dispose(roz_verify_report *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++) {
+		roz_verify_item *it = &r->items[i];
+
+		roz_free(it->record_id);
+		roz_free(it->intent_id);
+		roz_free(it->session_id);
+		roz_free(it->path);
+		roz_free(it->moved_path);
+		roz_free(it->why);
+	}
+	roz_free(r->items);
+	for (size_t i = 0; i < r->nbad; i++)
+		roz_free(r->bad[i].why);
+	roz_free(r->bad);
+	memset(r, 0, sizeof *r);
+}
+
+/* A line that is not a record: `prefix` (may be "") and why. */
+static int add_bad(roz_verify_report *r, size_t line, const char *prefix, const char *detail)
+{
+	char *why;
+
+	if (roz_alloc_array_reserve((void **)&r->bad, &r->capbad, sizeof *r->bad, r->nbad + 1) != ROZ_OK)
+		return ROZ_ENOMEM;
+	if (!(why = roz_asprintf("%s%s", prefix, detail && *detail ? detail : "not a record")))
+		return ROZ_ENOMEM;
+	r->bad[r->nbad].line = line;
+	r->bad[r->nbad].why = why;
+	r->nbad++;
+	return ROZ_OK;
+}
+
+/* ---- files ------------------------------------------------------------ */
+
+static void files_dispose(ctx *c)
+{
+	for (size_t i = 0; i < c->nfiles; i++) {
+		vfile *f = &c->files[i];
+
+		roz_free(f->path);
+		roz_free(f->why);
+		roz_free(f->text);
+		roz_free(f->starts);
+		roz_free(f->act);
+	}
+	roz_free(c->files);
+	roz_free(c->ptab);
+	roz_free(c->pend);
+}
+
+static int ptab_grow(ctx *c)
+{
+	size_t cap = c->ptab_cap ? c->ptab_cap * 2 : 64, *tab;
+
+	if (!(tab = roz_malloc(cap * sizeof *tab)))
+		return ROZ_ENOMEM;
+	for (size_t i = 0; i < cap; i++)
+		tab[i] = NO_ITEM;
+	for (size_t i = 0; i < c->nfiles; i++) {
+		size_t j = (size_t)hash_bytes(c->files[i].path, strlen(c->files[i].path)) & (cap - 1);
+
+		while (tab[j] != NO_ITEM)
+			j = (j + 1) & (cap - 1);
+		tab[j] = i;
+	}
+	roz_free(c->ptab);
+	c->ptab = tab;
+	c->ptab_cap = cap;
+	return ROZ_OK;
+}
+
+/* The index of `path` among the files the ledger names, adding it when new. */
+static int file_index(ctx *c, const char *path, size_t *out)
+{
+	size_t j;
+
+	if ((c->nfiles + 1) * 2 > c->ptab_cap && ptab_grow(c) != ROZ_OK)
+		return ROZ_ENOMEM;
+	j = (size_t)hash_bytes(path, strlen(path)) & (c->ptab_cap - 1);
+	for (; c->ptab[j] != NO_ITEM; j = (j + 1) & (c->ptab_cap - 1))
+		if (strcmp(c->files[c->ptab[j]].path, path) == 0) {
+			*out = c->ptab[j];
+			return ROZ_OK;
+		}
+	if (roz_alloc_array_reserve((void **)&c->files, &c->capfiles, sizeof *c->files, c->nfiles + 1) !=
+	    ROZ_OK)
+		return ROZ_ENOMEM;
+	memset(&c->files[c->nfiles], 0, sizeof c->files[c->nfiles]);
+	if (!(c->files[c->nfiles].path = roz_strdup(path)))
+		return ROZ_ENOMEM;
+	c->ptab[j] = c->nfiles;
+	*out = c->nfiles++;
+	return ROZ_OK;
+}
+
+/*
+ * Read a file through the callback once. A file that is not there or
+ * cannot be read is remembered as such; only running out of memory is an
+ * error of the run.
+ */
+static int file_load(ctx *c, vfile *f)
+{
+	unsigned long n = 0;
+	int rc;
+
+	if (f->read_done)
+		return ROZ_OK;
+	f->read_done = true;
+	roz_error_clear();
+	rc = c->read(c->ud, f->path, &f->text, &f->len);
+	if (rc == ROZ_ENOMEM)
+		return ROZ_ENOMEM;
+	f->read_rc = rc == ROZ_OK ? ROZ_OK : rc == ROZ_ENOTFOUND ? ROZ_ENOTFOUND : ROZ_EIO;
+	if (rc != ROZ_OK) {
+		roz_free(f->text);
+		f->text = NULL;
+		f->len = 0;
+		if (rc != ROZ_ENOTFOUND &&
+		    !(f->why = roz_strdup(*roz_error_last() ? roz_error_last() : roz_error_name(rc))))
+			return ROZ_ENOMEM;
+		return ROZ_OK;
+	}
+	if (!f->text)
+		f->len = 0;
+	/* Lines as roz/ledger.h counts them: a last line without "\n" counts. */
+	for (size_t i = 0; i < f->len; i++)
+		if (f->text[i] == '\n')
+			n++;
+	if (f->len && f->text[f->len - 1] != '\n')
+		n++;
+	f->nlines = n;
+	if (!n)
+		return ROZ_OK;
+	if (!(f->starts = roz_calloc(n, sizeof *f->starts)))
+		return ROZ_ENOMEM;
+	n = 0;
+	f->starts[n++] = 0;
+	for (size_t i = 0; i + 1 < f->len; i++)
+		if (f->text[i] == '\n')
+			f->starts[n++] = i + 1;
+	return ROZ_OK;
+}
+
+/* The SHA-256 of lines [start, start + k - 1] of a loaded file (1-based, in range). */
+static void file_hash(const vfile *f, unsigned long start, unsigned long k, unsigned char out[HASH_BYTES])
+{
+	unsigned long last = start + k - 1;
+	size_t from = f->starts[start - 1], to;
+	char hex[ROZ_SHA256_HEX_SIZE];
+
+	if (last < f->nlines)
+		to = f->starts[last] - 1; /* before the "\n" that ends line `last` */
+	else
+		to = f->len && f->text[f->len - 1] == '\n' ? f->len - 1 : f->len;
+	roz_digest_sha256_hex(f->text + from, to - from, hex);
+	(void)hex_to_bytes(hex, out);
+}
+
+/* ---- pass 1: records, in ledger order --------------------------------- */
+
+static bool overlaps(const active *a, unsigned long start, unsigned long end)
+{
+	return a->start <= end && start <= a->end;
+}
+
+/* `rng` of file f in record `recno` takes over the earlier ranges it overlaps. */
+static void supersede(ctx *c, vfile *f, size_t recno, unsigned long start, unsigned long end)
+{
+	for (size_t i = 0; i < f->nact;) {
+		active *a = &f->act[i];
+
+		if (a->rec != recno && overlaps(a, start, end)) {
+			if (a->item != NO_ITEM)
+				c->out->items[a->item].state = ROZ_VERIFY_SUPERSEDED;
+			*a = f->act[--f->nact];
+			continue;
+		}
+		i++;
+	}
+}
+
+static int add_item(ctx *c, const roz_ledger_rec *rec, size_t line, size_t fi, const roz_ledger_range *rg,
+		    size_t *out)
+{
+	roz_verify_report *r = c->out;
+	roz_verify_item *it;
+	pend *p;
+	size_t capp = c->capp;
+	int rc = ROZ_OK;
+
+	if (roz_alloc_array_reserve((void **)&r->items, &r->cap, sizeof *r->items, r->n + 1) != ROZ_OK ||
+	    roz_alloc_array_reserve((void **)&c->pend, &capp, sizeof *c->pend, r->n + 1) != ROZ_OK)
+		return ROZ_ENOMEM;
+	c->capp = capp;
+	it = &r->items[r->n];
+	p = &c->pend[r->n];
+	memset(it, 0, sizeof *it);
+	memset(p, 0, sizeof *p);
+	r->n++;
+	it->line = line;
+	it->record_id = roz_strdup(rec->id ? rec->id : "");
+	if (!it->record_id)
+		rc = ROZ_ENOMEM;
+	it->intent_id = dup_or_null(rec->intent_id, &rc);
+	it->session_id = dup_or_null(rec->session_id, &rc);
+	it->path = dup_or_null(c->files[fi].path, &rc);
+	it->start_line = rg->start_line;
+	it->end_line = rg->end_line;
+	it->state = ROZ_VERIFY_INTACT;
+	p->file = fi;
+	p->has_hash = hex_to_bytes(rg->hash, p->hash);
+	*out = r->n - 1;
+	return rc;
+}
+
+static int take_record(ctx *c, const roz_ledger_rec *rec, size_t line, size_t recno, bool check)
+{
+	for (size_t i = 0; i < rec->nfiles; i++) {
+		const roz_ledger_rfile *rf = &rec->files[i];
+		size_t fi;
+
+		if (!rf->path)
+			continue;
+		if (file_index(c, rf->path, &fi) != ROZ_OK)
+			return ROZ_ENOMEM;
+		for (size_t j = 0; j < rf->ranges.n; j++) {
+			const roz_ledger_range *rg = &rf->ranges.items[j];
+			vfile *f = &c->files[fi];
+			size_t item = NO_ITEM;
+
+			supersede(c, f, recno, rg->start_line, rg->end_line);
+			if (check && add_item(c, rec, line, fi, rg, &item) != ROZ_OK)
+				return ROZ_ENOMEM;
+			if (roz_alloc_array_reserve((void **)&f->act, &f->capact, sizeof *f->act, f->nact + 1) !=
+			    ROZ_OK)
+				return ROZ_ENOMEM;
+			f->act[f->nact++] = (active){item, recno, rg->start_line, rg->end_line};
+		}
+	}
+	return ROZ_OK;
+}
+
+static bool blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return false;
+	return true;
+}
+
+static int read_records(ctx *c, const char *ledger, size_t len, const char *since)
+{
+	roz_verify_report *r = c->out;
+	bool check = !since;
+	size_t pos = 0, line = 0;
+
+	while (pos < len) {
+		const char *s = ledger + pos, *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+		roz_ledger_rec rec;
+		int rc;
+
+		line++;
+		pos += n + (nl ? 1 : 0);
+		if (blank(s, n))
+			continue;
+		if (n > ROZ_LEDGER_MAX_LINE) {
+			if (add_bad(r, line, "", "longer than a record can be (1 MiB)") != ROZ_OK)
+				return ROZ_ENOMEM;
+			continue;
+		}
+		memset(&rec, 0, sizeof rec);
+		roz_error_clear();
+		rc = roz_ledger_line_parse(s, n, &rec);
+		if (rc == ROZ_ENOMEM) {
+			roz_ledger_rec_dispose(&rec);
+			return ROZ_ENOMEM;
+		}
+		if (rc != ROZ_OK) {
+			roz_ledger_rec_dispose(&rec);
+			/* A last line with no "\n" is a write that did not finish. */
+			if (add_bad(r, line, nl ? "" : "torn last line (no newline at its end): ",
+				    roz_error_last()) != ROZ_OK)
+				return ROZ_ENOMEM;
+			continue;
+		}
+		if (!check && rec.revision && strcmp(rec.revision, since) == 0) {
+			check = true;
+			r->since_found = true;
+		}
+		rc = take_record(c, &rec, line, r->records++, check);
+		roz_ledger_rec_dispose(&rec);
+		if (rc != ROZ_OK)
+			return rc;
+	}
+	return ROZ_OK;
+}
+
+/* ---- pass 2: hash what still stands ------------------------------------ */
+
+static bool range_fits(const vfile *f, unsigned long start, unsigned long end)
+{
+	return start >= 1 && start <= end && end <= f->nlines;
+}
+
+static int check_items(ctx *c)
+{
+	roz_verify_report *r = c->out;
+
+	for (size_t i = 0; i < r->n; i++) {
+		roz_verify_item *it = &r->items[i];
+		pend *p = &c->pend[i];
+		vfile *f = &c->files[p->file];
+		unsigned char h[HASH_BYTES];
+
+		if (it->state == ROZ_VERIFY_SUPERSEDED)
+			continue;
+		if (file_load(c, f) != ROZ_OK)
+			return ROZ_ENOMEM;
+		p->lookup = p->has_hash;
+		if (f->read_rc != ROZ_OK) {
+			it->state = ROZ_VERIFY_MISSING;
+			if (f->why && !(it->why = roz_strdup(f->why)))
+				return ROZ_ENOMEM;
+			continue;
+		}
+		if (p->has_hash && range_fits(f, it->start_line, it->end_line)) {
+			file_hash(f, it->start_line, it->end_line - it->start_line + 1, h);
+			if (memcmp(h, p->hash, HASH_BYTES) == 0) {
+				it->state = ROZ_VERIFY_INTACT;
+				p->lookup = false;
+				continue;
+			}
+		}
+		it->state = ROZ_VERIFY_CHANGED;
+	}
+	return ROZ_OK;
+}
+
+/* ---- pass 3: where did the rest go ------------------------------------- */
+
+typedef struct window {
+	unsigned char hash[HASH_BYTES];
+	size_t file;
+	unsigned long start;
+} window;
+
+typedef struct windex {
+	window *w;
+	size_t n;
+	size_t *any;       /* hash -> its first window (files in ledger order, lines in order) */
+	size_t *in_file;   /* (hash, file) -> its first window in that file */
+	size_t cap;
+} windex;
+
+static size_t slot_of(const unsigned char *h, size_t file, size_t cap)
+{
+	uint64_t x;
+
+	memcpy(&x, h, sizeof x);
+	x ^= (uint64_t)file * 0x9e3779b97f4a7c15ull;
+	return (size_t)(x ^ (x >> 29)) & (cap - 1);
+}
+
+/* The first window with hash h (and in `file` when by_file), or NO_ITEM. */
+static size_t windex_find(const windex *x, const unsigned char *h, bool by_file, size_t file)
+{
+	const size_t *tab = by_file ? x->in_file : x->any;
+	size_t j = slot_of(h, by_file ? file : 0, x->cap);
+
+	for (; tab[j] != NO_ITEM; j = (j + 1) & (x->cap - 1)) {
+		const window *w = &x->w[tab[j]];
+
+		if (memcmp(w->hash, h, HASH_BYTES) == 0 && (!by_file || w->file == file))
+			return tab[j];
+	}
+	return NO_ITEM;
+}
+
+static void windex_put(windex *x, size_t idx, bool by_file)
+{
+	size_t *tab = by_file ? x->in_file : x->any;
+	const window *w = &x->w[idx];
+	size_t j = slot_of(w->hash, by_file ? w->file : 0, x->cap);
+
+	for (; tab[j] != NO_ITEM; j = (j + 1) & (x->cap - 1)) {
+		const window *o = &x->w[tab[j]];
+
+		/* The first one inserted stays: it is the first in ledger and line order. */
+		if (memcmp(o->hash, w->hash, HASH_BYTES) == 0 && (!by_file || o->file == w->file))
+			return;
+	}
+	tab[j] = idx;
+}
+
+static void windex_dispose(windex *x)
+{
+	roz_free(x->w);
+	roz_free(x->any);
+	roz_free(x->in_file);
+	memset(x, 0, sizeof *x);
+}
+
+/* Every k-line window of every readable file the ledger names. ROZ_OK or ROZ_ENOMEM. */
+static int windex_build(ctx *c, unsigned long k, windex *x)
+{
+	size_t n = 0, cap = 16;
+
+	memset(x, 0, sizeof *x);
+	for (size_t i = 0; i < c->nfiles; i++)
+		if (c->files[i].read_rc == ROZ_OK && c->files[i].nlines >= k)
+			n += c->files[i].nlines - k + 1;
+	if (!n)
+		return ROZ_OK;
+	while (cap < n * 2)
+		cap *= 2;
+	if (!(x->w = roz_calloc(n, sizeof *x->w)) || !(x->any = roz_calloc(cap, sizeof *x->any)) ||
+	    !(x->in_file = roz_calloc(cap, sizeof *x->in_file))) {
+		windex_dispose(x);
+		return ROZ_ENOMEM;
+	}
+	x->cap = cap;
+	for (size_t i = 0; i < cap; i++)
+		x->any[i] = x->in_file[i] = NO_ITEM;
+	for (size_t i = 0; i < c->nfiles; i++) {
+		const vfile *f = &c->files[i];
+
+		if (f->read_rc != ROZ_OK || f->nlines < k)
+			continue;
+		for (unsigned long s = 1; s + k - 1 <= f->nlines; s++) {
+			window *w = &x->w[x->n];
+
+			file_hash(f, s, k, w->hash);
+			w->file = i;
+			w->start = s;
+			windex_put(x, x->n, false);
+			windex_put(x, x->n, true);
+			x->n++;
+		}
+	}
+	return ROZ_OK;
+}
+
+/* A range to look for, sorted by its length so each length's index is built once. */
+typedef struct todo_item {
+	unsigned long k;
+	size_t item;
+} todo_item;
+
+static int cmp_todo(const void *a, const void *b)
+{
+	const todo_item *x = a, *y = b;
+
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
+	return x->item < y->item ? -1 : x->item > y->item;
+}
+
+static int find_moved(ctx *c)
+{
+	roz_verify_report *r = c->out;
+	unsigned long longest = 0;
+	todo_item *todo = NULL;
+	size_t ntodo = 0;
+	int rc = ROZ_OK;
+
+	for (size_t i = 0; i < r->n; i++)
+		if (c->pend[i].lookup)
+			ntodo++;
+	if (!ntodo)
+		return ROZ_OK;
+	/* Every file the ledger names can hold a moved range: read them all now. */
+	for (size_t i = 0; i < c->nfiles; i++) {
+		if (file_load(c, &c->files[i]) != ROZ_OK)
+			return ROZ_ENOMEM;
+		if (c->files[i].read_rc == ROZ_OK && c->files[i].nlines > longest)
+			longest = c->files[i].nlines;
+	}
+	if (!(todo = roz_calloc(ntodo, sizeof *todo)))
+		return ROZ_ENOMEM;
+	ntodo = 0;
+	/* A range longer than every file, or not a range at all, is nowhere. */
+	for (size_t i = 0; i < r->n; i++) {
+		const roz_verify_item *it = &r->items[i];
+
+		if (c->pend[i].lookup && it->start_line >= 1 && it->start_line <= it->end_line &&
+		    it->end_line - it->start_line < longest)
+			todo[ntodo++] = (todo_item){it->end_line - it->start_line + 1, i};
+	}
+	qsort(todo, ntodo, sizeof *todo, cmp_todo);
+	for (size_t i = 0; i < ntodo && rc == ROZ_OK;) {
+		unsigned long k = todo[i].k;
+		size_t j = i;
+		windex x;
+
+		while (j < ntodo && todo[j].k == k)
+			j++;
+		if ((rc = windex_build(c, k, &x)) != ROZ_OK)
+			break;
+		for (; i < j && x.n; i++) {
+			roz_verify_item *it = &r->items[todo[i].item];
+			const pend *p = &c->pend[todo[i].item];
+			size_t w = windex_find(&x, p->hash, false, 0);
+
+			if (w == NO_ITEM)
+				continue;
+			/* Its own file first: code moved within a file stays with it. */
+			if (x.w[w].file != p->file) {
+				size_t own = windex_find(&x, p->hash, true, p->file);
+
+				if (own != NO_ITEM)
+					w = own;
+			}
+			if (!(it->moved_path = roz_strdup(c->files[x.w[w].file].path))) {
+				rc = ROZ_ENOMEM;
+				break;
+			}
+			it->state = ROZ_VERIFY_MOVED;
+			it->moved_start = x.w[w].start;
+			it->moved_end = x.w[w].start + k - 1;
+			roz_free(it->why);
+			it->why = NULL;
+		}
+		i = j;
+		windex_dispose(&x);
+	}
+	roz_free(todo);
+	return rc;
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+int roz_verify_run(const char *ledger, size_t len, const char *since, roz_verify_read_fn read, void *ud,
+		   roz_verify_report *out)
+{
+	ctx c;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	memset(&c, 0, sizeof c);
+	c.read = read;
+	c.ud = ud;
+	c.out = out;
+	if (!ledger)
+		len = 0;
+	if ((rc = read_records(&c, ledger, len, since)) != ROZ_OK || (rc = check_items(&c)) != ROZ_OK ||
+	    (rc = find_moved(&c)) != ROZ_OK)
+		goto fail;
+	for (size_t i = 0; i < out->n; i++)
+		out->counts[out->items[i].state]++;
+	files_dispose(&c);
+	return ROZ_OK;
+fail:
+	files_dispose(&c);
+	roz_verify_report_dispose(out);
+	roz_error_set("out of memory while verifying the ledger");
+	return ROZ_ENOMEM;
+}
