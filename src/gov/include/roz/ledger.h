@@ -80,8 +80,11 @@ void roz_ledger_hash_lines(const char *text, size_t len, unsigned long start, un
 
 /*
  * The ranges a write of `tool_name` with `tool_input` put into `content`
- * (the file after the write). `whole` forces the whole file (a Bash
- * target). ROZ_OK (maybe with no ranges) or ROZ_ENOMEM.
+ * (the file after the write), hashed. `whole` forces the whole file (a Bash
+ * target). *out is overwritten (it need not be initialised): release it
+ * with roz_ledger_ranges_dispose. Fields that are absent or of the wrong
+ * type give no range. ROZ_OK (maybe with no ranges) or ROZ_ENOMEM (*out
+ * empty).
  */
 int roz_ledger_ranges_of_write(const char *tool_name, const struct cJSON *tool_input, bool whole,
 			       const char *content, size_t len, roz_ledger_ranges *out) ROZ_WARN_UNUSED;
@@ -107,9 +110,13 @@ typedef struct roz_ledger_record_in {
 
 /*
  * Append the record as one line ending in "\n". Text that is not UTF-8 is
- * repaired (U+FFFD), so the line always parses. ROZ_OK, ROZ_EINVALID (longer
- * than ROZ_LEDGER_MAX_LINE even without ranges; nothing appended) or
- * ROZ_ENOMEM.
+ * repaired (U+FFFD), so the line always parses; the session and intent ids
+ * in the urls are percent-encoded; model_id is cut to the schema's 250
+ * bytes on a character boundary. An empty revision, intent or model is
+ * none. A range with an empty hash is written without content_hash. When
+ * the record would be longer than ROZ_LEDGER_MAX_LINE (its "\n" aside) its
+ * ranges are dropped, files kept. ROZ_OK, ROZ_EINVALID (no id, or too long
+ * even without ranges; nothing appended) or ROZ_ENOMEM.
  */
 int roz_ledger_record_write(const roz_ledger_record_in *in, roz_buf *out) ROZ_WARN_UNUSED;
 
@@ -127,16 +134,22 @@ typedef struct roz_ledger_rec {
 	char *session_id;      /* metadata.roz.session_id, or NULL */
 	char *intent_id;       /* metadata.roz.intent_id, or NULL */
 	char *mutation_class;  /* or NULL */
-	char *model_id;        /* the first conversation's, or NULL */
+	char *model_id;        /* the first contributor.model_id of its conversations, or NULL */
 	roz_ledger_rfile *files;
 	size_t nfiles;
 } roz_ledger_rec;
 
 /*
- * Read one line (without its "\n"). Any Agent Trace record is accepted;
- * ranges whose content_hash is not "sha256:<64 hex>" are kept with an
- * empty hash. ROZ_OK, ROZ_EPARSE (not a record: roz_error_last says why)
- * or ROZ_ENOMEM.
+ * Read one line (without its "\n"). Any Agent Trace record is accepted, and
+ * fields roz does not know are ignored; every conversation's ranges of a
+ * file are collected, in order, unmerged. Ranges whose content_hash is not
+ * "sha256:<64 hex>" are kept with an empty hash (hex lowercased). Refused:
+ * a line over ROZ_LEDGER_MAX_LINE, what is not a JSON object, no files
+ * array, a file without a string path, conversations or ranges that are
+ * not arrays of objects, a range without whole start_line/end_line in
+ * 1..2^53-1 or ending before it starts, more than 100,000 ranges. Optional
+ * fields of the wrong type read as absent. On any error *out is left empty.
+ * ROZ_OK, ROZ_EPARSE (not a record: roz_error_last says why) or ROZ_ENOMEM.
  */
 int roz_ledger_line_parse(const char *line, size_t len, roz_ledger_rec *out) ROZ_WARN_UNUSED;
 void roz_ledger_rec_dispose(roz_ledger_rec *r);
