@@ -31,6 +31,14 @@ int cmd_stats(int argc, char **argv);
 int cmd_clean(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_intent(int argc, char **argv);
+int cmd_lesson(int argc, char **argv);
+
+/*
+ * The ledger of the repository at `root` (roz/ledger.h), whole: ROZ_OK with
+ * *text (caller frees) and *len, ROZ_ENOTFOUND when there is none yet, or
+ * another error with the reason in roz_error_last(). In cmd_intent.c.
+ */
+int cli_read_ledger(const char *root, char **text, size_t *len);
 
 /*
  * Read one session for a command that only looks (context, debug, trace):

@@ -34,6 +34,13 @@ static void help(void)
 	       ROZ_TICKET_TTL_SECONDS);
 }
 
+/* A verdict that could not also become a lesson still stands: say so, and exit as recorded. */
+static void lesson_warning(void *ud, const char *msg)
+{
+	(void)ud;
+	cli_warning("%s", msg);
+}
+
 int cmd_decide(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -45,7 +52,7 @@ int cmd_decide(int argc, char **argv)
 	};
 	const char *message = NULL, *opinions = NULL, *sid, *verdict, *summary;
 	bool override = false;
-	roz_runner_opts ropts = {.open_store = cli_store_open};
+	roz_runner_opts ropts = {.open_store = cli_store_open, .lessons = true, .lesson_warn = lesson_warning};
 	roz_decide_request req;
 	roz_decision_kind kind;
 	roz_config config;

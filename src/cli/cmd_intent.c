@@ -1,5 +1,5 @@
 /*
- * cmd_intent.c - `roz intent list|show|select`: the intents of the
+ * cmd_intent.c - `roz intent list|show|select|map`: the intents of the
  * repository the command runs in (docs/governance.md).
  *
  * `select` is the handshake's second half. The agent runs it through its
@@ -7,21 +7,39 @@
  * recorded the selection for the agent's session (the hook knows the
  * session; this command does not). What the command adds is the intent's
  * <intent_context> block, which the agent reads as the tool's result.
+ *
+ * `map` writes .orchestration/intent_map.md from the ledger, checked by
+ * verify against the files as they are now. The folder is written only
+ * through roz, and a reader must never see half a map: the map is written
+ * to a temporary file beside it and renamed over the old one.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "output.h"
+#include "roz/file.h"
+#include "roz/intent_map.h"
 #include "roz/json.h"
 #include "roz/orchestration.h"
+#include "roz/verify.h"
+
+/* Largest ledger read whole: far beyond 100,000 records. */
+#define LEDGER_MAX (1024u * 1024u * 1024u)
+/* Largest file verify reads to check its ranges. */
+#define SOURCE_MAX (256u * 1024u * 1024u)
 
 static void help(void)
 {
 	printf("usage: roz intent list [--json]\n"
 	       "       roz intent show <ID> [--json]\n"
-	       "       roz intent select <ID> [--refactor]\n\n"
+	       "       roz intent select <ID> [--refactor]\n"
+	       "       roz intent map [--stdout]\n\n"
 	       "The intents of the repository you are in, from\n"
 	       ".orchestration/active_intents.yaml at its root (the git top level, else\n"
 	       "the current directory).\n\n"
@@ -31,10 +49,14 @@ static void help(void)
 	       "           hook records the selection for its session, and from then on\n"
 	       "           changes must stay inside the intent's scope. --refactor marks the\n"
 	       "           session's changes as refactoring (AST_REFACTOR) rather than new\n"
-	       "           behaviour (INTENT_EVOLUTION).\n\n"
+	       "           behaviour (INTENT_EVOLUTION).\n"
+	       "  map      write .orchestration/intent_map.md: per intent, the files its\n"
+	       "           recorded writes changed, the lines, when, and whether they still\n"
+	       "           verify (roz ledger verify); --stdout prints it instead\n\n"
 	       "Options:\n"
-	       "      --json  one JSON document, for scripts\n"
-	       "  -h, --help  show this help\n\n"
+	       "      --json    one JSON document, for scripts\n"
+	       "      --stdout  map: print the map rather than write the file\n"
+	       "  -h, --help    show this help\n\n"
 	       "Exit status: 0 done, 1 no intents file, a broken one, an unknown intent or one\n"
 	       "that is not IN_PROGRESS (select), 2 usage error.\n");
 }
@@ -204,38 +226,206 @@ static void choices(const roz_intents *ints)
 	fprintf(stderr, "%s\n", n ? "" : " none (a person must set one IN_PROGRESS)");
 }
 
+/* ---- roz intent map ---------------------------------------------------- */
+
+int cli_read_ledger(const char *root, char **text, size_t *len)
+{
+	char *path = roz_asprintf("%s/%s", root, ROZ_LEDGER_FILE);
+	struct stat st;
+	int fd, rc;
+
+	*text = NULL;
+	*len = 0;
+	if (!path)
+		return ROZ_ENOMEM;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		rc = errno == ENOENT ? ROZ_ENOTFOUND : ROZ_EIO;
+		roz_error_set_errno(errno, "%s", path);
+	} else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		rc = ROZ_EIO;
+		roz_error_set("%s: not a regular file", path);
+	} else if ((rc = roz_file_read_fd(fd, (size_t)st.st_size, LEDGER_MAX, text, len)) < 0) {
+		roz_error_prefix("%s", path);
+	}
+	if (fd >= 0)
+		close(fd);
+	roz_free(path);
+	return rc;
+}
+
+/*
+ * verify's view of a file the ledger names, relative to the root. A path
+ * that would leave the repository is not read: the ledger is text anyone
+ * could have edited.
+ */
+static int read_source(void *ud, const char *rel, char **text, size_t *len)
+{
+	const char *root = ud;
+	char *path;
+	struct stat st;
+	int fd, rc;
+
+	*text = NULL;
+	*len = 0;
+	if (!*rel || rel[0] == '/' || strcmp(rel, "..") == 0 || strncmp(rel, "../", 3) == 0 ||
+	    strstr(rel, "/../") || (strlen(rel) >= 3 && strcmp(rel + strlen(rel) - 3, "/..") == 0)) {
+		roz_error_set("outside the repository");
+		return ROZ_EINVALID;
+	}
+	if (!(path = roz_asprintf("%s/%s", root, rel)))
+		return ROZ_ENOMEM;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		rc = errno == ENOENT || errno == ENOTDIR ? ROZ_ENOTFOUND : ROZ_EIO;
+		roz_error_set_errno(errno, "cannot open");
+	} else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		rc = ROZ_ENOTFOUND;
+		roz_error_set("not a regular file");
+	} else {
+		rc = roz_file_read_fd(fd, (size_t)st.st_size, SOURCE_MAX, text, len);
+	}
+	if (fd >= 0)
+		close(fd);
+	roz_free(path);
+	return rc;
+}
+
+/* Replace `path` with `len` bytes of `text` in one rename, so no reader sees half of it. */
+static int write_atomic(const char *dir, const char *path, const char *text, size_t len)
+{
+	char *tmp = roz_asprintf("%s/.intent_map.md.XXXXXX", dir);
+	size_t done = 0;
+	int fd, rc = ROZ_EIO;
+
+	if (!tmp)
+		return ROZ_ENOMEM;
+	if ((fd = mkstemp(tmp)) < 0) {
+		roz_error_set_errno(errno, "cannot create a file in %s", dir);
+		roz_free(tmp);
+		return ROZ_EIO;
+	}
+	while (done < len) {
+		ssize_t n = write(fd, text + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			roz_error_set_errno(errno, "cannot write %s", tmp);
+			goto out;
+		}
+		done += (size_t)n;
+	}
+	if (fchmod(fd, 0644) != 0 || fsync(fd) != 0) {
+		roz_error_set_errno(errno, "cannot write %s", tmp);
+		goto out;
+	}
+	if (close(fd) != 0) {
+		fd = -1;
+		roz_error_set_errno(errno, "cannot write %s", tmp);
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp, path) != 0) {
+		roz_error_set_errno(errno, "cannot replace %s", path);
+		goto out;
+	}
+	rc = ROZ_OK;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rc != ROZ_OK)
+		unlink(tmp);
+	roz_free(tmp);
+	return rc;
+}
+
+static int map(const roz_orchestration *o, bool to_stdout)
+{
+	roz_intent_map_records recs;
+	roz_verify_report report;
+	roz_buf b = ROZ_BUF_INIT;
+	char *ledger = NULL, *dir = NULL, *path = NULL;
+	size_t len = 0;
+	int rc = ROZ_EXIT_FAILURE, r;
+
+	memset(&recs, 0, sizeof(recs));
+	memset(&report, 0, sizeof(report));
+	if ((r = cli_read_ledger(o->root, &ledger, &len)) < 0 && r != ROZ_ENOTFOUND) {
+		cli_error("intent: %s", roz_error_last());
+		goto out;
+	}
+	if (roz_intent_map_records_parse(ledger ? ledger : "", len, &recs) < 0 ||
+	    roz_verify_run(ledger ? ledger : "", len, NULL, read_source, o->root, &report) < 0 ||
+	    roz_intent_map_render(&o->intents, recs.items, recs.n, recs.bad, &report, &b) < 0) {
+		cli_error("intent: out of memory");
+		goto out;
+	}
+	if (to_stdout) {
+		rc = print_buf(&b);
+		goto out;
+	}
+	dir = roz_asprintf("%s/%s", o->root, ROZ_ORCH_DIR);
+	path = roz_asprintf("%s/%s", o->root, ROZ_INTENT_MAP_FILE);
+	if (!dir || !path) {
+		cli_error("intent: out of memory");
+		goto out;
+	}
+	if (write_atomic(dir, path, b.ptr, b.len) < 0) {
+		cli_error("intent: %s", roz_error_last());
+		goto out;
+	}
+	printf("Wrote %s: %zu intent%s, %zu record%s", path, o->intents.n, o->intents.n == 1 ? "" : "s",
+	       recs.n, recs.n == 1 ? "" : "s");
+	if (recs.bad)
+		printf(", %zu unreadable line%s skipped", recs.bad, recs.bad == 1 ? "" : "s");
+	printf(".\n");
+	rc = ROZ_EXIT_OK;
+out:
+	roz_buf_dispose(&b);
+	roz_intent_map_records_dispose(&recs);
+	roz_verify_report_dispose(&report);
+	roz_free(ledger);
+	roz_free(dir);
+	roz_free(path);
+	return rc;
+}
+
 int cmd_intent(int argc, char **argv)
 {
 	roz_orchestration o;
 	const char *verb, *id = NULL;
-	bool json = false, refactor = false;
+	bool json = false, refactor = false, to_stdout = false;
 	const roz_intent *it;
 	int rc;
 
 	if (argc < 2 || cli_wants_help(argc, argv)) {
 		if (argc < 2)
-			return cli_usage_error("intent", "say what to do: list, show <ID> or select <ID>");
+			return cli_usage_error("intent", "say what to do: list, show <ID>, select <ID> or map");
 		help();
 		return ROZ_EXIT_OK;
 	}
 	verb = argv[1];
 	for (int i = 2; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0 && strcmp(verb, "select") != 0)
+		if (strcmp(argv[i], "--json") == 0 && strcmp(verb, "select") != 0 && strcmp(verb, "map") != 0)
 			json = true;
+		else if (strcmp(argv[i], "--stdout") == 0 && strcmp(verb, "map") == 0)
+			to_stdout = true;
 		else if (strcmp(argv[i], "--refactor") == 0 && strcmp(verb, "select") == 0)
 			refactor = true;
 		else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			help();
 			return ROZ_EXIT_OK;
-		} else if (argv[i][0] == '-' || id || strcmp(verb, "list") == 0)
+		} else if (argv[i][0] == '-' || id || strcmp(verb, "list") == 0 || strcmp(verb, "map") == 0)
 			return cli_usage_error("intent", "unexpected argument '%s'", argv[i]);
 		else
 			id = argv[i];
 	}
 	(void)refactor; /* recorded by the hook, which reads the same command line */
-	if (strcmp(verb, "list") != 0 && strcmp(verb, "show") != 0 && strcmp(verb, "select") != 0)
-		return cli_usage_error("intent", "unknown action '%s' (list, show or select)", verb);
-	if (strcmp(verb, "list") != 0 && !id)
+	if (strcmp(verb, "list") != 0 && strcmp(verb, "show") != 0 && strcmp(verb, "select") != 0 &&
+	    strcmp(verb, "map") != 0)
+		return cli_usage_error("intent", "unknown action '%s' (list, show, select or map)", verb);
+	if (strcmp(verb, "list") != 0 && strcmp(verb, "map") != 0 && !id)
 		return cli_usage_error("intent", "%s needs an intent id", verb);
 	if ((rc = load(&o)) != ROZ_EXIT_OK) {
 		roz_orchestration_dispose(&o);
@@ -243,6 +433,10 @@ int cmd_intent(int argc, char **argv)
 	}
 	if (strcmp(verb, "list") == 0) {
 		rc = list(&o, json);
+		goto out;
+	}
+	if (strcmp(verb, "map") == 0) {
+		rc = map(&o, to_stdout);
 		goto out;
 	}
 	if (!(it = roz_intents_find(&o.intents, id))) {

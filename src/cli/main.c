@@ -22,7 +22,8 @@ static const struct {
 	{"stats", cmd_stats, "compare block templates: how often each led to a verdict"},
 	{"clean", cmd_clean, "remove old sessions (never one still under review)"},
 	{"doctor", cmd_doctor, "check that roz is installed and wired up, with fixes"},
-	{"intent", cmd_intent, "the repository's intents: list, show, select (governance)"},
+	{"intent", cmd_intent, "the repository's intents: list, show, select, map (governance)"},
+	{"lesson", cmd_lesson, "add a lesson to the repository's shared .orchestration/CLAUDE.md"},
 	{"demo", cmd_demo, "walk a reviewed session through the real hooks on a throwaway home"},
 };
 

@@ -24,6 +24,7 @@
 #include "roz/store.h"
 #include "roz/utf8.h"
 #include "governance.h"
+#include "lesson_hook.h"
 
 #define MAX_TEMPLATE_BYTES (256u * 1024u)
 
@@ -687,6 +688,14 @@ int roz_runner_decide(const roz_config *config, const roz_decide_request *req, c
 	}
 out:
 	roz_store_unlock(store, lock);
+	/* after the unlock: the lessons file has a lock of its own, and the verdict is saved */
+	if (rc == ROZ_OK && req->kind == ROZ_DECISION_ISSUES && opts && opts->lessons &&
+	    lesson_hook_record(s, req, env.now, config->lock_timeout_ms) < 0 && opts->lesson_warn) {
+		char *why = roz_asprintf("the verdict is recorded, but not as a lesson: %s", roz_error_last());
+
+		opts->lesson_warn(opts->lesson_warn_ud, why ? why : "the verdict is recorded, but not as a lesson");
+		roz_free(why);
+	}
 	if (own_store)
 		roz_store_free(store);
 	roz_session_free(s);

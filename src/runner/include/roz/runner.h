@@ -49,6 +49,16 @@ typedef struct roz_runner_opts {
 	const char *version;
 	/* roz decide --override: how a person is looked for (NULL: for real) */
 	const struct roz_person_probe *probe;
+	/*
+	 * roz decide: when `lessons` is set and the process runs in a governed
+	 * repository, an ISSUES verdict is also appended to its
+	 * .orchestration/CLAUDE.md as a lesson. What stops that goes to
+	 * lesson_warn(lesson_warn_ud, message) (NULL: quietly); it never fails
+	 * the verdict. Off by default, so the demo's verdicts are no lessons.
+	 */
+	bool lessons;
+	roz_store_warn_fn lesson_warn;
+	void *lesson_warn_ud;
 } roz_runner_opts;
 
 /*
