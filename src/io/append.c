@@ -1,0 +1,165 @@
+/*
+ * append.c - one whole line added to a file that many processes append to
+ * at once (roz/append.h): the governance ledger and the shared lessons.
+ *
+ * Each line lands with a single write(2) on an O_APPEND descriptor while
+ * an exclusive flock(2) is held on the file itself. O_APPEND alone keeps
+ * a regular file's writes from overwriting each other, but a write larger
+ * than the kernel does at once, or one cut by a signal, could then be
+ * split by another writer's; the lock keeps every line whole. The file is
+ * only ever appended to.
+ */
+#include "roz/append.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Take the exclusive lock, polling as the session store does: a blocking
+ * flock could wait forever on a holder that hangs, and a hook must answer.
+ */
+static int lock_bounded(int fd, const char *path, uint32_t timeout_ms)
+{
+	int64_t deadline = mono_ms() + timeout_ms;
+	unsigned delay = 1;
+
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			roz_error_set_errno(errno, "cannot lock '%s'", path);
+			return ROZ_EIO;
+		}
+		if (mono_ms() >= deadline) {
+			roz_error_set("timed out after %u ms waiting for the lock on '%s'", (unsigned)timeout_ms,
+				      path);
+			return ROZ_ETIMEOUT;
+		}
+		sleep_ms(delay);
+		if (delay < 8)
+			delay *= 2;
+	}
+	return ROZ_OK;
+}
+
+/* Whether the file's last byte is something other than "\n": a line a crash cut short. */
+static int torn_tail(int fd, const char *path, bool *torn)
+{
+	struct stat st;
+	char last;
+	ssize_t n;
+
+	*torn = false;
+	/* measured under the lock: nobody appends between this look and our write */
+	if (fstat(fd, &st) < 0) {
+		roz_error_set_errno(errno, "cannot read '%s'", path);
+		return ROZ_EIO;
+	}
+	if (st.st_size == 0)
+		return ROZ_OK;
+	do
+		n = pread(fd, &last, 1, st.st_size - 1);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		roz_error_set_errno(errno, "cannot read the end of '%s'", path);
+		return ROZ_EIO;
+	}
+	*torn = n == 1 && last != '\n';
+	return ROZ_OK;
+}
+
+int roz_append_line(const char *path, const char *line, size_t len, uint32_t lock_timeout_ms)
+{
+	const char *data = line;
+	char *healed = NULL;
+	size_t want = len;
+	struct stat st;
+	bool torn = false;
+	ssize_t n;
+	int fd, rc;
+
+	if (!path || !line || len == 0 || line[len - 1] != '\n') {
+		roz_error_set("an appended line must end in a newline");
+		return ROZ_EINVALID;
+	}
+	/*
+	 * Read and write: the last byte is read to see a torn tail. Not
+	 * following a link, not blocking on a FIFO planted at the name, and not
+	 * making a terminal ours.
+	 */
+	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0644);
+	if (fd < 0) {
+		int err = errno;
+
+		if (err == ELOOP || err == EISDIR || err == ENXIO || err == EOPNOTSUPP) {
+			roz_error_set_errno(err, "'%s' is not a regular file", path);
+			return ROZ_EINVALID;
+		}
+		roz_error_set_errno(err, "cannot open '%s'", path);
+		return ROZ_EIO;
+	}
+	if (fstat(fd, &st) < 0) {
+		roz_error_set_errno(errno, "cannot open '%s'", path);
+		rc = ROZ_EIO;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		roz_error_set("'%s' is not a regular file", path);
+		rc = ROZ_EINVALID;
+		goto out;
+	}
+	if ((rc = lock_bounded(fd, path, lock_timeout_ms)) < 0)
+		goto out;
+	if ((rc = torn_tail(fd, path, &torn)) < 0)
+		goto unlock;
+	if (torn) {
+		/* the healing newline goes in the same write: a crash now cannot add a second tear */
+		if (!(healed = roz_malloc(len + 1))) {
+			rc = ROZ_ENOMEM;
+			goto unlock;
+		}
+		healed[0] = '\n';
+		memcpy(healed + 1, line, len);
+		data = healed;
+		want = len + 1;
+	}
+	do
+		n = write(fd, data, want);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		roz_error_set_errno(errno, "cannot append to '%s'", path);
+		rc = ROZ_EIO;
+	} else if ((size_t)n != want) {
+		/*
+		 * Not finished here: what landed is a torn tail the next append
+		 * heals, and a second write would no longer be one record's.
+		 */
+		roz_error_set("'%s': only %zd of %zu bytes were appended", path, n, want);
+		rc = ROZ_EIO;
+	}
+unlock:
+	(void)flock(fd, LOCK_UN);
+out:
+	close(fd);
+	roz_free(healed);
+	return rc;
+}
