@@ -2,13 +2,21 @@
  * cmd_context.c - `roz context`: what the user asked for and what triggered
  * the review, printed for the reviewer, who must judge the work against
  * the request rather than against the agent's own summary.
+ *
+ * In a governed repository the request has a second half: the intent the
+ * session selected, whose constraints and acceptance criteria the work
+ * must meet, and the ledger's record of what the session changed, so the
+ * reviewer reads the lines the agent wrote rather than the ones it names.
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "output.h"
+#include "roz/intent_map.h"
 #include "roz/json.h"
+#include "roz/orchestration.h"
 #include "roz/session.h"
 #include "trace_view.h"
 
@@ -16,7 +24,9 @@ static void help(void)
 {
 	printf("usage: roz context <session-id> [--json]\n\n"
 	       "Show a session's review state, what triggered a gate, and the prompts the\n"
-	       "user wrote, so the reviewer can check the work against what was asked.\n\n"
+	       "user wrote, so the reviewer can check the work against what was asked. Run\n"
+	       "in a governed repository, it also shows the session's intent (constraints,\n"
+	       "acceptance criteria) and the files and lines the ledger records it changed.\n\n"
 	       "Options:\n"
 	       "      --json  one JSON document, for scripts\n"
 	       "  -h, --help  show this help\n");
@@ -109,6 +119,191 @@ void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, 
 	}
 }
 
+/* Ledger entries shown at most; the rest are counted. */
+#define RECORD_MAX 50u
+
+/* The session's intent and its part of the ledger, when the repository it runs in is governed. */
+typedef struct record_view {
+	bool have;                  /* an intent selected and the repository governed */
+	roz_orchestration o;
+	const roz_intent *intent;   /* NULL when the intents file no longer declares it */
+	roz_intent_map_records recs;
+	const roz_ledger_rec **mine; /* this session's records, in ledger order */
+	size_t nmine, entries;       /* entries: files over those records */
+	char *problem;               /* why the ledger could not be read, or NULL */
+} record_view;
+
+static void record_load(const roz_session *s, record_view *v)
+{
+	char cwd[4096], *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	memset(v, 0, sizeof(*v));
+	if (!s->gov.intent_id || !getcwd(cwd, sizeof cwd) || roz_orchestration_find(cwd, &v->o) < 0 ||
+	    !v->o.governed || roz_orchestration_load(&v->o, ROZ_ORCH_INTENTS) < 0)
+		return;
+	v->have = true;
+	if (v->o.intents_ok)
+		v->intent = roz_intents_find(&v->o.intents, s->gov.intent_id);
+	rc = cli_read_ledger(v->o.root, &text, &len);
+	if (rc < 0 && rc != ROZ_ENOTFOUND) {
+		v->problem = roz_strdup(roz_error_last());
+		return;
+	}
+	if (roz_intent_map_records_parse(text ? text : "", len, &v->recs) < 0 ||
+	    (v->recs.n && !(v->mine = roz_calloc(v->recs.n, sizeof(*v->mine))))) {
+		v->problem = roz_strdup("out of memory reading the ledger");
+		roz_free(text);
+		return;
+	}
+	roz_free(text);
+	for (size_t i = 0; i < v->recs.n; i++)
+		if (v->recs.items[i].session_id && strcmp(v->recs.items[i].session_id, s->session_id) == 0) {
+			v->mine[v->nmine++] = &v->recs.items[i];
+			v->entries += v->recs.items[i].nfiles;
+		}
+}
+
+static void record_dispose(record_view *v)
+{
+	roz_orchestration_dispose(&v->o);
+	roz_intent_map_records_dispose(&v->recs);
+	roz_free(v->mine);
+	roz_free(v->problem);
+}
+
+static void print_items(FILE *f, const char *title, char *const *items, size_t n)
+{
+	fprintf(f, "  %s:%s\n", title, n ? "" : " (none)");
+	for (size_t i = 0; i < n; i++) {
+		char *safe = cli_safe(items[i], true);
+		const char *p = safe ? safe : "(out of memory)", *nl;
+
+		/* a criterion written as a YAML block keeps its lines, under its dash */
+		for (bool first = true; *p; first = false) {
+			nl = strchr(p, '\n');
+			fprintf(f, "    %s%.*s\n", first ? "- " : "  ", (int)(nl ? nl - p : (long)strlen(p)), p);
+			if (!nl)
+				break;
+			p = nl + 1;
+		}
+		roz_free(safe);
+	}
+}
+
+static void print_record(FILE *f, const roz_session *s, const record_view *v)
+{
+	char ts[ROZ_TIME_BUFSZ];
+	size_t shown = 0;
+
+	if (!v->have)
+		return;
+	fputs("\nIntent ", f);
+	cli_put_safe(f, s->gov.intent_id, false);
+	if (!v->intent) {
+		fprintf(f, ": %s\n", v->o.intents_ok ? "no longer declared in " ROZ_ORCH_INTENTS_FILE
+						    : "the intents file cannot be used");
+	} else {
+		fputs(": ", f);
+		cli_put_safe(f, v->intent->name, false);
+		fprintf(f, " (%s)\n", roz_intents_status_name(v->intent->status));
+		print_items(f, "Constraints", v->intent->constraints, v->intent->nconstraints);
+		print_items(f, "Acceptance criteria", v->intent->criteria, v->intent->ncriteria);
+	}
+	fprintf(f, "\nRecorded changes (%s, this session):", ROZ_LEDGER_FILE);
+	if (v->problem) {
+		fputs(" cannot be read: ", f);
+		cli_put_safe(f, v->problem, false);
+		fputc('\n', f);
+		return;
+	}
+	fputs(v->entries ? "\n" : " (none)\n", f);
+	for (size_t i = 0; i < v->nmine && shown < RECORD_MAX; i++) {
+		const roz_ledger_rec *r = v->mine[i];
+
+		for (size_t k = 0; k < r->nfiles && shown < RECORD_MAX; k++, shown++) {
+			const roz_ledger_ranges *g = &r->files[k].ranges;
+
+			fprintf(f, "  %s  ", r->has_timestamp ? roz_time_format_sec(r->timestamp, ts) : "-");
+			cli_put_safe(f, r->files[k].path ? r->files[k].path : "?", false);
+			fputs(g->n ? "  lines " : "  (no lines)", f);
+			for (size_t j = 0; j < g->n; j++)
+				fprintf(f, "%s%lu-%lu", j ? ", " : "", g->items[j].start_line, g->items[j].end_line);
+			fputc('\n', f);
+		}
+	}
+	if (v->entries > shown)
+		fprintf(f, "  ... and %zu more\n", v->entries - shown);
+}
+
+static void json_items(roz_buf *b, char *const *items, size_t n)
+{
+	roz_buf_addc(b, '[');
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			roz_buf_addc(b, ',');
+		roz_json_add_string(b, items[i]);
+	}
+	roz_buf_addc(b, ']');
+}
+
+/* ,"intent":{...},"ledger":{...} when there is a record view. */
+static void json_record(roz_buf *b, const record_view *v)
+{
+	char ts[ROZ_TIME_BUFSZ];
+	size_t shown = 0;
+
+	if (!v->have)
+		return;
+	roz_buf_adds(b, ",\"intent\":");
+	if (v->intent) {
+		roz_buf_adds(b, "{\"id\":");
+		roz_json_add_string(b, v->intent->id);
+		roz_buf_adds(b, ",\"name\":");
+		roz_json_add_string(b, v->intent->name);
+		roz_buf_addf(b, ",\"status\":\"%s\",\"constraints\":", roz_intents_status_name(v->intent->status));
+		json_items(b, v->intent->constraints, v->intent->nconstraints);
+		roz_buf_adds(b, ",\"acceptance_criteria\":");
+		json_items(b, v->intent->criteria, v->intent->ncriteria);
+		roz_buf_addc(b, '}');
+	} else {
+		roz_buf_adds(b, "null");
+	}
+	roz_buf_adds(b, ",\"ledger\":{\"error\":");
+	if (v->problem)
+		roz_json_add_string(b, v->problem);
+	else
+		roz_buf_adds(b, "null");
+	roz_buf_adds(b, ",\"entries\":[");
+	for (size_t i = 0; i < v->nmine && shown < RECORD_MAX; i++) {
+		const roz_ledger_rec *r = v->mine[i];
+
+		for (size_t k = 0; k < r->nfiles && shown < RECORD_MAX; k++, shown++) {
+			const roz_ledger_ranges *g = &r->files[k].ranges;
+
+			roz_buf_adds(b, shown ? ",{\"timestamp\":" : "{\"timestamp\":");
+			if (r->has_timestamp)
+				roz_buf_addf(b, "\"%s\"", roz_time_format_sec(r->timestamp, ts));
+			else
+				roz_buf_adds(b, "null");
+			roz_buf_adds(b, ",\"record_id\":");
+			if (r->id)
+				roz_json_add_string(b, r->id);
+			else
+				roz_buf_adds(b, "null");
+			roz_buf_adds(b, ",\"path\":");
+			roz_json_add_string(b, r->files[k].path ? r->files[k].path : "");
+			roz_buf_adds(b, ",\"ranges\":[");
+			for (size_t j = 0; j < g->n; j++)
+				roz_buf_addf(b, "%s{\"start_line\":%lu,\"end_line\":%lu}", j ? "," : "",
+					     g->items[j].start_line, g->items[j].end_line);
+			roz_buf_adds(b, "]}");
+		}
+	}
+	roz_buf_addf(b, "],\"total\":%zu,\"more\":%zu}", v->entries, v->entries - shown);
+}
+
 static void add_opt(roz_buf *b, const char *key, const char *val)
 {
 	roz_buf_addf(b, ",\"%s\":", key);
@@ -118,7 +313,7 @@ static void add_opt(roz_buf *b, const char *key, const char *val)
 		roz_buf_adds(b, "null");
 }
 
-static int print_json(const roz_session *s, const roz_config *config)
+static int print_json(const roz_session *s, const roz_config *config, const record_view *v)
 {
 	const roz_review_state *r = &s->review;
 	roz_buf b = ROZ_BUF_INIT;
@@ -175,7 +370,9 @@ static int print_json(const roz_session *s, const roz_config *config)
 			roz_buf_addc(&b, ',');
 		roz_json_add_string(&b, r->prompts[i]);
 	}
-	roz_buf_adds(&b, "]}\n");
+	roz_buf_addc(&b, ']');
+	json_record(&b, v);
+	roz_buf_adds(&b, "}\n");
 	return cli_emit(&b);
 }
 
@@ -193,10 +390,16 @@ int cmd_context(int argc, char **argv)
 		return ROZ_EXIT_FAILURE;
 	rc = cli_read_session(&config, "context", sid, &s);
 	if (rc == ROZ_EXIT_OK) {
-		if (json)
-			rc = print_json(s, &config);
-		else
+		record_view v;
+
+		record_load(s, &v);
+		if (json) {
+			rc = print_json(s, &config, &v);
+		} else {
 			cli_print_context(stdout, s, &config, "");
+			print_record(stdout, s, &v);
+		}
+		record_dispose(&v);
 	}
 	roz_session_free(s);
 	roz_config_dispose(&config);
