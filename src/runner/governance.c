@@ -330,7 +330,7 @@ int gov_apply(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz
 			if (save)
 				res->save = true;
 		}
-		return ROZ_OK;
+		return g->records ? gov_record(g, in, env, *session, res) : ROZ_OK;
 	}
 	default:
 		return ROZ_OK;

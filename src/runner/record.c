@@ -1,0 +1,223 @@
+/*
+ * record.c - the ledger half of the runner's governance step: after a
+ * write ran (PostToolUse), one Agent Trace record per call in
+ * .orchestration/agent_trace.jsonl (roz/ledger.h), appended whole
+ * (roz/append.h).
+ *
+ * Recording is observability, so it never stands in the agent's way: a
+ * record that cannot be made or appended is a warning on stderr and a
+ * `record_failed` event in the session's trace, and the hook still
+ * answers {}. The next append starts clean whatever this one left.
+ */
+#include "governance.h"
+
+#include <cjson/cJSON.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "roz/append.h"
+#include "roz/effect.h"
+#include "roz/file.h"
+#include "roz/json.h"
+#include "roz/ledger.h"
+#include "roz/vcs.h"
+
+/* Largest file whose ranges are worked out; a larger one is recorded without ranges. */
+#define RECORD_MAX_FILE (16u * 1024u * 1024u)
+
+typedef struct target {
+	char *rel;
+	roz_ledger_ranges ranges;
+} target;
+
+static int read_whole(const char *path, char **text, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), rc;
+	struct stat st;
+
+	*text = NULL;
+	*len = 0;
+	if (fd < 0)
+		return ROZ_ENOTFOUND;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return ROZ_ENOTFOUND;
+	}
+	rc = roz_file_read_fd(fd, (size_t)st.st_size, RECORD_MAX_FILE, text, len);
+	close(fd);
+	return rc;
+}
+
+/*
+ * Where one written path stands: recorded (rel set), or not the ledger's
+ * business (outside the repository, under .orchestration/, ignored).
+ */
+static int place(const gov_run *g, const roz_env *env, const char *cwd, const char *path, char **abs,
+		 char **rel)
+{
+	int rc;
+
+	*abs = *rel = NULL;
+	if ((rc = roz_path_resolve(&env->paths, cwd, path, abs)) < 0)
+		return rc == ROZ_ENOMEM ? rc : ROZ_OK;
+	rc = roz_scope_relpath(g->orch.root, *abs, g->orch.fold_case, rel);
+	if (rc == ROZ_ENOMEM)
+		return rc;
+	if (rc < 0 || !*rel || !**rel || roz_scope_is_orchestration(*rel, g->orch.fold_case) ||
+	    (g->orch.have_ignore && roz_ignore_match(&g->orch.ignore, *rel, g->orch.fold_case))) {
+		roz_free(*rel);
+		*rel = NULL;
+	}
+	return ROZ_OK;
+}
+
+static int add_target(const gov_run *g, const roz_hook_input *in, const roz_env *env, const char *cwd,
+		      const char *path, bool whole, target *t, size_t *n)
+{
+	target *x = &t[*n];
+	char *abs = NULL, *text = NULL;
+	size_t len = 0;
+	bool kept = false;
+	int rc;
+
+	memset(x, 0, sizeof *x);
+	if ((rc = place(g, env, cwd, path, &abs, &x->rel)) < 0 || !x->rel)
+		goto out;
+	rc = read_whole(abs, &text, &len);
+	if (rc == ROZ_ENOMEM)
+		goto out;
+	if (rc == ROZ_ENOTFOUND) {
+		rc = ROZ_OK; /* gone (rm, mv): nothing of it to attribute */
+		goto out;
+	}
+	if (rc == ROZ_OK)
+		rc = roz_ledger_ranges_of_write(in->tool_name, in->tool_input, whole, text, len, &x->ranges);
+	else
+		rc = ROZ_OK; /* too large or unreadable: the file is recorded, without ranges */
+	kept = rc == ROZ_OK;
+out:
+	if (kept) {
+		(*n)++;
+	} else {
+		roz_free(x->rel);
+		roz_ledger_ranges_dispose(&x->ranges);
+		memset(x, 0, sizeof *x);
+	}
+	roz_free(abs);
+	roz_free(text);
+	return rc;
+}
+
+static int note_failure(roz_session *s, const roz_env *env, const char *why, roz_hook_result *res)
+{
+	char id[ROZ_UUID_SIZE], marker[ROZ_UUID_SIZE];
+	roz_buf p = ROZ_BUF_INIT;
+	int rc;
+
+	roz_buf_addf(&res->notes, "roz: warning: post-tool-use: the change could not be recorded in %s: %s\n",
+		     ROZ_LEDGER_FILE, why);
+	if (!s)
+		return ROZ_OK;
+	roz_buf_adds(&p, "{\"file\":");
+	roz_json_add_string(&p, ROZ_LEDGER_FILE);
+	roz_buf_adds(&p, ",\"reason\":");
+	roz_json_add_string(&p, why);
+	roz_buf_addc(&p, '}');
+	if ((rc = roz_buf_failed(&p)) == ROZ_OK && (rc = env->new_id(env->ud, id)) == ROZ_OK &&
+	    (rc = env->new_id(env->ud, marker)) == ROZ_OK)
+		rc = roz_session_trace_add(s, ROZ_EVENT_RECORD_FAILED, id, env->now, p.ptr,
+					   env->config->max_events, marker);
+	roz_buf_dispose(&p);
+	if (rc == ROZ_OK)
+		res->save = true;
+	return rc == ROZ_ENOMEM ? rc : ROZ_OK;
+}
+
+int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s,
+	       roz_hook_result *res)
+{
+	const char *cwd = in->cwd && in->cwd[0] == '/' ? in->cwd : g->orch.root;
+	char revision[ROZ_VCS_REVISION_SIZE], id[ROZ_UUID_SIZE];
+	roz_ledger_file *files = NULL;
+	target *t = NULL;
+	size_t n = 0, max = 1;
+	roz_buf line = ROZ_BUF_INIT;
+	roz_effect eff;
+	char *path = NULL;
+	int rc = ROZ_OK;
+
+	memset(&eff, 0, sizeof eff);
+	if (roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_BASH) {
+		if (!g->have_sh || (rc = roz_effect_of_bash(&g->sh, &eff)) < 0)
+			return rc;
+		max = eff.ntargets;
+	}
+	if (!max || !(t = roz_calloc(max, sizeof *t)))
+		goto out;
+	if (roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_BASH) {
+		for (size_t i = 0; i < eff.ntargets && rc == ROZ_OK; i++)
+			if (eff.targets[i].path)
+				rc = add_target(g, in, env, cwd, eff.targets[i].path, true, t, &n);
+	} else {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(in->tool_input,
+								  roz_effect_path_field(in->tool_name));
+
+		if (cJSON_IsString(v) && v->valuestring[0])
+			rc = add_target(g, in, env, cwd, v->valuestring, false, t, &n);
+	}
+	if (rc < 0 || !n)
+		goto out;
+	if (!(files = roz_calloc(n, sizeof *files))) {
+		rc = ROZ_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		files[i].path = t[i].rel;
+		files[i].ranges = &t[i].ranges;
+	}
+	if ((rc = env->new_id(env->ud, id)) < 0)
+		goto out;
+	{
+		roz_ledger_record_in rec = {
+			.id = id,
+			.timestamp = env->now,
+			.revision = roz_vcs_git_head(g->orch.root, revision) == ROZ_OK ? revision : NULL,
+			.roz_version = g->version ? g->version : "unknown",
+			.session_id = in->session_id,
+			.model_id = s && s->gov.model ? s->gov.model : in->model,
+			.intent_id = s && g->orch.governed ? s->gov.intent_id : NULL,
+			.refactor = s && g->orch.governed && s->gov.refactor,
+			.tool_name = in->tool_name,
+			.files = files,
+			.nfiles = n,
+		};
+
+		rc = roz_ledger_record_write(&rec, &line);
+	}
+	if (rc == ROZ_EINVALID) {
+		rc = note_failure(s, env, "the record would be larger than the ledger allows", res);
+		goto out;
+	}
+	if (rc < 0)
+		goto out;
+	if (!(path = roz_asprintf("%s/%s", strcmp(g->orch.root, "/") ? g->orch.root : "", ROZ_LEDGER_FILE))) {
+		rc = ROZ_ENOMEM;
+		goto out;
+	}
+	rc = roz_append_line(path, line.ptr, line.len, env->config->lock_timeout_ms);
+	if (rc < 0 && rc != ROZ_ENOMEM)
+		rc = note_failure(s, env, roz_error_last(), res);
+out:
+	for (size_t i = 0; i < n; i++) {
+		roz_free(t[i].rel);
+		roz_ledger_ranges_dispose(&t[i].ranges);
+	}
+	roz_free(t);
+	roz_free(files);
+	roz_free(path);
+	roz_buf_dispose(&line);
+	roz_effect_dispose(&eff);
+	return rc;
+}
