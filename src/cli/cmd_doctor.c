@@ -24,7 +24,9 @@
 
 #include "cli.h"
 #include "output.h"
+#include "roz/file.h"
 #include "roz/json.h"
+#include "roz/ledger.h"
 #include "roz/claude_versions.h"
 #include "roz/config_load.h"
 #include "roz/destructive.h"
@@ -849,6 +851,88 @@ out:
 	roz_orchestration_dispose(&o);
 }
 
+/* Largest ledger the doctor reads through; a larger one is only checked for writing. */
+#define DOCTOR_LEDGER_MAX (256u * 1024u * 1024u)
+
+/*
+ * The ledger of the repository here: that the next write can be recorded,
+ * and what a reader will meet (records, lines that are not, a torn tail).
+ */
+static void check_ledger(doctor *d)
+{
+	char cwd[PATH_MAX], *path = NULL, *dir = NULL, *text = NULL;
+	roz_orchestration o;
+	struct stat st;
+	size_t len = 0, records = 0, bad = 0, first_bad = 0, lineno = 0;
+	int fd;
+
+	memset(&o, 0, sizeof o);
+	if (!getcwd(cwd, sizeof cwd) || roz_orchestration_find(cwd, &o) < 0 || !o.has_dir)
+		goto out;
+	path = roz_asprintf("%s/%s", o.root, ROZ_LEDGER_FILE);
+	dir = roz_asprintf("%s/%s", o.root, ROZ_ORCH_DIR);
+	if (!path || !dir) {
+		fail(d, "free some memory", "ledger: out of memory");
+		goto out;
+	}
+	if (lstat(path, &st) < 0) {
+		if (access(dir, W_OK | X_OK) < 0)
+			fail(d, "make .orchestration/ writable by you, so writes can be recorded",
+			     "ledger: %s cannot be created (%s)", ROZ_LEDGER_FILE, strerror(errno));
+		else
+			notice("ledger: no %s yet; the first write recorded starts it", ROZ_LEDGER_FILE);
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fail(d, "move it aside: the ledger must be a regular file (roz appends to it)",
+		     "ledger: %s is not a regular file; no write can be recorded", ROZ_LEDGER_FILE);
+		goto out;
+	}
+	if (access(path, W_OK) < 0) {
+		fail(d, "make it writable by you (chmod u+w), so writes can be recorded",
+		     "ledger: %s cannot be written (%s); writes are not being recorded", ROZ_LEDGER_FILE,
+		     strerror(errno));
+		goto out;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0 || roz_file_read_fd(fd, (size_t)st.st_size, DOCTOR_LEDGER_MAX, &text, &len) < 0) {
+		if (fd >= 0)
+			close(fd);
+		pass("ledger: %s is writable (%lld bytes, too large to read through here)", ROZ_LEDGER_FILE,
+		     (long long)st.st_size);
+		goto out;
+	}
+	close(fd);
+	for (size_t at = 0; at < len;) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		roz_ledger_rec rec;
+
+		lineno++;
+		if (end > at) {
+			if (roz_ledger_line_parse(text + at, end - at, &rec) == ROZ_OK) {
+				records++;
+				roz_ledger_rec_dispose(&rec);
+			} else if (bad++ == 0) {
+				first_bad = lineno;
+			}
+		}
+		at = end + 1;
+	}
+	pass("ledger: %s: %zu record%s", ROZ_LEDGER_FILE, records, records == 1 ? "" : "s");
+	if (bad)
+		warn("readers skip them; `roz ledger verify` lists them. A line cut short by a crash is "
+		     "left as it is: the next record starts on a fresh line",
+		     "ledger: %zu line%s not a record (the first is line %zu)%s", bad,
+		     bad == 1 ? " is" : "s are", first_bad,
+		     len && text[len - 1] != '\n' ? ", the last one torn" : "");
+out:
+	roz_free(text);
+	roz_free(path);
+	roz_free(dir);
+	roz_orchestration_dispose(&o);
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	const char *given = NULL;
@@ -877,6 +961,7 @@ int cmd_doctor(int argc, char **argv)
 	check_claude();
 	check_governance_config(&d, &config);
 	check_governance(&d);
+	check_ledger(&d);
 	second = roz_runner_find_second_opinions(&config, roz_config_load_process_env, NULL);
 	pass("second-opinion tools on PATH: %s", second ? second : "none (the reviewer reasons on its own)");
 	roz_free(second);

@@ -569,6 +569,42 @@ static void doctor_passes_on_a_governed_repository(void **state)
 }
 
 /*
+ * The ledger: doctor counts its records, warns about lines that are not
+ * (a torn tail), and fails when the next write could not be recorded.
+ */
+static void doctor_checks_the_ledger(void **state)
+{
+	home h;
+	t_run r;
+	char *repo, *ledger;
+
+	(void)state;
+	home_make(&h);
+	repo = governed_repo(&h, good_intents);
+	ledger = t_sprintf("%s/.orchestration/agent_trace.jsonl", repo);
+	r = doctor_in(&h, repo);
+	assert_non_null(strstr(r.out, "ledger: no .orchestration/agent_trace.jsonl yet"));
+	t_run_dispose(&r);
+	t_write_file(ledger, "{\"version\":\"0.1\",\"id\":\"550e8400-e29b-41d4-a716-446655440000\","
+			     "\"timestamp\":\"2026-01-25T10:00:00Z\",\"files\":[]}\n{\"version\":\"0.1\",\"id");
+	r = doctor_in(&h, repo);
+	if (r.status != 0 || !strstr(r.out, "ledger: .orchestration/agent_trace.jsonl: 1 record") ||
+	    !strstr(r.out, "ledger: 1 line is not a record (the first is line 2), the last one torn"))
+		fail_msg("doctor with a torn ledger (exit %d):\n%s%s", r.status, r.out, r.err);
+	t_run_dispose(&r);
+	/* a ledger nobody can append to */
+	unlink(ledger);
+	assert_int_equal(mkdir(ledger, 0700), 0);
+	r = doctor_in(&h, repo);
+	if (r.status != 1 || !strstr(r.out, "is not a regular file; no write can be recorded"))
+		fail_msg("doctor with a directory for a ledger (exit %d):\n%s%s", r.status, r.out, r.err);
+	t_run_dispose(&r);
+	free(ledger);
+	free(repo);
+	home_dispose(&h);
+}
+
+/*
  * An intents file that cannot be used fails doctor with the file, line and
  * column the hooks refuse changes with, and the fix; each class of problem
  * the reader reports, and a file it will not read at all.
@@ -1114,6 +1150,7 @@ int main(void)
 		cmocka_unit_test(doctor_finds_the_plugin_cache_without_its_record),
 		cmocka_unit_test(doctor_shows_the_claude_code_version),
 		cmocka_unit_test(doctor_passes_on_a_governed_repository),
+		cmocka_unit_test(doctor_checks_the_ledger),
 		cmocka_unit_test(doctor_reports_a_broken_intents_file),
 		cmocka_unit_test(doctor_warns_when_no_intent_is_in_progress),
 		cmocka_unit_test(doctor_reports_an_unknown_destructive_rule),
