@@ -76,7 +76,7 @@ _roz()
     fi
     COMPREPLY=()
 
-    local commands="hook decide context list debug trace stats clean doctor intent demo"
+    local commands="hook decide context list debug trace stats clean doctor intent ledger lesson demo"
     local events="session-start user-prompt pre-tool-use post-tool-use stop subagent-start subagent-stop session-end"
 
     # Find the command: the first word after `roz` that is not an option.
@@ -133,7 +133,15 @@ _roz()
             valued="--plugin-dir"
             ;;
         intent)
-            opts="--json --refactor -h --help"
+            opts="--json --refactor --stdout -h --help"
+            ;;
+        ledger)
+            opts="--json --since -h --help"
+            valued="--since"
+            ;;
+        lesson)
+            opts="--intent -h --help"
+            valued="--intent"
             ;;
         demo)
             opts="--keep -h --help"
@@ -148,6 +156,9 @@ _roz()
         case $prev in
             --before)
                 mapfile -t COMPREPLY < <(compgen -W "30m 24h 7d 30d" -- "$cur")
+                ;;
+            --intent)
+                _roz_intent_ids "$cur"
                 ;;
             --plugin-dir)
                 mapfile -t COMPREPLY < <(compgen -d -- "$cur")
@@ -176,9 +187,15 @@ _roz()
         context | debug | trace)
             ((npos == 0)) && _roz_session_ids "$cur"
             ;;
+        ledger)
+            ((npos == 0)) && mapfile -t COMPREPLY < <(compgen -W "verify" -- "$cur")
+            ;;
+        lesson)
+            ((npos == 0)) && mapfile -t COMPREPLY < <(compgen -W "add" -- "$cur")
+            ;;
         intent)
             case $npos in
-                0) mapfile -t COMPREPLY < <(compgen -W "list show select" -- "$cur") ;;
+                0) mapfile -t COMPREPLY < <(compgen -W "list show select map" -- "$cur") ;;
                 1) _roz_intent_ids "$cur" ;;
             esac
             ;;
