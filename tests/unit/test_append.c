@@ -230,9 +230,10 @@ static void a_line_without_its_end_is_refused(void **state)
 static void what_is_not_a_regular_file_is_refused_without_blocking(void **state)
 {
 	const char *d = *state;
-	char *fifo = t_sprintf("%s/fifo", d), *link = t_sprintf("%s/link", d), *dangling = t_sprintf("%s/dangling", d),
-	     *target = t_sprintf("%s/target", d), *dir = t_sprintf("%s/dir", d), *gone = t_sprintf("%s/gone", d),
-	     *nodir = t_sprintf("%s/no/such/dir/f", d), *text;
+	char *fifo = t_sprintf("%s/fifo", d), *link = t_sprintf("%s/link", d);
+	char *dangling = t_sprintf("%s/dangling", d), *target = t_sprintf("%s/target", d);
+	char *dir = t_sprintf("%s/dir", d), *gone = t_sprintf("%s/gone", d);
+	char *nodir = t_sprintf("%s/no/such/dir/f", d), *text;
 	struct stat st;
 
 	/* a hang here would be the test's failure: the alarm ends it */
