@@ -6,10 +6,12 @@
  * it: a record's range takes over the earlier ranges of its file that it
  * overlaps, which become superseded. The second reads each file once and
  * hashes the ranges still standing. The third looks for the ranges that
- * did not hash the same: per range length k, the SHA-256 of every k-line
- * window of every file the ledger names goes into a table, the table
- * answers each range of that length, and is freed before the next k, so
- * memory stays at one length's windows however many lengths there are.
+ * did not hash the same, one range length k at a time: the SHA-256 of
+ * each k-line window is looked up among the ranges of that length (sorted
+ * by hash), first in the ranges' own files, then, for those not found
+ * there, in every file the ledger names, until all are placed. Each
+ * window is hashed at most twice per length, and memory is the ranges',
+ * never the windows': lengths nobody needs cost nothing.
  *
  * Nothing here touches the file system: files come through the caller's
  * read callback.
@@ -54,6 +56,7 @@ typedef struct vfile {
 	size_t len;
 	size_t *starts;        /* byte offset of each line */
 	unsigned long nlines;
+	unsigned long scanned; /* the range length its windows were last looked at for as an own file */
 	active *act;
 	size_t nact, capact;
 } vfile;
@@ -275,6 +278,16 @@ static int file_load(ctx *c, vfile *f)
 	return ROZ_OK;
 }
 
+/* Lowercase hex digits from the digest to bytes: '0'-'9' are 0x3N, 'a'-'f' are 0x6N. */
+static void digest_bytes(const char hex[ROZ_SHA256_HEX_SIZE], unsigned char out[HASH_BYTES])
+{
+	for (size_t i = 0; i < HASH_BYTES; i++) {
+		unsigned hi = (unsigned char)hex[2 * i], lo = (unsigned char)hex[2 * i + 1];
+
+		out[i] = (unsigned char)((((hi & 15) + (hi >> 6) * 9) << 4) | ((lo & 15) + (lo >> 6) * 9));
+	}
+}
+
 /* The SHA-256 of lines [start, start + k - 1] of a loaded file (1-based, in range). */
 static void file_hash(const vfile *f, unsigned long start, unsigned long k, unsigned char out[HASH_BYTES])
 {
@@ -287,7 +300,7 @@ static void file_hash(const vfile *f, unsigned long start, unsigned long k, unsi
 	else
 		to = f->len && f->text[f->len - 1] == '\n' ? f->len - 1 : f->len;
 	roz_digest_sha256_hex(f->text + from, to - from, hex);
-	(void)hex_to_bytes(hex, out);
+	digest_bytes(hex, out);
 }
 
 /* ---- pass 1: records, in ledger order --------------------------------- */
@@ -473,109 +486,129 @@ static int check_items(ctx *c)
 
 /* ---- pass 3: where did the rest go ------------------------------------- */
 
-typedef struct window {
+/* A range of one length to look for, and where it was seen. */
+typedef struct want {
 	unsigned char hash[HASH_BYTES];
-	size_t file;
-	unsigned long start;
-} window;
+	size_t item;
+	size_t file;              /* its own file */
+	unsigned long own_start;  /* first place in its own file, or 0 */
+	size_t any_file;          /* first place in any file (ledger order), when any_start */
+	unsigned long any_start;
+} want;
 
-typedef struct windex {
-	window *w;
-	size_t n;
-	size_t *any;       /* hash -> its first window (files in ledger order, lines in order) */
-	size_t *in_file;   /* (hash, file) -> its first window in that file */
-	size_t cap;
-} windex;
-
-static size_t slot_of(const unsigned char *h, size_t file, size_t cap)
+static int cmp_want(const void *a, const void *b)
 {
-	uint64_t x;
+	const want *x = a, *y = b;
+	int c = memcmp(x->hash, y->hash, HASH_BYTES);
 
-	memcpy(&x, h, sizeof x);
-	x ^= (uint64_t)file * 0x9e3779b97f4a7c15ull;
-	return (size_t)(x ^ (x >> 29)) & (cap - 1);
+	if (c)
+		return c;
+	return x->item < y->item ? -1 : x->item > y->item;
 }
 
-/* The first window with hash h (and in `file` when by_file), or NO_ITEM. */
-static size_t windex_find(const windex *x, const unsigned char *h, bool by_file, size_t file)
+/* The first of the wants (sorted by hash) with hash h, or NULL. */
+static want *want_find(want *w, size_t n, const unsigned char *h)
 {
-	const size_t *tab = by_file ? x->in_file : x->any;
-	size_t j = slot_of(h, by_file ? file : 0, x->cap);
+	size_t lo = 0, hi = n;
 
-	for (; tab[j] != NO_ITEM; j = (j + 1) & (x->cap - 1)) {
-		const window *w = &x->w[tab[j]];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (memcmp(w->hash, h, HASH_BYTES) == 0 && (!by_file || w->file == file))
-			return tab[j];
+		if (memcmp(w[mid].hash, h, HASH_BYTES) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return NO_ITEM;
+	return lo < n && memcmp(w[lo].hash, h, HASH_BYTES) == 0 ? &w[lo] : NULL;
 }
 
-static void windex_put(windex *x, size_t idx, bool by_file)
+/*
+ * Hash every k-line window of file fi and note where each wanted range
+ * is: in its own file (own), or anywhere first (any). Returns how many
+ * wants were newly placed.
+ */
+static size_t scan_file(const vfile *f, size_t fi, unsigned long k, want *w, size_t n, bool own)
 {
-	size_t *tab = by_file ? x->in_file : x->any;
-	const window *w = &x->w[idx];
-	size_t j = slot_of(w->hash, by_file ? w->file : 0, x->cap);
+	size_t placed = 0;
+	unsigned char h[HASH_BYTES];
 
-	for (; tab[j] != NO_ITEM; j = (j + 1) & (x->cap - 1)) {
-		const window *o = &x->w[tab[j]];
+	if (f->read_rc != ROZ_OK || f->nlines < k)
+		return 0;
+	for (unsigned long s = 1; s + k - 1 <= f->nlines; s++) {
+		want *m;
 
-		/* The first one inserted stays: it is the first in ledger and line order. */
-		if (memcmp(o->hash, w->hash, HASH_BYTES) == 0 && (!by_file || o->file == w->file))
-			return;
-	}
-	tab[j] = idx;
-}
-
-static void windex_dispose(windex *x)
-{
-	roz_free(x->w);
-	roz_free(x->any);
-	roz_free(x->in_file);
-	memset(x, 0, sizeof *x);
-}
-
-/* Every k-line window of every readable file the ledger names. ROZ_OK or ROZ_ENOMEM. */
-static int windex_build(ctx *c, unsigned long k, windex *x)
-{
-	size_t n = 0, cap = 16;
-
-	memset(x, 0, sizeof *x);
-	for (size_t i = 0; i < c->nfiles; i++)
-		if (c->files[i].read_rc == ROZ_OK && c->files[i].nlines >= k)
-			n += c->files[i].nlines - k + 1;
-	if (!n)
-		return ROZ_OK;
-	while (cap < n * 2)
-		cap *= 2;
-	if (!(x->w = roz_calloc(n, sizeof *x->w)) || !(x->any = roz_calloc(cap, sizeof *x->any)) ||
-	    !(x->in_file = roz_calloc(cap, sizeof *x->in_file))) {
-		windex_dispose(x);
-		return ROZ_ENOMEM;
-	}
-	x->cap = cap;
-	for (size_t i = 0; i < cap; i++)
-		x->any[i] = x->in_file[i] = NO_ITEM;
-	for (size_t i = 0; i < c->nfiles; i++) {
-		const vfile *f = &c->files[i];
-
-		if (f->read_rc != ROZ_OK || f->nlines < k)
+		file_hash(f, s, k, h);
+		if (!(m = want_find(w, n, h)))
 			continue;
-		for (unsigned long s = 1; s + k - 1 <= f->nlines; s++) {
-			window *w = &x->w[x->n];
-
-			file_hash(f, s, k, w->hash);
-			w->file = i;
-			w->start = s;
-			windex_put(x, x->n, false);
-			windex_put(x, x->n, true);
-			x->n++;
+		for (; m < w + n && memcmp(m->hash, h, HASH_BYTES) == 0; m++) {
+			if (own && m->file == fi && !m->own_start) {
+				m->own_start = s;
+				placed++;
+			} else if (!own && !m->own_start && !m->any_start) {
+				m->any_file = fi;
+				m->any_start = s;
+				placed++;
+			}
 		}
 	}
-	return ROZ_OK;
+	return placed;
 }
 
-/* A range to look for, sorted by its length so each length's index is built once. */
+/*
+ * The ranges of length k that did not hash the same where they were.
+ * Their own files are read first: code moved within a file stays with it,
+ * and when every range is found there no other file is hashed. The rest
+ * are looked for in every file the ledger names, in the order it names
+ * them, until all are placed. Memory is the ranges', not the windows'.
+ */
+static int place_length(ctx *c, unsigned long k, const size_t *items, size_t n)
+{
+	roz_verify_report *r = c->out;
+	want *w = roz_calloc(n, sizeof *w);
+	size_t left = n;
+	int rc = ROZ_OK;
+
+	if (!w)
+		return ROZ_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		memcpy(w[i].hash, c->pend[items[i]].hash, HASH_BYTES);
+		w[i].item = items[i];
+		w[i].file = c->pend[items[i]].file;
+	}
+	qsort(w, n, sizeof *w, cmp_want);
+	/* the own files, each once: `items` is in ledger order, so mark them */
+	for (size_t i = 0; i < n && left; i++) {
+		vfile *f = &c->files[w[i].file];
+
+		if (f->scanned == k)
+			continue;
+		f->scanned = k;
+		left -= scan_file(f, w[i].file, k, w, n, true);
+	}
+	for (size_t fi = 0; fi < c->nfiles && left; fi++)
+		left -= scan_file(&c->files[fi], fi, k, w, n, false);
+	for (size_t i = 0; i < n; i++) {
+		roz_verify_item *it = &r->items[w[i].item];
+		size_t file = w[i].own_start ? w[i].file : w[i].any_file;
+		unsigned long start = w[i].own_start ? w[i].own_start : w[i].any_start;
+
+		if (!start)
+			continue;
+		if (!(it->moved_path = roz_strdup(c->files[file].path))) {
+			rc = ROZ_ENOMEM;
+			break;
+		}
+		it->state = ROZ_VERIFY_MOVED;
+		it->moved_start = start;
+		it->moved_end = start + k - 1;
+		roz_free(it->why);
+		it->why = NULL;
+	}
+	roz_free(w);
+	return rc;
+}
+
+/* A range to look for, sorted by its length so each length is looked for once. */
 typedef struct todo_item {
 	unsigned long k;
 	size_t item;
@@ -595,7 +628,7 @@ static int find_moved(ctx *c)
 	roz_verify_report *r = c->out;
 	unsigned long longest = 0;
 	todo_item *todo = NULL;
-	size_t ntodo = 0;
+	size_t *items = NULL, ntodo = 0;
 	int rc = ROZ_OK;
 
 	for (size_t i = 0; i < r->n; i++)
@@ -610,10 +643,12 @@ static int find_moved(ctx *c)
 		if (c->files[i].read_rc == ROZ_OK && c->files[i].nlines > longest)
 			longest = c->files[i].nlines;
 	}
-	if (!(todo = roz_calloc(ntodo, sizeof *todo)))
+	if (!(todo = roz_calloc(ntodo, sizeof *todo)) || !(items = roz_calloc(ntodo, sizeof *items))) {
+		roz_free(todo);
 		return ROZ_ENOMEM;
+	}
 	ntodo = 0;
-	/* A range longer than every file, or not a range at all, is nowhere. */
+	/* A range longer than every file is nowhere. */
 	for (size_t i = 0; i < r->n; i++) {
 		const roz_verify_item *it = &r->items[i];
 
@@ -624,41 +659,14 @@ static int find_moved(ctx *c)
 	qsort(todo, ntodo, sizeof *todo, cmp_todo);
 	for (size_t i = 0; i < ntodo && rc == ROZ_OK;) {
 		unsigned long k = todo[i].k;
-		size_t j = i;
-		windex x;
+		size_t n = 0;
 
-		while (j < ntodo && todo[j].k == k)
-			j++;
-		if ((rc = windex_build(c, k, &x)) != ROZ_OK)
-			break;
-		for (; i < j && x.n; i++) {
-			roz_verify_item *it = &r->items[todo[i].item];
-			const pend *p = &c->pend[todo[i].item];
-			size_t w = windex_find(&x, p->hash, false, 0);
-
-			if (w == NO_ITEM)
-				continue;
-			/* Its own file first: code moved within a file stays with it. */
-			if (x.w[w].file != p->file) {
-				size_t own = windex_find(&x, p->hash, true, p->file);
-
-				if (own != NO_ITEM)
-					w = own;
-			}
-			if (!(it->moved_path = roz_strdup(c->files[x.w[w].file].path))) {
-				rc = ROZ_ENOMEM;
-				break;
-			}
-			it->state = ROZ_VERIFY_MOVED;
-			it->moved_start = x.w[w].start;
-			it->moved_end = x.w[w].start + k - 1;
-			roz_free(it->why);
-			it->why = NULL;
-		}
-		i = j;
-		windex_dispose(&x);
+		for (; i < ntodo && todo[i].k == k; i++)
+			items[n++] = todo[i].item;
+		rc = place_length(c, k, items, n);
 	}
 	roz_free(todo);
+	roz_free(items);
 	return rc;
 }
 
