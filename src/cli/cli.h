@@ -39,6 +39,7 @@ int cmd_lesson(int argc, char **argv);
  * another error with the reason in roz_error_last(). In cmd_intent.c.
  */
 int cli_read_ledger(const char *root, char **text, size_t *len);
+int cmd_ledger(int argc, char **argv);
 
 /*
  * Read one session for a command that only looks (context, debug, trace):

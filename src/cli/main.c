@@ -24,6 +24,7 @@ static const struct {
 	{"doctor", cmd_doctor, "check that roz is installed and wired up, with fixes"},
 	{"intent", cmd_intent, "the repository's intents: list, show, select, map (governance)"},
 	{"lesson", cmd_lesson, "add a lesson to the repository's shared .orchestration/CLAUDE.md"},
+	{"ledger", cmd_ledger, "check the record of the agent's changes against the code"},
 	{"demo", cmd_demo, "walk a reviewed session through the real hooks on a throwaway home"},
 };
 

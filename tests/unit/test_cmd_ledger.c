@@ -1,0 +1,403 @@
+/*
+ * test_cmd_ledger.c - `roz ledger verify` through the real binary, in
+ * throwaway repositories: what a person reads, the JSON a script reads,
+ * the exit status, where the ledger is looked for, paths that leave the
+ * repository, --since, and usage mistakes. Ledgers are written by hand.
+ */
+#include "support.h"
+
+#include "roz/digest.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct repo {
+	char *dir;   /* holds the repository and what lies outside it */
+	char *root;  /* <dir>/repo, with a .git */
+	char *ledger;
+} repo;
+
+static void repo_make(repo *r)
+{
+	char *git;
+
+	r->dir = t_mkdtemp();
+	r->root = t_sprintf("%s/repo", r->dir);
+	git = t_sprintf("%s/.git/HEAD", r->root);
+	t_write_file(git, "ref: refs/heads/main\n");
+	r->ledger = t_sprintf("%s/.orchestration/agent_trace.jsonl", r->root);
+	free(git);
+}
+
+static void repo_dispose(repo *r)
+{
+	t_rmtree(r->dir);
+	free(r->dir);
+	free(r->root);
+	free(r->ledger);
+}
+
+static void repo_file(const repo *r, const char *path, const char *text)
+{
+	char *full = t_sprintf("%s/%s", r->root, path);
+
+	t_write_file(full, text);
+	free(full);
+}
+
+/* One record line for one range of `path` whose lines were `lines`. Caller frees. */
+static char *rec(const char *id, const char *rev, const char *path, unsigned long start, unsigned long end,
+		 const char *lines)
+{
+	char hex[ROZ_SHA256_HEX_SIZE];
+	char *vcs = rev ? t_sprintf("\"vcs\":{\"type\":\"git\",\"revision\":\"%s\"},", rev) : t_sprintf("%s", "");
+	char *line;
+
+	roz_digest_sha256_hex(lines, strlen(lines), hex);
+	line = t_sprintf("{\"version\":\"0.1\",\"id\":\"%s\",\"timestamp\":\"2026-01-01T00:00:00Z\",%s"
+			 "\"tool\":{\"name\":\"roz\",\"version\":\"0.2.0\"},\"files\":[{\"path\":\"%s\","
+			 "\"conversations\":[{\"url\":\"urn:claude-code:session:s1\",\"contributor\":{\"type\":\"ai\"},"
+			 "\"ranges\":[{\"start_line\":%lu,\"end_line\":%lu,\"content_hash\":\"sha256:%s\"}]}]}],"
+			 "\"metadata\":{\"roz\":{\"intent_id\":\"INT-001\",\"mutation_class\":\"INTENT_EVOLUTION\","
+			 "\"session_id\":\"s1\",\"tool_name\":\"Write\"}}}\n",
+			 id, vcs, path, start, end, hex);
+	free(vcs);
+	return line;
+}
+
+/* Write the ledger from record lines (each freed), NULL-terminated. */
+static void write_ledger(const repo *r, ...)
+{
+	va_list ap;
+	char *all = t_sprintf("%s", ""), *s;
+
+	va_start(ap, r);
+	while ((s = va_arg(ap, char *))) {
+		char *next = t_sprintf("%s%s", all, s);
+
+		free(all);
+		free(s);
+		all = next;
+	}
+	va_end(ap);
+	t_write_file(r->ledger, all);
+	free(all);
+}
+
+/* roz <args> run from `dir` (the repository's root when NULL). */
+static t_run run_in(const repo *r, const char *dir, const char *const *argv)
+{
+	static const char *const env[] = {"NO_COLOR=1", NULL};
+	char old[4096];
+	t_run out;
+
+	assert_non_null(getcwd(old, sizeof old));
+	assert_int_equal(chdir(dir ? dir : r->root), 0);
+	t_run_roz(&out, NULL, env, argv);
+	assert_int_equal(chdir(old), 0);
+	return out;
+}
+
+static void expect_out(const t_run *t, const char *needle)
+{
+	if (!strstr(t->out, needle))
+		fail_msg("stdout lacks '%s':\n%s\nstderr:\n%s", needle, t->out, t->err);
+}
+
+static const char *const verify_argv[] = {"ledger", "verify", NULL};
+static const char *const json_argv[] = {"ledger", "verify", "--json", NULL};
+
+/* ---- tests ------------------------------------------------------------------- */
+
+static void test_all_intact_passes_quietly(void **state)
+{
+	(void)state;
+	repo r;
+	t_run t;
+
+	repo_make(&r);
+	repo_file(&r, "src/a.c", "one\ntwo\n");
+	write_ledger(&r, rec("0a1b2c3d-aaaa-4bbb-8ccc-000000000001", NULL, "src/a.c", 1, 2, "one\ntwo"), NULL);
+	t = run_in(&r, NULL, verify_argv);
+	assert_int_equal(t.status, 0);
+	assert_string_equal(t.out, "1 range in 1 record: 1 intact, 0 moved, 0 changed, 0 missing, 0 superseded; "
+				   "0 lines not records\n");
+	assert_string_equal(t.err, "");
+	t_run_dispose(&t);
+	repo_dispose(&r);
+}
+
+/* A ledger with one range in each state, and lines that are not records. */
+static void write_mixed(const repo *r)
+{
+	char *torn = rec("r9", NULL, "src/a.c", 1, 1, "one");
+
+	torn[20] = '\0';
+	repo_file(r, "src/a.c", "header\none\ntwo\n");
+	repo_file(r, "src/b.c", "int x;\n");
+	write_ledger(r, rec("0a1b2c3d-aaaa-4bbb-8ccc-000000000001", NULL, "src/a.c", 1, 2, "one\ntwo"), /* moved */
+		     rec("r2", NULL, "src/b.c", 1, 1, "int y;"),        /* changed */
+		     rec("r3", NULL, "src/gone.c", 1, 1, "lost"),       /* missing */
+		     rec("r4", NULL, "src/b.c", 1, 1, "int x;"),        /* intact, supersedes r2 */
+		     t_sprintf("this is not json\n"), torn, NULL);
+}
+
+static void test_each_state_for_people(void **state)
+{
+	(void)state;
+	repo r;
+	t_run t;
+
+	repo_make(&r);
+	write_mixed(&r);
+	t = run_in(&r, NULL, verify_argv);
+	assert_int_equal(t.status, 1);
+	expect_out(&t, "moved     src/a.c:1-2 -> src/a.c:2-3  record 0a1b2c3d, intent INT-001\n");
+	expect_out(&t, "missing   src/gone.c:1  record r3, intent INT-001\n");
+	expect_out(&t, "not a record  .orchestration/agent_trace.jsonl:5: ");
+	expect_out(&t, "not a record  .orchestration/agent_trace.jsonl:6: torn last line");
+	expect_out(&t, "4 ranges in 4 records: 1 intact, 1 moved, 0 changed, 1 missing, 1 superseded; "
+		       "2 lines not records\n");
+	/* superseded and intact ranges are counted, not listed */
+	assert_null(strstr(t.out, "record r2"));
+	assert_null(strstr(t.out, "record r4"));
+	assert_null(strstr(t.out, "\x1b["));
+	t_run_dispose(&t);
+
+	/* changed fails too; moved alone does not */
+	repo_file(&r, "src/gone.c", "lost\n");
+	repo_file(&r, "src/b.c", "int z;\n");
+	t = run_in(&r, NULL, verify_argv);
+	assert_int_equal(t.status, 1);
+	expect_out(&t, "changed   src/b.c:1  record r4, intent INT-001\n");
+	t_run_dispose(&t);
+	repo_file(&r, "src/b.c", "int x;\n");
+	t = run_in(&r, NULL, verify_argv);
+	assert_int_equal(t.status, 0);
+	expect_out(&t, "2 intact, 1 moved, 0 changed, 0 missing");
+	t_run_dispose(&t);
+	repo_dispose(&r);
+}
+
+static void test_json(void **state)
+{
+	(void)state;
+	repo r;
+	t_run t;
+	cJSON *doc, *sum, *items, *bad, *moved;
+
+	repo_make(&r);
+	write_mixed(&r);
+	t = run_in(&r, NULL, json_argv);
+	assert_int_equal(t.status, 1);
+	doc = cJSON_Parse(t.out);
+	assert_non_null(doc);
+	sum = cJSON_GetObjectItem(doc, "summary");
+	items = cJSON_GetObjectItem(doc, "items");
+	bad = cJSON_GetObjectItem(doc, "bad_lines");
+	assert_int_equal(cJSON_GetObjectItem(sum, "ranges")->valueint, 4);
+	assert_int_equal(cJSON_GetObjectItem(sum, "records")->valueint, 4);
+	assert_int_equal(cJSON_GetObjectItem(sum, "intact")->valueint, 1);
+	assert_int_equal(cJSON_GetObjectItem(sum, "moved")->valueint, 1);
+	assert_int_equal(cJSON_GetObjectItem(sum, "missing")->valueint, 1);
+	assert_int_equal(cJSON_GetObjectItem(sum, "superseded")->valueint, 1);
+	assert_int_equal(cJSON_GetObjectItem(sum, "bad_lines")->valueint, 2);
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(sum, "passed")));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(sum, "since")));
+	/* every range is listed, intact and superseded too */
+	assert_int_equal(cJSON_GetArraySize(items), 4);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(items, 1), "state")->valuestring, "superseded");
+	moved = cJSON_GetObjectItem(cJSON_GetArrayItem(items, 0), "moved_to");
+	assert_string_equal(cJSON_GetObjectItem(moved, "path")->valuestring, "src/a.c");
+	assert_int_equal(cJSON_GetObjectItem(moved, "start_line")->valueint, 2);
+	assert_int_equal(cJSON_GetObjectItem(moved, "end_line")->valueint, 3);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(items, 0), "intent_id")->valuestring, "INT-001");
+	assert_int_equal(cJSON_GetArraySize(bad), 2);
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(bad, 0), "line")->valueint, 5);
+	cJSON_Delete(doc);
+	t_run_dispose(&t);
+	repo_dispose(&r);
+}
+
+/* The repository is found from below its root; no ledger is a failure that says so. */
+static void test_where_the_ledger_is(void **state)
+{
+	(void)state;
+	repo r;
+	t_run t;
+	char *sub;
+
+	repo_make(&r);
+	repo_file(&r, "src/deep/a.c", "one\n");
+	sub = t_sprintf("%s/src/deep", r.root);
+	t = run_in(&r, sub, verify_argv);
+	assert_int_equal(t.status, 1);
+	assert_string_equal(t.out, "");
+	assert_non_null(strstr(t.err, "no ledger at "));
+	assert_non_null(strstr(t.err, "repo/.orchestration/agent_trace.jsonl: nothing has been recorded"));
+	t_run_dispose(&t);
+
+	write_ledger(&r, rec("r1", NULL, "src/deep/a.c", 1, 1, "one"), NULL);
+	t = run_in(&r, sub, verify_argv);
+	assert_int_equal(t.status, 0);
+	expect_out(&t, "1 intact");
+	t_run_dispose(&t);
+
+	/* an empty ledger has nothing to fail */
+	write_ledger(&r, NULL);
+	t = run_in(&r, sub, verify_argv);
+	assert_int_equal(t.status, 0);
+	expect_out(&t, "0 ranges in 0 records");
+	t_run_dispose(&t);
+	free(sub);
+	repo_dispose(&r);
+}
+
+/* Paths that leave the repository are not read: missing, with why, even when the file is there. */
+static void test_paths_outside_are_not_read(void **state)
+{
+	(void)state;
+	repo r;
+	t_run t;
+	char *outside, *abs_path;
+
+	repo_make(&r);
+	outside = t_sprintf("%s/secret.txt", r.dir);
+	t_write_file(outside, "secret\n");
+	abs_path = t_sprintf("%s", outside);
+	write_ledger(&r, rec("r1", NULL, "../secret.txt", 1, 1, "secret"),
+		     rec("r2", NULL, abs_path, 1, 1, "secret"), rec("r3", NULL, "src/../../secret.txt", 1, 1, "secret"),
+		     NULL);
+	t = run_in(&r, NULL, verify_argv);
+	assert_int_equal(t.status, 1);
+	expect_out(&t, "missing   ../secret.txt:1  record r1, intent INT-001 (not read: the path leaves the "
+		       "repository (\"..\"))\n");
+	expect_out(&t, "record r2, intent INT-001 (not read: an absolute path, outside the repository)\n");
+	expect_out(&t, "3 ranges in 3 records: 0 intact, 0 moved, 0 changed, 3 missing");
+	t_run_dispose(&t);
+	free(outside);
+	free(abs_path);
+	repo_dispose(&r);
+}
+
+static void test_since(void **state)
+{
+	(void)state;
+	static const char rev[] = "0123456789abcdef0123456789abcdef01234567";
+	const char *found[] = {"ledger", "verify", "--since", rev, NULL};
+	const char *found_eq[] = {"ledger", "verify", "--json", "--since=0123456789abcdef0123456789abcdef01234567",
+				  NULL};
+	const char *unknown[] = {"ledger", "verify", "--since", "fedcba", NULL};
+	repo r;
+	t_run t;
+	cJSON *doc;
+
+	repo_make(&r);
+	repo_file(&r, "a.c", "one\n");
+	write_ledger(&r, rec("r1", "1111111111111111111111111111111111111111", "gone.c", 1, 1, "x"),
+		     rec("r2", rev, "a.c", 1, 1, "one"), NULL);
+	t = run_in(&r, NULL, verify_argv);
+	assert_int_equal(t.status, 1);
+	t_run_dispose(&t);
+
+	t = run_in(&r, NULL, found);
+	assert_int_equal(t.status, 0);
+	assert_null(strstr(t.out, "gone.c"));
+	expect_out(&t, "Since 0123456789abcdef0123456789abcdef01234567: 1 range in 2 records: 1 intact");
+	t_run_dispose(&t);
+
+	t = run_in(&r, NULL, found_eq);
+	assert_int_equal(t.status, 0);
+	assert_non_null(doc = cJSON_Parse(t.out));
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "summary"), "since")->valuestring, rev);
+	cJSON_Delete(doc);
+	t_run_dispose(&t);
+
+	t = run_in(&r, NULL, unknown);
+	assert_int_equal(t.status, 1);
+	assert_string_equal(t.out, "");
+	assert_non_null(strstr(t.err, "no record in "));
+	assert_non_null(strstr(t.err, "was made at revision fedcba"));
+	t_run_dispose(&t);
+	repo_dispose(&r);
+}
+
+static void test_usage(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *argv[5];
+		const char *err;
+	} cases[] = {
+		{{"ledger", NULL}, "say what to do: verify"},
+		{{"ledger", "check", NULL}, "unknown action 'check'"},
+		{{"ledger", "verify", "--bogus", NULL}, "unexpected argument '--bogus'"},
+		{{"ledger", "verify", "--since", NULL}, "--since needs a revision"},
+		{{"ledger", "verify", "--since", "", NULL}, "--since needs a revision"},
+	};
+	const char *help[] = {"ledger", "--help", NULL};
+	const char *verify_help[] = {"ledger", "verify", "-h", NULL};
+	const char *top[] = {"--help", NULL};
+	repo r;
+	t_run t;
+
+	repo_make(&r);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		t = run_in(&r, NULL, cases[i].argv);
+		assert_int_equal(t.status, 2);
+		if (!strstr(t.err, cases[i].err) || !strstr(t.err, "Try 'roz ledger --help'."))
+			fail_msg("case %zu: %s", i, t.err);
+		t_run_dispose(&t);
+	}
+	t = run_in(&r, NULL, help);
+	assert_int_equal(t.status, 0);
+	expect_out(&t, "usage: roz ledger verify [--json] [--since REV]");
+	expect_out(&t, "superseded");
+	t_run_dispose(&t);
+	t = run_in(&r, NULL, verify_help);
+	assert_int_equal(t.status, 0);
+	expect_out(&t, "usage: roz ledger verify");
+	t_run_dispose(&t);
+	t = run_in(&r, NULL, top);
+	expect_out(&t, "  ledger    ");
+	t_run_dispose(&t);
+	repo_dispose(&r);
+}
+
+/* What a ledger quotes is shown safely: no terminal escape reaches the screen. */
+static void test_paths_are_shown_safely(void **state)
+{
+	(void)state;
+	repo r;
+	t_run t;
+
+	repo_make(&r);
+	write_ledger(&r, rec("r1\\u001b[31m", NULL, "src/\\u001b]0;x\\u0007.c", 1, 1, "x"), NULL);
+	t = run_in(&r, NULL, verify_argv);
+	assert_int_equal(t.status, 1);
+	assert_null(strstr(t.out, "\x1b"));
+	assert_null(strstr(t.out, "\x07"));
+	expect_out(&t, "missing   src/\\x1b]0;x\\x07.c:1  record r1\\x1b[3");
+	t_run_dispose(&t);
+	repo_dispose(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_all_intact_passes_quietly),
+		cmocka_unit_test(test_each_state_for_people),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_where_the_ledger_is),
+		cmocka_unit_test(test_paths_outside_are_not_read),
+		cmocka_unit_test(test_since),
+		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_paths_are_shown_safely),
+	};
+
+	roz_alloc_init();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
