@@ -18,9 +18,10 @@
  * supersede.
  *
  * Cost: each file is read once, through the callback, and a hash is
- * computed per checked range; moved ranges are looked for in an index of
- * every window of their length, built once per length over the files the
- * ledger names.
+ * computed per checked range. The ranges not found in place are sorted by
+ * hash, one group per length; every window of that length in the files the
+ * ledger names (its own file first) is hashed once and looked up among
+ * them. Memory is the ranges', not the windows'.
  *
  * Ownership: the report owns everything in it; roz_verify_report_dispose().
  */
