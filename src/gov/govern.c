@@ -582,10 +582,10 @@ counted:
 		goto out;
 	if (out->kind != ROZ_OUTPUT_ALLOW) {
 		rc = count_refusal(o, g, out);
-	} else {
+	} else if (g->phase != ROZ_GOV_ACTION_ALLOWED || g->denials) {
+		/* only a change of state is saved: a run of allowed changes writes nothing */
 		g->phase = ROZ_GOV_ACTION_ALLOWED;
-		if (g->denials)
-			g->denials = 0;
+		g->denials = 0;
 		out->save = true;
 	}
 out:

@@ -97,6 +97,10 @@ typedef struct walk {
 	yaml_document_t *doc;
 	roz_intents_error *err;
 	size_t visited; /* values read so far, aliases counted at each use */
+	/* where the last position was found: marks come mostly in file order, so each is counted on from there */
+	bool cur_set;
+	size_t cur_off, cur_chars;
+	unsigned cur_line, cur_col;
 } walk;
 
 /* Record the first problem; the rest of the file is not read. */
@@ -161,19 +165,40 @@ static void position_of(const char *text, size_t len, size_t off, unsigned *line
  * used: its character index (after a byte-order mark) is counted again
  * here the way position_of counts.
  */
-static void position_of_mark(const walk *w, yaml_mark_t m, unsigned *line, unsigned *col)
+static void position_of_mark(walk *w, yaml_mark_t m, unsigned *line, unsigned *col)
 {
 	size_t i = 0, chars = 0;
+	unsigned l = 1, c = 1;
 
-	if (w->len >= 3 && memcmp(w->text, "\xEF\xBB\xBF", 3) == 0)
-		i = 3;
-	for (; i < w->len && chars < m.index; i++)
-		if (((unsigned char)w->text[i] & 0xC0) != 0x80)
+	if (w->cur_set && m.index >= w->cur_chars) {
+		i = w->cur_off;
+		chars = w->cur_chars;
+		l = w->cur_line;
+		c = w->cur_col;
+	} else if (w->len >= 3 && memcmp(w->text, "\xEF\xBB\xBF", 3) == 0) {
+		i = 3; /* a byte-order mark takes no column */
+	}
+	/* count characters to the mark, and lines and columns as position_of() does */
+	for (; i < w->len && chars < m.index; i++) {
+		unsigned char b = (unsigned char)w->text[i];
+
+		if ((b & 0xC0) != 0x80)
 			chars++;
+		if (b == '\n' || (b == '\r' && (i + 1 >= w->len || w->text[i + 1] != '\n')))
+			l++, c = 1;
+		else if ((b & 0xC0) != 0x80)
+			c++;
+	}
 	/* i is now past the continuation bytes of the last character counted */
 	while (i < w->len && ((unsigned char)w->text[i] & 0xC0) == 0x80)
 		i++;
-	position_of(w->text, w->len, i, line, col);
+	w->cur_set = true;
+	w->cur_off = i;
+	w->cur_chars = chars;
+	w->cur_line = l;
+	w->cur_col = c;
+	*line = l;
+	*col = c;
 }
 
 static int fail_mark(walk *w, int rc, yaml_mark_t m, const char *fmt, ...) ROZ_PRINTF(4, 5);
@@ -198,7 +223,7 @@ static int fail_mark(walk *w, int rc, yaml_mark_t m, const char *fmt, ...)
 	return out;
 }
 
-static unsigned line_of(const walk *w, yaml_mark_t m)
+static unsigned line_of(walk *w, yaml_mark_t m)
 {
 	unsigned line, col;
 
@@ -728,7 +753,7 @@ int roz_intents_parse(const char *text, size_t len, roz_intents *out, roz_intent
 	yaml_parser_t parser;
 	yaml_document_t doc, extra;
 	bool have_doc = false, have_extra = false;
-	walk w = {text, len, NULL, err, 0};
+	walk w = {text, len, NULL, err, 0, false, 0, 0, 0, 0};
 	yaml_node_t *root, *second;
 	int rc;
 
