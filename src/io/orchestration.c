@@ -11,12 +11,15 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "roz/digest.h"
 #include "roz/file.h"
+#include "roz/intents_cache.h"
 #include "roz/utf8.h"
 
 void roz_orchestration_dispose(roz_orchestration *o)
@@ -167,12 +170,121 @@ out:
 	return rc;
 }
 
+/* ---- the cache of parsed intents (roz/intents_cache.h) ---------------------------- */
+
+/* Largest cache file read back. */
+#define CACHE_MAX (4u * 1024u * 1024u)
+
+/* What names this version of the intents file: any change to it changes one of these. */
+static bool cache_key(const roz_orchestration *o, char *key, size_t size)
+{
+	char *path = roz_asprintf("%s/%s", strcmp(o->root, "/") ? o->root : "", ROZ_ORCH_INTENTS_FILE);
+	struct stat st;
+	bool ok;
+
+	if (!path)
+		return false;
+	ok = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	roz_free(path);
+	if (ok)
+		snprintf(key, size, "roz-intents 1 %ju %ju %jd %lld.%09ld %lld.%09ld\n", (uintmax_t)st.st_dev,
+			 (uintmax_t)st.st_ino, (intmax_t)st.st_size, (long long)st.st_mtim.tv_sec,
+			 st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+	return ok;
+}
+
+/* The cache file of this repository: one per root, named by its hash. */
+static char *cache_path(const roz_orchestration *o, const char *suffix)
+{
+	char hex[ROZ_SHA256_HEX_SIZE];
+
+	roz_digest_sha256_hex(o->root, strlen(o->root), hex);
+	return roz_asprintf("%s/%.32s.json%s", o->cache_dir, hex, suffix);
+}
+
+static bool cache_load(roz_orchestration *o, const char *key)
+{
+	char *path = cache_path(o, ""), *text = NULL;
+	size_t len = 0, klen = strlen(key);
+	struct stat st;
+	int fd = -1;
+	bool ok = false;
+
+	if (!path)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    roz_file_read_fd(fd, (size_t)st.st_size, CACHE_MAX, &text, &len) < 0)
+		goto out;
+	if (len <= klen || memcmp(text, key, klen) != 0)
+		goto out;
+	ok = roz_intents_cache_read(text + klen, len - klen, &o->intents) == ROZ_OK;
+out:
+	if (fd >= 0)
+		close(fd);
+	roz_free(text);
+	roz_free(path);
+	return ok;
+}
+
+/* Keep the parsed intents for the next hook; a cache that cannot be written is no cache. */
+static void cache_store(const roz_orchestration *o, const char *key)
+{
+	char *path = cache_path(o, ""), *tmp = NULL;
+	roz_buf b = ROZ_BUF_INIT;
+	int fd = -1;
+	bool done = false;
+
+	if (!path || !(tmp = roz_asprintf("%s.%ld.tmp", path, (long)getpid())))
+		goto out;
+	roz_buf_adds(&b, key);
+	roz_intents_cache_write(&o->intents, &b);
+	if (roz_buf_failed(&b))
+		goto out;
+	if (mkdir(o->cache_dir, 0700) < 0 && errno != EEXIST)
+		goto out;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		goto out;
+	for (size_t at = 0; at < b.len;) {
+		ssize_t n = write(fd, b.ptr + at, b.len - at);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto out;
+		at += (size_t)n;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		goto out;
+	}
+	fd = -1;
+	done = rename(tmp, path) == 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (tmp && !done)
+		unlink(tmp);
+	roz_buf_dispose(&b);
+	roz_free(tmp);
+	roz_free(path);
+}
+
 static int load_intents(roz_orchestration *o)
 {
 	char *text = NULL;
 	size_t len = 0;
 	roz_intents_error err = {0, 0, NULL};
+	char key[160];
+	bool keyed = o->cache_dir && cache_key(o, key, sizeof key);
 	int rc;
+
+	if (keyed && cache_load(o, key)) {
+		o->intents_ok = true;
+		o->intents_cached = true;
+		return ROZ_OK;
+	}
 
 	rc = read_file(o->root, ROZ_ORCH_INTENTS_FILE, ROZ_INTENTS_MAX_BYTES, false, &text, &len, NULL);
 	if (rc == ROZ_ENOMEM)
@@ -200,6 +312,8 @@ static int load_intents(roz_orchestration *o)
 	}
 	roz_intents_error_dispose(&err);
 	o->intents_ok = true;
+	if (keyed)
+		cache_store(o, key);
 	return ROZ_OK;
 }
 

@@ -25,6 +25,7 @@ void gov_run_dispose(gov_run *g)
 		roz_shell_result_dispose(&g->sh);
 	for (size_t i = 0; i < g->ntmp; i++)
 		roz_free(g->tmp_dirs[i]);
+	roz_free(g->cache_dir);
 	memset(g, 0, sizeof *g);
 }
 
@@ -45,6 +46,7 @@ static int find(gov_run *g, const roz_hook_input *in, unsigned what)
 		if ((rc = roz_orchestration_find(in->cwd, &g->orch)) < 0)
 			return rc == ROZ_ENOMEM ? rc : ROZ_OK;
 		g->found = true;
+		g->orch.cache_dir = g->cache_dir;
 	}
 	return g->orch.has_dir ? roz_orchestration_load(&g->orch, what) : ROZ_OK;
 }
@@ -73,6 +75,8 @@ int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const r
 
 	memset(g, 0, sizeof *g);
 	g->home = getenv_fn(env_ud, "HOME");
+	if (c->storage_path && !(g->cache_dir = roz_asprintf("%s/intents", c->storage_path)))
+		return ROZ_ENOMEM;
 	switch (ev) {
 	case ROZ_HOOK_SESSION_START:
 		if ((rc = find(g, in, ROZ_ORCH_INTENTS | ROZ_ORCH_LESSONS)) < 0)

@@ -23,6 +23,7 @@ typedef struct gov_run {
 	const char *home;
 	bool records;          /* a PostToolUse write in a repository with .orchestration/: the ledger */
 	const char *version;   /* roz's, for records */
+	char *cache_dir;       /* where parsed intents are kept between hooks (in roz's storage) */
 } gov_run;
 
 /*

@@ -233,6 +233,69 @@ static void only_the_newest_lessons_of_a_huge_file_are_read(void **state)
 	free(r);
 }
 
+/* Parsed intents are kept, used while the file is the same, and parsed again when it changes. */
+static void parsed_intents_are_kept_until_the_file_changes(void **state)
+{
+	const char *d = *state;
+	char *r = at(d, "r"), *cache = at(d, "cache"), *file = at(d, "r/.orchestration/active_intents.yaml");
+	roz_orchestration o;
+	struct stat st;
+
+	mkdirs(d, "r/.git");
+	put(d, "r/.orchestration/active_intents.yaml", GOOD);
+	for (int round = 0; round < 2; round++) {
+		find_from(r, &o);
+		o.cache_dir = cache;
+		assert_int_equal(roz_orchestration_load(&o, ROZ_ORCH_INTENTS), ROZ_OK);
+		assert_true(o.intents_ok);
+		assert_int_equal(o.intents_cached, round == 1); /* the first parses and keeps */
+		assert_string_equal(o.intents.items[0].id, "INT-001");
+		roz_orchestration_dispose(&o);
+	}
+	assert_int_equal(stat(cache, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	/* a changed file is parsed again, whatever the cache holds */
+	put(d, "r/.orchestration/active_intents.yaml",
+	    "active_intents:\n  - id: INT-002\n    name: Two\n    status: DRAFT\n");
+	find_from(r, &o);
+	o.cache_dir = cache;
+	assert_int_equal(roz_orchestration_load(&o, ROZ_ORCH_INTENTS), ROZ_OK);
+	assert_false(o.intents_cached);
+	assert_string_equal(o.intents.items[0].id, "INT-002");
+	roz_orchestration_dispose(&o);
+	/* a broken file is never cached: its problem is found every time */
+	put(d, "r/.orchestration/active_intents.yaml", "active_intents: [\n");
+	for (int round = 0; round < 2; round++) {
+		find_from(r, &o);
+		o.cache_dir = cache;
+		assert_int_equal(roz_orchestration_load(&o, ROZ_ORCH_INTENTS), ROZ_OK);
+		assert_false(o.intents_ok);
+		assert_non_null(o.intents_problem);
+		roz_orchestration_dispose(&o);
+	}
+	/* a cache that does not read back is no cache */
+	put(d, "r/.orchestration/active_intents.yaml", GOOD);
+	find_from(r, &o);
+	o.cache_dir = cache;
+	assert_int_equal(roz_orchestration_load(&o, ROZ_ORCH_INTENTS), ROZ_OK);
+	roz_orchestration_dispose(&o);
+	{
+		char cmd[1024];
+
+		snprintf(cmd, sizeof cmd, "for f in '%s'/*.json; do printf 'garbage' > \"$f\"; done", cache);
+		assert_int_equal(system(cmd), 0);
+	}
+	find_from(r, &o);
+	o.cache_dir = cache;
+	assert_int_equal(roz_orchestration_load(&o, ROZ_ORCH_INTENTS), ROZ_OK);
+	assert_true(o.intents_ok);
+	assert_false(o.intents_cached);
+	roz_orchestration_dispose(&o);
+	free(r);
+	free(cache);
+	free(file);
+}
+
 static void hashes_are_of_the_whole_content(void **state)
 {
 	const char *d = *state;
@@ -274,6 +337,7 @@ int main(void)
 		T(files_that_are_not_files_do_not_hang_or_pass),
 		T(an_oversized_intents_file_is_refused),
 		T(only_the_newest_lessons_of_a_huge_file_are_read),
+		T(parsed_intents_are_kept_until_the_file_changes),
 		T(hashes_are_of_the_whole_content),
 #undef T
 	};

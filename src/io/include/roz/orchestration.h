@@ -47,6 +47,8 @@ enum {
 
 typedef struct roz_orchestration {
 	char *root;            /* absolute, as cwd spells it */
+	const char *cache_dir; /* set by the caller before loading: where parsed intents are kept, or NULL */
+	bool intents_cached;   /* the intents came from the cache */
 	bool has_dir;          /* .orchestration/ exists: writes are recorded in the ledger */
 	bool governed;         /* active_intents.yaml exists */
 	bool fold_case;        /* the root's file system ignores case */
