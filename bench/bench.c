@@ -450,9 +450,9 @@ static const struct {
  * governance; the two repositories sit in the scratch directory, beside the
  * homes and outside them: one without intents, one governed by 20.
  */
-enum repo { REPO_NONE, REPO_PLAIN, REPO_GOV };
+enum repo { REPO_NONE, REPO_PLAIN, REPO_GOV, REPO_LEDGER };
 
-static char repo_dirs[3][PATH_CAP] = {"/home/dev/project", "", ""};
+static char repo_dirs[4][PATH_CAP] = {"/home/dev/project", "", "", ""};
 
 #define GOV_INTENT "INT-007" /* the intent that owns src/billing/ */
 #define WRITE_TEXT                                                                                   \
@@ -713,6 +713,7 @@ typedef struct in_repo {
 } in_repo;
 
 static const in_repo plain_repo = {REPO_PLAIN, NULL, NULL};
+static const in_repo ledger_repo = {REPO_LEDGER, NULL, NULL};
 static const in_repo gov_any = {REPO_GOV, NULL, NULL};
 static const in_repo gov_selected = {REPO_GOV, "\"intent_id\":\"" GOV_INTENT "\"", NULL};
 static const in_repo gov_remembers = {REPO_GOV, "src/billing/tax.ts", NULL};
@@ -755,6 +756,9 @@ static const bcase cases[] = {
 	 "allow", false, &plain_repo},
 	{"pre-tool-use Write, no intents", ST_WRITE, false, BASE_REVIEWED, {ST_NONE}, "allow", false,
 	 &plain_repo},
+	/* a ledger without intents: the append alone (issue 15: <= 1.5x floor) */
+	{"post-tool-use Write, ledger only", ST_POST_WRITE, false, BASE_REVIEWED, {ST_NONE}, "allow", false,
+	 &ledger_repo},
 	/* governed by 20 intents, INT-007 selected (issue 14: a Write <= 1.5x floor) */
 	{"post-tool-use Read, 20 intents", ST_POST_READ, false, BASE_REVIEWED, {ST_SELECT}, "allow",
 	 false, &gov_learns_read},
@@ -1444,6 +1448,12 @@ static void make_repo(enum repo which, const char *name)
 	write_file(p, "export function invoiceTotal(lines) {\n\treturn 0;\n}\n", 51, 0600);
 	fmt_path(p, "%s/src/billing/notes.txt", dir);
 	write_file(p, "x\n", 2, 0600);
+	if (which == REPO_LEDGER) {
+		fmt_path(p, "%s/.orchestration", dir);
+		make_dir(p);
+		fmt_path(p, "%s/.orchestration/CLAUDE.md", dir);
+		write_file(p, lessons, sizeof(lessons) - 1, 0600);
+	}
 	if (which == REPO_GOV) {
 		char yaml[16384];
 		size_t n = intents_yaml(yaml, sizeof(yaml));
@@ -1535,6 +1545,7 @@ int main(int argc, char **argv)
 	install_binary(&floor_bin, "floor", opt.floor);
 	make_repo(REPO_PLAIN, "repo-plain");
 	make_repo(REPO_GOV, "repo-gov");
+	make_repo(REPO_LEDGER, "repo-ledger");
 
 	cpu_model(cpu, sizeof(cpu));
 	uname(&un);
