@@ -7,6 +7,7 @@
 #include "support.h"
 
 #include "roz/digest.h"
+#include "roz/ledger.h"
 #include "roz/session_json.h"
 #include "roz/store.h"
 
@@ -651,6 +652,89 @@ static void test_parallel_governed_hooks_lose_nothing(void **state)
 	free(repo);
 }
 
+/*
+ * 64 PostToolUse hooks of two sessions at once, each recording a write in
+ * the same ledger: 64 lines, every one a whole record that reads back, each
+ * write recorded once.
+ */
+static void test_parallel_ledger_appends_are_whole(void **state)
+{
+	home h;
+	proc ps[GOV_PARALLEL];
+	char *repo = t_mkdtemp(), *path, *text, *line, *nl;
+	const char *const hook_post[] = {"hook", "post-tool-use", NULL};
+	bool seen[GOV_PARALLEL] = {false};
+	int lines = 0;
+
+	(void)state;
+	home_make(&h, "ledger-a", "[trace]\nmax_events = 100000\n");
+	path = t_sprintf("%s/.git/HEAD", repo);
+	t_write_file(path, "ref: refs/heads/main\n");
+	free(path);
+	path = t_sprintf("%s/.orchestration/CLAUDE.md", repo);
+	t_write_file(path, "# Lessons\n");
+	free(path);
+	session_start(&h); /* the file the checks read while the hooks run */
+	for (int i = 0; i < GOV_PARALLEL; i++) {
+		/* files of different sizes, some larger than a pipe's atomic write */
+		size_t n = 64 + (size_t)i * 300;
+		char *f = t_sprintf("%s/src/f%d.c", repo, i), *body = calloc(1, n + 1);
+
+		for (size_t k = 0; k < n; k++)
+			body[k] = k % 50 == 49 ? '\n' : (char)('a' + (i + (int)k) % 26);
+		t_write_file(f, body);
+		free(f);
+		free(body);
+	}
+	for (int i = 0; i < GOV_PARALLEL; i++) {
+		char *in = t_sprintf("{\"session_id\":\"%s\",\"cwd\":\"%s\",\"tool_name\":\"Write\","
+				     "\"tool_input\":{\"file_path\":\"%s/src/f%d.c\",\"content\":\"x\"}}",
+				     i % 2 ? "ledger-a" : "ledger-b", repo, repo, i);
+
+		ps[i].idx = i;
+		ps[i].status = -1;
+		ps[i].kind = 0;
+		snprintf(ps[i].label, sizeof(ps[i].label), "post-tool-use Write #%d", i);
+		ps[i].pid = spawn_roz(&h, i, in, hook_post);
+		free(in);
+	}
+	wait_all_reading(&h, ps, GOV_PARALLEL);
+	for (int i = 0; i < GOV_PARALLEL; i++) {
+		char *out = captured(&h, i, "out"), *err = captured(&h, i, "err");
+
+		if (ps[i].status != 0 || strcmp(out, "{}") != 0 || err[0])
+			fail_msg("%s: exit %d, answered '%s', stderr '%s'", ps[i].label, ps[i].status, out, err);
+		free(out);
+		free(err);
+	}
+	path = t_sprintf("%s/.orchestration/agent_trace.jsonl", repo);
+	text = t_read_file(path, NULL);
+	assert_non_null(text);
+	assert_int_equal(text[strlen(text) - 1], '\n');
+	for (line = text; *line; line = nl + 1) {
+		roz_ledger_rec rec;
+		int f = -1;
+
+		nl = strchr(line, '\n');
+		assert_non_null(nl);
+		if (roz_ledger_line_parse(line, (size_t)(nl - line), &rec) != ROZ_OK)
+			fail_msg("line %d is not a whole record: %.*s", lines + 1, (int)(nl - line), line);
+		assert_int_equal(rec.nfiles, 1);
+		assert_int_equal(sscanf(rec.files[0].path, "src/f%d.c", &f), 1);
+		assert_true(f >= 0 && f < GOV_PARALLEL && !seen[f]);
+		seen[f] = true;
+		assert_string_equal(rec.session_id, f % 2 ? "ledger-a" : "ledger-b");
+		roz_ledger_rec_dispose(&rec);
+		lines++;
+	}
+	assert_int_equal(lines, GOV_PARALLEL);
+	free(text);
+	free(path);
+	home_dispose(&h);
+	t_rmtree(repo);
+	free(repo);
+}
+
 /* ---- a lock held too long --------------------------------------------------------------- */
 
 static void test_busy_lock_bounded_wait(void **state)
@@ -751,6 +835,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mixed_writers_lose_nothing, arm_watchdog, disarm_watchdog),
 		cmocka_unit_test_setup_teardown(test_busy_lock_bounded_wait, arm_watchdog, disarm_watchdog),
 		cmocka_unit_test_setup_teardown(test_parallel_governed_hooks_lose_nothing, arm_watchdog,
+						disarm_watchdog),
+		cmocka_unit_test_setup_teardown(test_parallel_ledger_appends_are_whole, arm_watchdog,
 						disarm_watchdog),
 	};
 
