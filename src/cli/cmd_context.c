@@ -237,17 +237,6 @@ static void print_record(FILE *f, const roz_session *s, const record_view *v)
 		fprintf(f, "  ... and %zu more\n", v->entries - shown);
 }
 
-static void json_items(roz_buf *b, char *const *items, size_t n)
-{
-	roz_buf_addc(b, '[');
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			roz_buf_addc(b, ',');
-		roz_json_add_string(b, items[i]);
-	}
-	roz_buf_addc(b, ']');
-}
-
 /* ,"intent":{...},"ledger":{...} when there is a record view. */
 static void json_record(roz_buf *b, const record_view *v)
 {
@@ -263,9 +252,9 @@ static void json_record(roz_buf *b, const record_view *v)
 		roz_buf_adds(b, ",\"name\":");
 		roz_json_add_string(b, v->intent->name);
 		roz_buf_addf(b, ",\"status\":\"%s\",\"constraints\":", roz_intents_status_name(v->intent->status));
-		json_items(b, v->intent->constraints, v->intent->nconstraints);
+		roz_json_add_string_array(b, v->intent->constraints, v->intent->nconstraints);
 		roz_buf_adds(b, ",\"acceptance_criteria\":");
-		json_items(b, v->intent->criteria, v->intent->ncriteria);
+		roz_json_add_string_array(b, v->intent->criteria, v->intent->ncriteria);
 		roz_buf_addc(b, '}');
 	} else {
 		roz_buf_adds(b, "null");

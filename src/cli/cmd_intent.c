@@ -90,17 +90,6 @@ static int load(roz_orchestration *o)
 	return ROZ_EXIT_OK;
 }
 
-static void json_list(roz_buf *b, char *const *items, size_t n)
-{
-	roz_buf_addc(b, '[');
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			roz_buf_addc(b, ',');
-		roz_json_add_string(b, items[i]);
-	}
-	roz_buf_addc(b, ']');
-}
-
 static void json_intent(roz_buf *b, const roz_intent *it)
 {
 	roz_buf_adds(b, "{\"id\":");
@@ -110,11 +99,11 @@ static void json_intent(roz_buf *b, const roz_intent *it)
 	roz_buf_adds(b, ",\"status\":");
 	roz_json_add_string(b, roz_intents_status_name(it->status));
 	roz_buf_adds(b, ",\"owned_scope\":");
-	json_list(b, it->scope, it->nscope);
+	roz_json_add_string_array(b, it->scope, it->nscope);
 	roz_buf_adds(b, ",\"constraints\":");
-	json_list(b, it->constraints, it->nconstraints);
+	roz_json_add_string_array(b, it->constraints, it->nconstraints);
 	roz_buf_adds(b, ",\"acceptance_criteria\":");
-	json_list(b, it->criteria, it->ncriteria);
+	roz_json_add_string_array(b, it->criteria, it->ncriteria);
 	roz_buf_adds(b, ",\"created_at\":");
 	if (it->created_at)
 		roz_json_add_string(b, it->created_at);

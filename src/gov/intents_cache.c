@@ -16,13 +16,8 @@
 
 static void add_list(roz_buf *b, const char *key, char *const *items, size_t n)
 {
-	roz_buf_addf(b, ",\"%s\":[", key);
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			roz_buf_addc(b, ',');
-		roz_json_add_string(b, items[i]);
-	}
-	roz_buf_addc(b, ']');
+	roz_buf_addf(b, ",\"%s\":", key);
+	roz_json_add_string_array(b, items, n);
 }
 
 static void add_opt(roz_buf *b, const char *key, const char *v)

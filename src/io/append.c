@@ -10,6 +10,7 @@
  * only ever appended to.
  */
 #include "roz/append.h"
+#include "roz/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,29 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * Take the exclusive lock, polling as the session store does: a blocking
  * flock could wait forever on a holder that hangs, and a hook must answer.
  */
 static int lock_bounded(int fd, const char *path, uint32_t timeout_ms)
 {
-	int64_t deadline = mono_ms() + timeout_ms;
+	int64_t deadline = roz_clock_monotonic_ms() + timeout_ms;
 	unsigned delay = 1;
 
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -49,12 +34,12 @@ static int lock_bounded(int fd, const char *path, uint32_t timeout_ms)
 			roz_error_set_errno(errno, "cannot lock '%s'", path);
 			return ROZ_EIO;
 		}
-		if (mono_ms() >= deadline) {
+		if (roz_clock_monotonic_ms() >= deadline) {
 			roz_error_set("timed out after %u ms waiting for the lock on '%s'", (unsigned)timeout_ms,
 				      path);
 			return ROZ_ETIMEOUT;
 		}
-		sleep_ms(delay);
+		roz_clock_sleep_ms(delay);
 		if (delay < 8)
 			delay *= 2;
 	}

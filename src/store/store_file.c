@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "roz/clock.h"
 #include "roz/file.h"
 #include "roz/random.h"
 #include "roz/session_json.h"
@@ -601,22 +602,6 @@ static int file_del(roz_store *store, const char *id)
 	return rc;
 }
 
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * The lock is <id>.lock, held with flock(). The file stays between hooks
  * (creating and removing a file on every hook costs more than the rest of
@@ -628,7 +613,7 @@ static int64_t mono_ms(void)
 static int file_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_lock **out)
 {
 	file_store *fs = (file_store *)store;
-	int64_t deadline = mono_ms() + timeout_ms;
+	int64_t deadline = roz_clock_monotonic_ms() + timeout_ms;
 	unsigned delay = 1;
 	roz_lock *lk;
 	int rc;
@@ -654,7 +639,7 @@ static int file_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_
 			/* O_NONBLOCK: a FIFO planted at this name must not hang the hook */
 			lk->fd = open(lk->path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 			if (lk->fd < 0 && errno == ENOENT) {
-				if (mono_ms() < deadline)
+				if (roz_clock_monotonic_ms() < deadline)
 					continue; /* released between our two opens */
 				roz_error_set("timed out after %u ms waiting for the lock on session '%s'",
 					      (unsigned)timeout_ms, id);
@@ -687,13 +672,13 @@ static int file_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_
 					unlink(lk->path);
 				goto fail;
 			}
-			if (mono_ms() >= deadline) {
+			if (roz_clock_monotonic_ms() >= deadline) {
 				roz_error_set("timed out after %u ms waiting for the lock on session '%s'",
 					      (unsigned)timeout_ms, id);
 				rc = ROZ_ETIMEOUT;
 				goto fail;
 			}
-			sleep_ms(delay);
+			roz_clock_sleep_ms(delay);
 			if (delay < 8)
 				delay *= 2;
 		}
@@ -712,7 +697,7 @@ static int file_lock(roz_store *store, const char *id, uint32_t timeout_ms, roz_
 		/* the file we locked was released and unlinked meanwhile */
 		close(lk->fd);
 		lk->fd = -1;
-		if (mono_ms() >= deadline) {
+		if (roz_clock_monotonic_ms() >= deadline) {
 			roz_error_set("timed out after %u ms waiting for the lock on session '%s'",
 				      (unsigned)timeout_ms, id);
 			rc = ROZ_ETIMEOUT;

@@ -103,6 +103,17 @@ void roz_json_add_string(roz_buf *b, const char *s)
 	roz_json_add_stringn(b, s, strlen(s));
 }
 
+void roz_json_add_string_array(roz_buf *b, char *const *items, size_t n)
+{
+	roz_buf_addc(b, '[');
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			roz_buf_addc(b, ',');
+		roz_json_add_string(b, items[i]);
+	}
+	roz_buf_addc(b, ']');
+}
+
 size_t roz_json_skip_ws(const char *s, size_t len, size_t pos)
 {
 	while (pos < len && (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\n' || s[pos] == '\r'))

@@ -30,6 +30,8 @@ typedef struct roz_json_span {
 /* Append s as a JSON string literal (quotes included). */
 void roz_json_add_string(roz_buf *b, const char *s);
 void roz_json_add_stringn(roz_buf *b, const char *s, size_t len);
+/* Append ["s0","s1",...] for n strings. */
+void roz_json_add_string_array(roz_buf *b, char *const *items, size_t n);
 
 /* Skip white space from *pos. */
 size_t roz_json_skip_ws(const char *s, size_t len, size_t pos);
