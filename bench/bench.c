@@ -805,11 +805,11 @@ static size_def sizes[] = {
 /* ---- options ------------------------------------------------------------------------- */
 
 static struct {
-	const char *roz, *vs, *floor, *only, *sizes;
+	const char *roz, *vs, *floor, *floor2, *only, *sizes;
 	long runs, warmup;
 	unsigned long seed;
 	bool csv;
-} opt = {"build/roz", NULL, NULL, NULL, "fresh,100,cap,10k", 300, 5, 1, false};
+} opt = {"build/roz", NULL, NULL, NULL, NULL, "fresh,100,cap,10k", 300, 5, 1, false};
 
 static void usage(FILE *f)
 {
@@ -820,6 +820,7 @@ static void usage(FILE *f)
 		"  --roz PATH     roz under test (default build/roz)\n"
 		"  --vs PATH      another hook binary run on the same inputs; prints theirs/ours\n"
 		"  --floor PATH   the floor program (bench/run.sh builds and passes it)\n"
+		"  --floor2 PATH  the second floor: a hook that saves 1 KiB by atomic rename\n"
 		"  --runs N       measured runs per case and binary (default 300)\n"
 		"  --only TEXT    only cases whose name contains TEXT\n"
 		"  --sizes LIST   comma-separated, from fresh,100,cap,10k (default all)\n"
@@ -869,6 +870,8 @@ static void parse_args(int argc, char **argv)
 			opt.vs = v;
 		} else if (strcmp(a, "--floor") == 0) {
 			opt.floor = v;
+		} else if (strcmp(a, "--floor2") == 0) {
+			opt.floor2 = v;
 		} else if (strcmp(a, "--only") == 0) {
 			opt.only = v;
 		} else if (strcmp(a, "--sizes") == 0) {
@@ -994,7 +997,7 @@ typedef struct job {
 
 static binary bins[2];
 static int n_bins;
-static binary floor_bin;
+static binary floor_bin, floor2_bin;
 
 /* Put the session back as the set-up left it; never inside the timed interval. */
 static void restore(const job *j)
@@ -1112,14 +1115,17 @@ static void prepare_job(job *j, const bcase *c, int who, const char *dir, int id
 	}
 }
 
-static void print_stats_cols(const job *j, double floor_p50)
+static void print_stats_cols(const job *j, double floor_p50, double floor2_p50)
 {
 	if (j->na) {
-		printf("  %-8s %8s %8s %8s %7s %8s %8s", "n/a", "", "", "", "", "", "");
+		printf("  %-8s %8s %8s %8s %7s %8s %8s%s", "n/a", "", "", "", "", "", "",
+		       floor2_p50 > 0 ? "        " : "");
 		return;
 	}
 	printf("  %-8s %8.0f %8.0f %8.0f %7.2f %8ld %8.0f", j->answer, j->st.p50, j->st.p90,
 	       j->st.p99, j->st.p50 / floor_p50, j->rss_max, j->cpu_p50);
+	if (floor2_p50 > 0)
+		printf(" %7.2f", j->st.p50 / floor2_p50);
 }
 
 /* The one-minute load average: how busy the machine was while the table ran. */
@@ -1148,12 +1154,12 @@ static void run_size(const size_def *sz)
 {
 	char dir[PATH_CAP], base_r[2][PATH_CAP], base_p[2][PATH_CAP];
 	bool need_r = false, need_p = false, differ = false;
-	size_t n_jobs = 0, n_floor = 0, *order;
+	size_t n_jobs = 0, n_floor = 0, n_floor2 = 0, *order;
 	long ev_r = -1, ev_p = -1, bytes_r = 0, bytes_p = 0, floor_rss = 0;
 	long wait_rss_lo = -1, wait_rss_hi = -1;
-	double *floor_samples, *floor_cpu, t_start = now_us();
+	double *floor_samples, *floor_cpu, *floor2_samples, t_start = now_us();
 	char load[32];
-	stats fs, fcpu;
+	stats fs, fcpu, f2s = {0};
 	job *jobs;
 
 	fmt_path(dir, "%s/%s", work, sz->key);
@@ -1210,6 +1216,7 @@ static void run_size(const size_def *sz)
 	}
 	floor_samples = xcalloc((size_t)opt.runs * n_jobs, sizeof(double));
 	floor_cpu = xcalloc((size_t)opt.runs * n_jobs, sizeof(double));
+	floor2_samples = xcalloc((size_t)opt.runs * n_jobs, sizeof(double));
 
 	/*
 	 * Each round visits every job once, in a fresh random order; each visit
@@ -1238,11 +1245,20 @@ static void run_size(const size_def *sz)
 
 				if (is_floor) {
 					run_proc(fargv, j->cmd.envp, j->cmd.input, j->cmd.input_len, &scratch);
-					if (!measured)
-						continue;
-					floor_cpu[n_floor] = scratch.cpu_us;
-					floor_samples[n_floor++] = scratch.us;
-					note_wait_rss(scratch.rss_kib, &wait_rss_lo, &wait_rss_hi);
+					if (measured) {
+						floor_cpu[n_floor] = scratch.cpu_us;
+						floor_samples[n_floor++] = scratch.us;
+						note_wait_rss(scratch.rss_kib, &wait_rss_lo, &wait_rss_hi);
+					}
+					/* the second floor next to the first, in the job's own home */
+					if (opt.floor2) {
+						char *f2argv[2] = {floor2_bin.path, NULL};
+
+						run_proc(f2argv, j->cmd.envp, j->cmd.input, j->cmd.input_len,
+							 &scratch);
+						if (measured)
+							floor2_samples[n_floor2++] = scratch.us;
+					}
 					continue;
 				}
 				run_proc(j->cmd.argv, j->cmd.envp, j->cmd.input, j->cmd.input_len, &scratch);
@@ -1275,6 +1291,8 @@ static void run_size(const size_def *sz)
 	}
 	fs = summarize(floor_samples, n_floor);
 	fcpu = summarize(floor_cpu, n_floor);
+	if (n_floor2)
+		f2s = summarize(floor2_samples, n_floor2);
 	for (size_t k = 0; k < n_jobs; k++) {
 		jobs[k].st = summarize(jobs[k].samples, jobs[k].n);
 		jobs[k].cpu_p50 = summarize(jobs[k].cpu, jobs[k].n).p50;
@@ -1283,6 +1301,9 @@ static void run_size(const size_def *sz)
 	if (opt.csv) {
 		printf("%s,floor,floor,allow,%zu,%.1f,%.1f,%.1f,%.1f,1.000,%ld,0\n", sz->key, n_floor,
 		       fs.p50, fs.p90, fs.p99, fcpu.p50, floor_rss);
+		if (n_floor2)
+			printf("%s,floor2,floor2,allow,%zu,%.1f,%.1f,%.1f,,%.3f,,0\n", sz->key, n_floor2,
+			       f2s.p50, f2s.p90, f2s.p99, f2s.p50 / fs.p50);
 		for (size_t k = 0; k < n_jobs; k++) {
 			const job *j = &jobs[k];
 
@@ -1307,19 +1328,25 @@ static void run_size(const size_def *sz)
 			printf(" (files written by %s, before each case's set-up)\n", bins[0].label);
 		printf("floor: p50 %.0f µs, p90 %.0f, p99 %.0f, peak RSS %ld KiB, CPU %.0f µs (%zu runs)\n",
 		       fs.p50, fs.p90, fs.p99, floor_rss, fcpu.p50, n_floor);
+		if (n_floor2)
+			printf("second floor (read stdin, write 1 KiB, rename): p50 %.0f µs, p90 %.0f, p99 %.0f, "
+			       "%.2f×floor (%zu runs); ×2nd below is p50 over it\n",
+			       f2s.p50, f2s.p90, f2s.p99, f2s.p50 / fs.p50, n_floor2);
 		/* "µ" and "×" take two bytes and one column: each width is one more than it shows */
 		printf("%-46s  %-8s %9s %9s %9s %8s %8s %9s", "case", "answer", "p50 µs", "p90 µs",
 		       "p99 µs", "×floor", "RSS KiB", "CPU µs");
+		if (n_floor2)
+			printf(" %8s", "×2nd");
 		if (n_bins > 1)
 			printf("  | %-8s %9s %9s %9s %8s %8s %9s  %s", "theirs", "p50 µs", "p90 µs",
 			       "p99 µs", "×floor", "RSS KiB", "CPU µs", "theirs/ours");
 		printf("\n");
 		for (size_t k = 0; k < n_jobs; k += (size_t)n_bins) {
 			printf("%-46s", jobs[k].c->name);
-			print_stats_cols(&jobs[k], fs.p50);
+			print_stats_cols(&jobs[k], fs.p50, n_floor2 ? f2s.p50 : 0);
 			if (n_bins > 1) {
 				printf("  |");
-				print_stats_cols(&jobs[k + 1], fs.p50);
+				print_stats_cols(&jobs[k + 1], fs.p50, n_floor2 ? f2s.p50 : 0);
 				if (jobs[k + 1].na) {
 					printf("  n/a");
 				} else {
@@ -1354,6 +1381,7 @@ static void run_size(const size_def *sz)
 	free(order);
 	free(floor_samples);
 	free(floor_cpu);
+	free(floor2_samples);
 	if (!keep_work)
 		rmtree(dir);
 }
@@ -1543,6 +1571,8 @@ int main(int argc, char **argv)
 		n_bins = 2;
 	}
 	install_binary(&floor_bin, "floor", opt.floor);
+	if (opt.floor2)
+		install_binary(&floor2_bin, "floor2", opt.floor2);
 	make_repo(REPO_PLAIN, "repo-plain");
 	make_repo(REPO_GOV, "repo-gov");
 	make_repo(REPO_LEDGER, "repo-ledger");

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh - build the hook benchmark and its floor program in a temporary
+# run.sh - build the hook benchmark and its two floor programs in a temporary
 # directory and run them; every argument is passed to the benchmark.
 # Usage: bench/run.sh [--roz build/roz] [--vs OTHER] [--runs N] [--only TEXT] [--csv] ...
 set -eu
@@ -12,6 +12,8 @@ flags="-std=c11 -O2 -Wall -Wextra -Wpedantic -Wshadow -Werror"
 ${CC:-cc} $flags -o "$tmp/bench" "$here/bench.c" -lm
 # shellcheck disable=SC2086
 ${CC:-cc} $flags -o "$tmp/floor" "$here/floor.c"
+# shellcheck disable=SC2086
+${CC:-cc} $flags -o "$tmp/floor2" "$here/floor2.c"
 status=0
-"$tmp/bench" --floor "$tmp/floor" "$@" || status=$?
+"$tmp/bench" --floor "$tmp/floor" --floor2 "$tmp/floor2" "$@" || status=$?
 exit "$status"
