@@ -483,17 +483,17 @@ static int refuse_no_intent(const roz_hook_input *in, const roz_gov_world *w, co
 }
 
 int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh,
-			    const roz_gov_world *w, const roz_gov_opts *o, roz_time now,
-			    roz_session_gov *g, roz_gov_result *out)
+			    const roz_effect *eff, const roz_gov_world *w, const roz_gov_opts *o,
+			    roz_time now, roz_session_gov *g, roz_gov_result *out)
 {
 	roz_tool_kind kind = in->tool_name ? roz_effect_tool_kind(in->tool_name) : ROZ_TOOL_READS;
-	roz_effect eff;
 	const roz_intent *it;
 	const char *cwd;
 	int rc = ROZ_OK;
 
 	memset(out, 0, sizeof *out);
-	memset(&eff, 0, sizeof eff);
+	if (!eff)
+		sh = NULL; /* a line whose effect is not known is judged as one that cannot be read */
 	if (kind == ROZ_TOOL_READS)
 		return ROZ_OK;
 	if (kind == ROZ_TOOL_BASH && sh && o->destructive &&
@@ -502,12 +502,8 @@ int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh
 	if (out->kind != ROZ_OUTPUT_ALLOW || !w->governed || !g)
 		return ROZ_OK;
 	/* a line that changes nothing is free, whatever state the intents are in */
-	if (kind == ROZ_TOOL_BASH && sh) {
-		if ((rc = roz_effect_of_bash(sh, &eff)) < 0)
-			goto out;
-		if (eff.read_only && !eff.select_id)
-			goto out;
-	}
+	if (kind == ROZ_TOOL_BASH && sh && eff->read_only && !eff->select_id)
+		return ROZ_OK;
 	g->present = true;
 	if (!w->intents) {
 		rc = refuse_intents_file(in, w, out);
@@ -518,12 +514,12 @@ int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh
 			rc = refuse_no_intent(in, w, "the command could not be read", out);
 			goto counted;
 		}
-		if (eff.select_id) {
-			const roz_intent *sel = roz_intents_find(w->intents, eff.select_id);
+		if (eff->select_id) {
+			const roz_intent *sel = roz_intents_find(w->intents, eff->select_id);
 			const roz_shell_cmd *c = select_cmd(sh);
 
 			if (!sel || sel->status != ROZ_INTENT_IN_PROGRESS) {
-				rc = refuse_selection(in, w, eff.select_id, sel, out);
+				rc = refuse_selection(in, w, eff->select_id, sel, out);
 				goto counted;
 			}
 			if ((rc = roz_session_gov_select(g, sel->id, c && has_word(c, "--refactor"), now)) < 0)
@@ -531,7 +527,7 @@ int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh
 			out->selected = true;
 			out->save = true;
 		}
-		if (eff.read_only)
+		if (eff->read_only)
 			goto out;
 	}
 	if (!(it = current_intent(w, g))) {
@@ -555,25 +551,25 @@ int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh
 		const char **paths;
 		size_t n = 0;
 
-		if (eff.unknown_target) {
+		if (eff->unknown_target) {
 			roz_buf msg = ROZ_BUF_INIT;
 
 			roz_buf_addf(&msg, "where this command writes is known only when it runs (%s); "
 					   "the person decides.",
-				     eff.why ? eff.why : "a computed path");
+				     eff->why ? eff->why : "a computed path");
 			rc = roz_buf_failed(&msg) ? ROZ_ENOMEM
 						  : refuse(out, ROZ_OUTPUT_ASK, ROZ_DENIAL_TARGET_UNKNOWN,
 							   in, NULL, msg.ptr);
 			roz_buf_dispose(&msg);
 			goto counted;
 		}
-		if (!(paths = roz_calloc(eff.ntargets + 1, sizeof *paths))) {
+		if (!(paths = roz_calloc(eff->ntargets + 1, sizeof *paths))) {
 			rc = ROZ_ENOMEM;
 			goto out;
 		}
-		for (size_t i = 0; i < eff.ntargets; i++)
-			if (eff.targets[i].path)
-				paths[n++] = eff.targets[i].path;
+		for (size_t i = 0; i < eff->ntargets; i++)
+			if (eff->targets[i].path)
+				paths[n++] = eff->targets[i].path;
 		rc = judge_targets(in, w, it, cwd, paths, n, false, g, out);
 		roz_free(paths);
 	}
@@ -589,7 +585,6 @@ counted:
 		out->save = true;
 	}
 out:
-	roz_effect_dispose(&eff);
 	return rc;
 }
 
@@ -615,7 +610,7 @@ static int learn(const roz_gov_world *w, const char *cwd, const char *path, roz_
 	return rc;
 }
 
-int roz_govern_post_tool_use(const roz_hook_input *in, const roz_shell_result *sh,
+int roz_govern_post_tool_use(const roz_hook_input *in, const roz_effect *eff,
 			     const roz_gov_world *w, roz_time now, roz_session_gov *g, bool *save)
 {
 	const char *cwd = in->cwd && in->cwd[0] == '/' ? in->cwd : w->root;
@@ -634,17 +629,11 @@ int roz_govern_post_tool_use(const roz_hook_input *in, const roz_shell_result *s
 		if (cJSON_IsString(v) && v->valuestring[0])
 			rc = learn(w, cwd, v->valuestring, now, g);
 		*save = true;
-	} else if (kind == ROZ_TOOL_BASH && sh) {
-		roz_effect eff;
-
-		memset(&eff, 0, sizeof eff);
-		if ((rc = roz_effect_of_bash(sh, &eff)) < 0)
-			return rc;
-		for (size_t i = 0; i < eff.ntargets && rc == ROZ_OK; i++)
-			if (eff.targets[i].path)
-				rc = learn(w, cwd, eff.targets[i].path, now, g);
-		*save = !eff.read_only;
-		roz_effect_dispose(&eff);
+	} else if (kind == ROZ_TOOL_BASH && eff) {
+		for (size_t i = 0; i < eff->ntargets && rc == ROZ_OK; i++)
+			if (eff->targets[i].path)
+				rc = learn(w, cwd, eff->targets[i].path, now, g);
+		*save = !eff->read_only;
 	}
 	if (*save && kind != ROZ_TOOL_READS) {
 		/* a change ran: the run of refusals is over */

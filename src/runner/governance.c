@@ -21,8 +21,10 @@
 void gov_run_dispose(gov_run *g)
 {
 	roz_orchestration_dispose(&g->orch);
-	if (g->have_sh)
+	if (g->have_sh) {
 		roz_shell_result_dispose(&g->sh);
+		roz_effect_dispose(&g->eff);
+	}
 	for (size_t i = 0; i < g->ntmp; i++)
 		roz_free(g->tmp_dirs[i]);
 	roz_free(g->cache_dir);
@@ -98,16 +100,12 @@ int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const r
 			if (ev == ROZ_HOOK_PRE_TOOL_USE || !in->tool_name || strcmp(in->tool_name, "Read") != 0)
 				return ROZ_OK;
 		} else if (kind == ROZ_TOOL_BASH && (cmd = bash_command(in))) {
-			roz_effect eff;
-
 			if ((rc = roz_shell_parse(cmd, strlen(cmd), &g->sh)) < 0)
 				return rc;
 			g->have_sh = true;
-			memset(&eff, 0, sizeof eff);
-			if ((rc = roz_effect_of_bash(&g->sh, &eff)) < 0)
+			if ((rc = roz_effect_of_bash(&g->sh, &g->eff)) < 0)
 				return rc;
-			changes = !eff.read_only || eff.select_id;
-			roz_effect_dispose(&eff);
+			changes = !g->eff.read_only || g->eff.select_id;
 		}
 		if (ev == ROZ_HOOK_PRE_TOOL_USE && c->gov_destructive && g->have_sh) {
 			const char *tmp = getenv_fn(env_ud, "TMPDIR");
@@ -254,8 +252,8 @@ static int judge(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_s
 
 	world_of(g, &w);
 	w.paths = env->paths;
-	rc = roz_govern_pre_tool_use(in, g->have_sh ? &g->sh : NULL, &w, &o, env->now,
-				     s && g->active ? &s->gov : NULL, &gr);
+	rc = roz_govern_pre_tool_use(in, g->have_sh ? &g->sh : NULL, g->have_sh ? &g->eff : NULL, &w, &o,
+				     env->now, s && g->active ? &s->gov : NULL, &gr);
 	if (rc < 0)
 		return rc;
 	if (s && gr.selected) {
@@ -328,7 +326,7 @@ int gov_apply(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz
 		if (g->active) {
 			world_of(g, &w);
 			w.paths = env->paths;
-			if ((rc = roz_govern_post_tool_use(in, g->have_sh ? &g->sh : NULL, &w, env->now,
+			if ((rc = roz_govern_post_tool_use(in, g->have_sh ? &g->eff : NULL, &w, env->now,
 							   &(*session)->gov, &save)) < 0)
 				return rc;
 			if (save)

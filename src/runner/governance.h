@@ -17,6 +17,7 @@ typedef struct gov_run {
 	bool active;           /* this call is governance's business (needs the session) */
 	bool judges_change;    /* a PreToolUse that may change a governed repository */
 	roz_shell_result sh;   /* the Bash line, parsed once */
+	roz_effect eff;        /* and what it changes, worked out once (have_sh) */
 	bool have_sh;
 	char *tmp_dirs[3];
 	size_t ntmp;

@@ -144,22 +144,21 @@ int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_ses
 	target *t = NULL;
 	size_t n = 0, max = 1;
 	roz_buf line = ROZ_BUF_INIT;
-	roz_effect eff;
+	const roz_effect *eff = &g->eff;
 	char *path = NULL;
 	int rc = ROZ_OK;
 
-	memset(&eff, 0, sizeof eff);
 	if (roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_BASH) {
-		if (!g->have_sh || (rc = roz_effect_of_bash(&g->sh, &eff)) < 0)
-			return rc;
-		max = eff.ntargets;
+		if (!g->have_sh)
+			return ROZ_OK;
+		max = eff->ntargets;
 	}
 	if (!max || !(t = roz_calloc(max, sizeof *t)))
 		goto out;
 	if (roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_BASH) {
-		for (size_t i = 0; i < eff.ntargets && rc == ROZ_OK; i++)
-			if (eff.targets[i].path)
-				rc = add_target(g, in, env, cwd, eff.targets[i].path, true, t, &n);
+		for (size_t i = 0; i < eff->ntargets && rc == ROZ_OK; i++)
+			if (eff->targets[i].path)
+				rc = add_target(g, in, env, cwd, eff->targets[i].path, true, t, &n);
 	} else {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(in->tool_input,
 								  roz_effect_path_field(in->tool_name));
@@ -218,6 +217,5 @@ out:
 	roz_free(files);
 	roz_free(path);
 	roz_buf_dispose(&line);
-	roz_effect_dispose(&eff);
 	return rc;
 }

@@ -124,6 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	roz_buf json = ROZ_BUF_INIT;
 	roz_hook_input in;
 	roz_shell_result sh;
+	roz_effect eff;
 	roz_session_gov g;
 	roz_gov_result r;
 	bool bash, have_sh = false, save = false;
@@ -176,8 +177,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (bash) {
 		const cJSON *c = cJSON_GetObjectItemCaseSensitive(in.tool_input, "command");
 
-		if (cJSON_IsString(c) && roz_shell_parse(c->valuestring, strlen(c->valuestring), &sh) == ROZ_OK)
+		memset(&eff, 0, sizeof eff);
+		if (cJSON_IsString(c) && roz_shell_parse(c->valuestring, strlen(c->valuestring), &sh) == ROZ_OK) {
 			have_sh = true;
+			if (roz_effect_of_bash(&sh, &eff) != ROZ_OK)
+				goto done;
+		}
 	} else {
 		const cJSON *p = cJSON_GetObjectItemCaseSensitive(
 			in.tool_input, strcmp(tool, "NotebookEdit") == 0 ? "notebook_path" : "file_path");
@@ -188,7 +193,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* no intent selected */
 	memset(&g, 0, sizeof g);
-	rc = roz_govern_pre_tool_use(&in, have_sh ? &sh : NULL, &w, &o, roz_time_make(1, 0), &g, &r);
+	rc = roz_govern_pre_tool_use(&in, have_sh ? &sh : NULL, have_sh ? &eff : NULL, &w, &o,
+				     roz_time_make(1, 0), &g, &r);
 	FUZZ_CHECK(rc == ROZ_OK || rc == ROZ_ENOMEM);
 	if (rc == ROZ_OK) {
 		check_result(&r);
@@ -203,7 +209,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    roz_session_gov_remember(&g, "/repo/src/auth/a.c",
 				     "0000000000000000000000000000000000000000000000000000000000000000",
 				     roz_time_make(2, 0)) == ROZ_OK) {
-		rc = roz_govern_pre_tool_use(&in, have_sh ? &sh : NULL, &w, &o, roz_time_make(3, 0), &g, &r);
+		rc = roz_govern_pre_tool_use(&in, have_sh ? &sh : NULL, have_sh ? &eff : NULL, &w, &o,
+					     roz_time_make(3, 0), &g, &r);
 		FUZZ_CHECK(rc == ROZ_OK || rc == ROZ_ENOMEM);
 		if (rc == ROZ_OK) {
 			check_result(&r);
@@ -212,15 +219,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				FUZZ_CHECK(r.kind == ROZ_OUTPUT_DENY && r.denial.code == ROZ_DENIAL_STALE_FILE);
 		}
 		roz_gov_result_dispose(&r);
-		rc = roz_govern_post_tool_use(&in, have_sh ? &sh : NULL, &w, roz_time_make(4, 0), &g, &save);
+		rc = roz_govern_post_tool_use(&in, have_sh ? &eff : NULL, &w, roz_time_make(4, 0), &g, &save);
 		FUZZ_CHECK(rc == ROZ_OK || rc == ROZ_ENOMEM);
 		check_state_reads_back(&g);
 	}
 
 	roz_session_gov_dispose(&g);
+done:
 	roz_free(text);
-	if (have_sh)
+	if (have_sh) {
 		roz_shell_result_dispose(&sh);
+		roz_effect_dispose(&eff);
+	}
 	roz_hook_input_dispose(&in);
 	roz_buf_dispose(&json);
 	return 0;

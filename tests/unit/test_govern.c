@@ -130,9 +130,11 @@ static roz_output_kind pre_in(world *x, const char *cwd, const char *tool, const
 			       cwd, tool, input);
 	roz_hook_input in;
 	roz_shell_result sh;
+	roz_effect eff;
 	bool bash = strcmp(tool, "Bash") == 0;
 
 	memset(&sh, 0, sizeof sh);
+	memset(&eff, 0, sizeof eff);
 	assert_int_equal(roz_hook_input_parse(json, strlen(json), &in), ROZ_OK);
 	if (bash) {
 		const char *cmd = strstr(input, "\"command\":\"");
@@ -141,13 +143,17 @@ static roz_output_kind pre_in(world *x, const char *cwd, const char *tool, const
 		/* the tests' commands hold no escapes: the text up to the closing quote is the line */
 		cmd += 11;
 		assert_int_equal(roz_shell_parse(cmd, (size_t)(strrchr(cmd, '"') - cmd), &sh), ROZ_OK);
+		assert_int_equal(roz_effect_of_bash(&sh, &eff), ROZ_OK);
 	}
 	roz_gov_result_dispose(&x->r);
-	assert_int_equal(roz_govern_pre_tool_use(&in, bash ? &sh : NULL, &x->w, &x->o, at(10),
+	assert_int_equal(roz_govern_pre_tool_use(&in, bash ? &sh : NULL, bash ? &eff : NULL, &x->w, &x->o,
+						 at(10),
 						 x->w.governed ? &x->g : NULL, &x->r),
 			 ROZ_OK);
-	if (bash)
+	if (bash) {
 		roz_shell_result_dispose(&sh);
+		roz_effect_dispose(&eff);
+	}
 	roz_hook_input_dispose(&in);
 	free(json);
 	return x->r.kind;

@@ -41,6 +41,7 @@
 #include "roz/common.h"
 #include "roz/denial.h"
 #include "roz/destructive.h"
+#include "roz/effect.h"
 #include "roz/hook_io.h"
 #include "roz/intents.h"
 #include "roz/path.h"
@@ -93,19 +94,21 @@ void roz_gov_result_dispose(roz_gov_result *r);
 bool roz_govern_may_judge(const roz_hook_input *in);
 
 /*
- * Judge a PreToolUse call. `sh` is the parsed Bash line for a Bash call,
- * else NULL. `g` is the session's governance state (updated in place; NULL
- * when the repository is not governed). ROZ_OK, or ROZ_ENOMEM.
+ * Judge a PreToolUse call. For a Bash call `sh` is the parsed line and
+ * `eff` what it changes (roz_effect_of_bash(sh), worked out once by the
+ * caller, who needs it too); both NULL for other tools, or when the line
+ * could not be read. `g` is the session's governance state (updated in
+ * place; NULL when the repository is not governed). ROZ_OK, or ROZ_ENOMEM.
  */
 int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh,
-			    const roz_gov_world *w, const roz_gov_opts *o, roz_time now,
-			    roz_session_gov *g, roz_gov_result *out) ROZ_WARN_UNUSED;
+			    const roz_effect *eff, const roz_gov_world *w, const roz_gov_opts *o,
+			    roz_time now, roz_session_gov *g, roz_gov_result *out) ROZ_WARN_UNUSED;
 
 /*
  * Learn from a PostToolUse call of a governed repository: what files hold
- * after a Read or a write. *save is set when `g` changed. ROZ_OK or ROZ_ENOMEM.
+ * after a Read or a write (`eff`: a Bash line's effect, as above). *save is set when `g` changed. ROZ_OK or ROZ_ENOMEM.
  */
-int roz_govern_post_tool_use(const roz_hook_input *in, const roz_shell_result *sh,
+int roz_govern_post_tool_use(const roz_hook_input *in, const roz_effect *eff,
 			     const roz_gov_world *w, roz_time now, roz_session_gov *g,
 			     bool *save) ROZ_WARN_UNUSED;
 
