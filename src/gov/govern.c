@@ -44,13 +44,9 @@ void roz_govern_choices_json(const roz_intents *ints, roz_buf *out)
 		roz_json_add_string(out, it->id);
 		roz_buf_adds(out, ",\"name\":");
 		roz_json_add_string(out, it->name);
-		roz_buf_adds(out, ",\"scope\":[");
-		for (size_t j = 0; j < it->nscope; j++) {
-			if (j)
-				roz_buf_addc(out, ',');
-			roz_json_add_string(out, it->scope[j]);
-		}
-		roz_buf_adds(out, "]}");
+		roz_buf_adds(out, ",\"scope\":");
+		roz_json_add_string_array(out, it->scope, it->nscope);
+		roz_buf_addc(out, '}');
 	}
 	roz_buf_addc(out, ']');
 }
@@ -93,6 +89,23 @@ static int refuse(roz_gov_result *out, roz_output_kind kind, roz_denial_code cod
 
 	if (rc == ROZ_OK)
 		out->kind = kind;
+	return rc;
+}
+
+/*
+ * The same, from a sentence and details built in buffers (details may be
+ * NULL), which are released: a buffer that ran out of memory is ROZ_ENOMEM.
+ */
+static int refuse_built(roz_gov_result *out, roz_output_kind kind, roz_denial_code code,
+			const roz_hook_input *in, roz_buf *msg, roz_buf *det)
+{
+	int rc = roz_buf_failed(msg) || (det && roz_buf_failed(det)) ? ROZ_ENOMEM : ROZ_OK;
+
+	if (rc == ROZ_OK)
+		rc = refuse(out, kind, code, in, det ? roz_buf_cstr(det) : NULL, roz_buf_cstr(msg));
+	roz_buf_dispose(msg);
+	if (det)
+		roz_buf_dispose(det);
 	return rc;
 }
 
@@ -222,7 +235,6 @@ static int deny_scope(roz_gov_result *out, const roz_hook_input *in, const roz_i
 		      const judged *j, const char *path)
 {
 	roz_buf msg = ROZ_BUF_INIT, det = ROZ_BUF_INIT;
-	int rc;
 
 	if (j->v == V_ORCHESTRATION) {
 		roz_buf_addf(&msg, "%s is under .orchestration/, which changes only through roz "
@@ -231,10 +243,7 @@ static int deny_scope(roz_gov_result *out, const roz_hook_input *in, const roz_i
 		roz_buf_adds(&det, "{\"path\":");
 		roz_json_add_string(&det, j->rel ? j->rel : path);
 		roz_buf_addc(&det, '}');
-		rc = roz_buf_failed(&msg) ? ROZ_ENOMEM : roz_buf_failed(&det) ? ROZ_ENOMEM : ROZ_OK;
-		if (rc == ROZ_OK)
-			rc = refuse(out, ROZ_OUTPUT_DENY, ROZ_DENIAL_ORCHESTRATION, in, det.ptr, msg.ptr);
-		goto done;
+		return refuse_built(out, ROZ_OUTPUT_DENY, ROZ_DENIAL_ORCHESTRATION, in, &msg, &det);
 	}
 	roz_buf_addf(&msg, "%s is outside %s's scope (", j->rel ? j->rel : path, it->id);
 	scope_text(it, &msg);
@@ -248,27 +257,16 @@ static int deny_scope(roz_gov_result *out, const roz_hook_input *in, const roz_i
 	}
 	roz_buf_adds(&det, ",\"intent_id\":");
 	roz_json_add_string(&det, it->id);
-	roz_buf_adds(&det, ",\"owned_scope\":[");
-	for (size_t k = 0; k < it->nscope; k++) {
-		if (k)
-			roz_buf_addc(&det, ',');
-		roz_json_add_string(&det, it->scope[k]);
-	}
-	roz_buf_adds(&det, "]}");
-	rc = roz_buf_failed(&msg) || roz_buf_failed(&det) ? ROZ_ENOMEM : ROZ_OK;
-	if (rc == ROZ_OK)
-		rc = refuse(out, ROZ_OUTPUT_DENY, ROZ_DENIAL_SCOPE_VIOLATION, in, det.ptr, msg.ptr);
-done:
-	roz_buf_dispose(&msg);
-	roz_buf_dispose(&det);
-	return rc;
+	roz_buf_adds(&det, ",\"owned_scope\":");
+	roz_json_add_string_array(&det, it->scope, it->nscope);
+	roz_buf_addc(&det, '}');
+	return refuse_built(out, ROZ_OUTPUT_DENY, ROZ_DENIAL_SCOPE_VIOLATION, in, &msg, &det);
 }
 
 static int deny_stale(roz_gov_result *out, const roz_hook_input *in, const judged *j,
 		      const char *path, const char *was, const char *now_hash)
 {
 	roz_buf msg = ROZ_BUF_INIT, det = ROZ_BUF_INIT;
-	int rc;
 
 	roz_buf_addf(&msg, "%s changed on disk since this session last read or wrote it (another "
 			   "session, a subagent or a person changed it); Read it again, then make "
@@ -281,12 +279,7 @@ static int deny_stale(roz_gov_result *out, const roz_hook_input *in, const judge
 	roz_buf_adds(&det, ",\"disk_sha256\":");
 	roz_json_add_string(&det, now_hash);
 	roz_buf_addc(&det, '}');
-	rc = roz_buf_failed(&msg) || roz_buf_failed(&det) ? ROZ_ENOMEM : ROZ_OK;
-	if (rc == ROZ_OK)
-		rc = refuse(out, ROZ_OUTPUT_DENY, ROZ_DENIAL_STALE_FILE, in, det.ptr, msg.ptr);
-	roz_buf_dispose(&msg);
-	roz_buf_dispose(&det);
-	return rc;
+	return refuse_built(out, ROZ_OUTPUT_DENY, ROZ_DENIAL_STALE_FILE, in, &msg, &det);
 }
 
 /* Judge every target; the first refusal is kept in `out`. */
@@ -304,10 +297,7 @@ static int judge_targets(const roz_hook_input *in, const roz_gov_world *w, const
 
 			roz_buf_addf(&msg, "roz cannot tell where %s leads (%s); the person decides.",
 				     paths[i], roz_error_last());
-			rc = roz_buf_failed(&msg) ? ROZ_ENOMEM
-						  : refuse(out, ROZ_OUTPUT_ASK, ROZ_DENIAL_TARGET_UNKNOWN,
-							   in, NULL, msg.ptr);
-			roz_buf_dispose(&msg);
+			rc = refuse_built(out, ROZ_OUTPUT_ASK, ROZ_DENIAL_TARGET_UNKNOWN, in, &msg, NULL);
 			continue;
 		}
 		if (rc < 0)
@@ -327,10 +317,7 @@ static int judge_targets(const roz_hook_input *in, const roz_gov_world *w, const
 
 				roz_buf_addf(&msg, "roz cannot read %s to check it is not stale (%s).",
 					     j.rel ? j.rel : paths[i], roz_error_last());
-				rc = roz_buf_failed(&msg) ? ROZ_ENOMEM
-							  : refuse(out, ROZ_OUTPUT_DENY,
-								   ROZ_DENIAL_HOOK_ERROR, in, NULL, msg.ptr);
-				roz_buf_dispose(&msg);
+				rc = refuse_built(out, ROZ_OUTPUT_DENY, ROZ_DENIAL_HOOK_ERROR, in, &msg, NULL);
 			} else if (seen && hr == ROZ_ENOMEM) {
 				rc = ROZ_ENOMEM;
 			}
@@ -409,11 +396,7 @@ static int destructive_check(const roz_hook_input *in, const roz_shell_result *s
 		roz_buf_adds(&det, ",\"command\":");
 		roz_json_add_string(&det, hit.command ? hit.command : "");
 		roz_buf_addc(&det, '}');
-		rc = roz_buf_failed(&msg) || roz_buf_failed(&det) ? ROZ_ENOMEM : ROZ_OK;
-		if (rc == ROZ_OK)
-			rc = refuse(out, ROZ_OUTPUT_ASK, ROZ_DENIAL_DESTRUCTIVE_BLOCKED, in, det.ptr, msg.ptr);
-		roz_buf_dispose(&msg);
-		roz_buf_dispose(&det);
+		rc = refuse_built(out, ROZ_OUTPUT_ASK, ROZ_DENIAL_DESTRUCTIVE_BLOCKED, in, &msg, &det);
 	}
 	roz_destructive_hit_dispose(&hit);
 	return rc;
@@ -422,23 +405,17 @@ static int destructive_check(const roz_hook_input *in, const roz_shell_result *s
 static int refuse_intents_file(const roz_hook_input *in, const roz_gov_world *w, roz_gov_result *out)
 {
 	roz_buf msg = ROZ_BUF_INIT;
-	int rc;
 
 	roz_buf_addf(&msg, "the intents file cannot be used, so no change can be judged: %s; a "
 			   "person must fix it (roz doctor says how). Reading stays free.",
 		     w->intents_problem ? w->intents_problem : ".orchestration/active_intents.yaml");
-	rc = roz_buf_failed(&msg) ? ROZ_ENOMEM
-				  : refuse(out, ROZ_OUTPUT_DENY, ROZ_DENIAL_INTENTS_UNREADABLE, in, NULL,
-					   msg.ptr);
-	roz_buf_dispose(&msg);
-	return rc;
+	return refuse_built(out, ROZ_OUTPUT_DENY, ROZ_DENIAL_INTENTS_UNREADABLE, in, &msg, NULL);
 }
 
 static int refuse_selection(const roz_hook_input *in, const roz_gov_world *w, const char *id,
 			    const roz_intent *it, roz_gov_result *out)
 {
 	roz_buf msg = ROZ_BUF_INIT, det = ROZ_BUF_INIT;
-	int rc;
 
 	if (it)
 		roz_buf_addf(&msg, "intent %s is %s, not IN_PROGRESS; choose one of: ", id,
@@ -452,19 +429,13 @@ static int refuse_selection(const roz_hook_input *in, const roz_gov_world *w, co
 	roz_buf_adds(&det, ",\"choices\":");
 	roz_govern_choices_json(w->intents, &det);
 	roz_buf_addc(&det, '}');
-	rc = roz_buf_failed(&msg) || roz_buf_failed(&det) ? ROZ_ENOMEM : ROZ_OK;
-	if (rc == ROZ_OK)
-		rc = refuse(out, ROZ_OUTPUT_DENY, ROZ_DENIAL_INTENT_INVALID, in, det.ptr, msg.ptr);
-	roz_buf_dispose(&msg);
-	roz_buf_dispose(&det);
-	return rc;
+	return refuse_built(out, ROZ_OUTPUT_DENY, ROZ_DENIAL_INTENT_INVALID, in, &msg, &det);
 }
 
 static int refuse_no_intent(const roz_hook_input *in, const roz_gov_world *w, const char *why,
 			    roz_gov_result *out)
 {
 	roz_buf msg = ROZ_BUF_INIT, det = ROZ_BUF_INIT;
-	int rc;
 
 	roz_buf_addf(&msg, "select an intent before changing anything (%s): run `roz intent select "
 			   "<ID>` with one of: ",
@@ -474,12 +445,7 @@ static int refuse_no_intent(const roz_hook_input *in, const roz_gov_world *w, co
 	roz_buf_adds(&det, "{\"choices\":");
 	roz_govern_choices_json(w->intents, &det);
 	roz_buf_addc(&det, '}');
-	rc = roz_buf_failed(&msg) || roz_buf_failed(&det) ? ROZ_ENOMEM : ROZ_OK;
-	if (rc == ROZ_OK)
-		rc = refuse(out, ROZ_OUTPUT_DENY, ROZ_DENIAL_INTENT_REQUIRED, in, det.ptr, msg.ptr);
-	roz_buf_dispose(&msg);
-	roz_buf_dispose(&det);
-	return rc;
+	return refuse_built(out, ROZ_OUTPUT_DENY, ROZ_DENIAL_INTENT_REQUIRED, in, &msg, &det);
 }
 
 int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh,
@@ -557,10 +523,7 @@ int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh
 			roz_buf_addf(&msg, "where this command writes is known only when it runs (%s); "
 					   "the person decides.",
 				     eff->why ? eff->why : "a computed path");
-			rc = roz_buf_failed(&msg) ? ROZ_ENOMEM
-						  : refuse(out, ROZ_OUTPUT_ASK, ROZ_DENIAL_TARGET_UNKNOWN,
-							   in, NULL, msg.ptr);
-			roz_buf_dispose(&msg);
+			rc = refuse_built(out, ROZ_OUTPUT_ASK, ROZ_DENIAL_TARGET_UNKNOWN, in, &msg, NULL);
 			goto counted;
 		}
 		if (!(paths = roz_calloc(eff->ntargets + 1, sizeof *paths))) {
