@@ -268,6 +268,25 @@ function requests(run, kind) {
   return run.model.filter((e) => e.kind === kind && e.request).map((e) => ({ entry: e, ctx: ctxOf(e) }));
 }
 
+// Every tool call of the main conversation with its result, from the last
+// main request (it carries the whole conversation).
+function callsOf(run) {
+  const main = requests(run, 'main');
+  if (!main.length) fail('the model got no main request');
+  const msgs = main[main.length - 1].ctx.messages;
+  const results = new Map();
+  for (const m of msgs) {
+    if (!Array.isArray(m.content)) continue;
+    for (const b of m.content) {
+      if (b.type !== 'tool_result') continue;
+      const text = typeof b.content === 'string' ? b.content
+        : (b.content || []).map((x) => (x && x.type === 'text' ? x.text : '')).join('\n');
+      results.set(b.tool_use_id, { isError: !!b.is_error, text });
+    }
+  }
+  return allToolUses({ messages: msgs }).map((u) => ({ id: u.id, name: u.name, input: u.input || {}, result: results.get(u.id) || null }));
+}
+
 function reviewerRequests(run) {
   return requests(run, 'subagent').filter((r) => isReviewer(r.ctx));
 }
@@ -421,6 +440,7 @@ module.exports = {
   spawnReviewer,
   lastCalls,
   allToolUses,
+  callsOf,
   agentCalls,
   isFeedback,
   isTaskNotification,

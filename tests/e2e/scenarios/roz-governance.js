@@ -100,25 +100,6 @@ const STEPS = [
   { name: 'rm -rf build', call: () => t.bash(RM, 'Remove the build directory') },
 ];
 
-// Every tool call of the conversation with its result, from the last main
-// request (it carries the whole conversation).
-function callsOf(run) {
-  const main = t.requests(run, 'main');
-  if (!main.length) t.fail('the model got no main request');
-  const msgs = main[main.length - 1].ctx.messages;
-  const results = new Map();
-  for (const m of msgs) {
-    if (!Array.isArray(m.content)) continue;
-    for (const b of m.content) {
-      if (b.type !== 'tool_result') continue;
-      const text = typeof b.content === 'string' ? b.content
-        : (b.content || []).map((x) => (x && x.type === 'text' ? x.text : '')).join('\n');
-      results.set(b.tool_use_id, { isError: !!b.is_error, text });
-    }
-  }
-  return t.allToolUses({ messages: msgs }).map((u) => ({ id: u.id, name: u.name, input: u.input || {}, result: results.get(u.id) || null }));
-}
-
 function expectText(step, call, wants, { error }) {
   if (!call.result) t.fail(`${step}: the model got no tool_result for it`);
   if (call.result.isError !== error) {
@@ -158,7 +139,7 @@ module.exports = {
     t.expectAnswers(run, 'session-start', ['context'], 'the governed session started');
     t.expectAnswers(run, 'user-prompt', ['context'], 'a prompt while no intent is selected');
 
-    const calls = callsOf(run);
+    const calls = t.callsOf(run);
     if (calls.length !== STEPS.length) t.fail(`the model made ${calls.length} tool calls, expected ${STEPS.length} (${calls.map((c) => c.name).join(', ')})`);
     const at = (name) => calls[STEPS.findIndex((s) => s.name === name)];
     // roz's PreToolUse answer to one tool call, or null when roz was not asked

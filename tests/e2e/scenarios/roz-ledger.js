@@ -97,25 +97,6 @@ const STEPS = [
   },
 ];
 
-// Every tool call of the main conversation with its result, from the last
-// main request (it carries the whole conversation).
-function callsOf(run) {
-  const main = t.requests(run, 'main');
-  if (!main.length) t.fail('the model got no main request');
-  const msgs = main[main.length - 1].ctx.messages;
-  const results = new Map();
-  for (const m of msgs) {
-    if (!Array.isArray(m.content)) continue;
-    for (const b of m.content) {
-      if (b.type !== 'tool_result') continue;
-      const s = typeof b.content === 'string' ? b.content
-        : (b.content || []).map((x) => (x && x.type === 'text' ? x.text : '')).join('\n');
-      results.set(b.tool_use_id, { isError: !!b.is_error, text: s });
-    }
-  }
-  return t.allToolUses({ messages: msgs }).map((u) => ({ id: u.id, name: u.name, input: u.input || {}, result: results.get(u.id) || null }));
-}
-
 // The n-th `roz ledger verify` run by the Bash tool: its exit status and parsed report.
 function verifyRun(run, n, label) {
   const calls = t.cliCalls(run, 'ledger');
@@ -215,7 +196,7 @@ module.exports = {
     const named = start && start.input.model;
     const model = named ? (named.includes('/') ? named : `anthropic/${named}`) : undefined;
 
-    const calls = callsOf(run).filter((c) => c.name !== 'Agent');
+    const calls = t.callsOf(run).filter((c) => c.name !== 'Agent');
     if (calls.length !== STEPS.length) t.fail(`the main agent made ${calls.length} tool calls besides Agent, expected ${STEPS.length} (${calls.map((c) => c.name).join(', ')})`);
     const at = (name) => calls[STEPS.findIndex((s) => s.name === name)];
     for (const name of ['select', 'write a', 'edit a', 'write b']) {
