@@ -236,88 +236,22 @@ static void no_store_fails_open(void **state)
 	expect_no_file_store(w);
 }
 
+/* What one run through a failing store must leave: checked by each test. */
+typedef void (*through_check_fn)(unsigned long n, roz_store *failing, roz_store *inner, const char *got,
+				 const char *err);
+
 /*
- * A pending review's stop through a store that fails its Nth call, for
- * every call the stop makes, before the store does the work and after:
- * the answer is the block, or {} with a warning naming the failure; the
- * session kept is the one before or the one after; and the lock is free.
+ * Run hook `event` with `json` on a store that holds `pending` and fails
+ * its Nth call, for every call the hook makes (at least `min_calls`),
+ * before the store does the work and after; `check` judges each run.
  */
-static void stop_through_a_failing_store(void **state)
+static void through_failing_stores(world *w, const roz_session *pending, const char *event,
+				   const char *json, unsigned long min_calls, through_check_fn check)
 {
-	world *w = *state;
-	roz_runner_opts plain = {.store = w->mem};
 	t_failing_opts fail = {0, ROZ_EIO, ENOSPC, T_FAIL_BEFORE};
-	roz_store *failing;
-	roz_session *pending, *s;
 	unsigned long total = 0;
 
-	run(w, &plain, "user-prompt", PROMPT);
-	pending = held_session(w->mem);
-	assert_int_equal(pending->review.block_count, 0);
 	/* each run on a store of its own holding the pending review (the wrapper takes it over) */
-	for (int when = T_FAIL_BEFORE; when <= T_FAIL_AFTER; when++) {
-		for (unsigned long n = 0;; n++) {
-			roz_store *inner;
-			roz_runner_opts opts = {NULL};
-			roz_lock *lk = NULL;
-			char *err, *got;
-
-			assert_int_equal(roz_store_memory_new(&inner), ROZ_OK);
-			assert_int_equal(roz_store_put(inner, pending), ROZ_OK);
-			fail.fail_at = n;
-			fail.when = (t_fail_when)when;
-			assert_int_equal(t_failing_store(inner, &fail, &failing), ROZ_OK);
-			opts.store = failing;
-			got = hook(w, &opts, "stop", STOP, &err);
-			if (n == 0) {
-				total = t_failing_calls(failing);
-				assert_true(total >= 4); /* lock, get, put, unlock */
-			}
-			if (t_failing_fired(failing)) {
-				if (strcmp(got, "{}\n") != 0 || !strstr(err, "roz: warning: stop: ") ||
-				    !strstr(err, "failure injected") || !strstr(err, "answering {}"))
-					fail_msg("call %lu failed: answered %s with stderr '%s'", n, got, err);
-			} else if (!strstr(got, BLOCK)) {
-				fail_msg("call %lu (not failed): answered %s with stderr '%s'", n, got, err);
-			}
-			/* the review as it was, or with this stop's block: nothing else */
-			s = held_session(inner);
-			if (s->review.block_count > 1 || !s->review.enabled)
-				fail_msg("call %lu failed: kept enabled=%d with %u blocks", n, s->review.enabled,
-					 s->review.block_count);
-			if (!t_failing_fired(failing) && s->review.block_count != 1)
-				fail_msg("a stop that nothing failed kept %u blocks", s->review.block_count);
-			roz_session_free(s);
-			/* nothing the run took is still held */
-			assert_int_equal(roz_store_lock(inner, SID, 0, &lk), ROZ_OK);
-			roz_store_unlock(inner, lk);
-			roz_store_free(failing);
-			free(got);
-			free(err);
-			if (n >= total)
-				break;
-		}
-	}
-	roz_session_free(pending);
-}
-
-/*
- * A gated call through a store that fails its Nth call: whatever fails,
- * the gate never opens; the answer is the gate's own refusal, or `ask`
- * naming the failure.
- */
-static void gated_call_through_a_failing_store(void **state)
-{
-	world *w = *state;
-	roz_runner_opts plain = {.store = w->mem};
-	t_failing_opts fail = {0, ROZ_EIO, ENOSPC, T_FAIL_BEFORE};
-	roz_session *pending;
-	unsigned long total = 0;
-	const char *push = "{\"session_id\":\"" SID "\",\"cwd\":\"/w\",\"tool_name\":\"Bash\","
-			   "\"tool_input\":{\"command\":\"git push origin main\"}}";
-
-	run(w, &plain, "user-prompt", PROMPT);
-	pending = held_session(w->mem);
 	for (int when = T_FAIL_BEFORE; when <= T_FAIL_AFTER; when++) {
 		for (unsigned long n = 0;; n++) {
 			roz_store *inner, *failing;
@@ -330,17 +264,12 @@ static void gated_call_through_a_failing_store(void **state)
 			fail.when = (t_fail_when)when;
 			assert_int_equal(t_failing_store(inner, &fail, &failing), ROZ_OK);
 			opts.store = failing;
-			got = hook(w, &opts, "pre-tool-use", push, &err);
+			got = hook(w, &opts, event, json, &err);
 			if (n == 0) {
 				total = t_failing_calls(failing);
-				assert_true(total >= 2); /* lock, get */
+				assert_true(total >= min_calls);
 			}
-			if (!strstr(got, "\"permissionDecision\":\"deny\"") &&
-			    !strstr(got, "\"permissionDecision\":\"ask\""))
-				fail_msg("call %lu (%s): the gate opened: answered %s with stderr '%s'", n,
-					 t_failing_fired(failing) ? "failed" : "not failed", got, err);
-			if (t_failing_fired(failing) && !strstr(err, "failure injected"))
-				fail_msg("call %lu failed without a word: stderr '%s'", n, err);
+			check(n, failing, inner, got, err);
 			roz_store_free(failing);
 			free(got);
 			free(err);
@@ -348,6 +277,80 @@ static void gated_call_through_a_failing_store(void **state)
 				break;
 		}
 	}
+}
+
+static void check_stop(unsigned long n, roz_store *failing, roz_store *inner, const char *got,
+		       const char *err)
+{
+	roz_lock *lk = NULL;
+	roz_session *s;
+
+	if (t_failing_fired(failing)) {
+		if (strcmp(got, "{}\n") != 0 || !strstr(err, "roz: warning: stop: ") ||
+		    !strstr(err, "failure injected") || !strstr(err, "answering {}"))
+			fail_msg("call %lu failed: answered %s with stderr '%s'", n, got, err);
+	} else if (!strstr(got, BLOCK)) {
+		fail_msg("call %lu (not failed): answered %s with stderr '%s'", n, got, err);
+	}
+	/* the review as it was, or with this stop's block: nothing else */
+	s = held_session(inner);
+	if (s->review.block_count > 1 || !s->review.enabled)
+		fail_msg("call %lu failed: kept enabled=%d with %u blocks", n, s->review.enabled,
+			 s->review.block_count);
+	if (!t_failing_fired(failing) && s->review.block_count != 1)
+		fail_msg("a stop that nothing failed kept %u blocks", s->review.block_count);
+	roz_session_free(s);
+	/* nothing the run took is still held */
+	assert_int_equal(roz_store_lock(inner, SID, 0, &lk), ROZ_OK);
+	roz_store_unlock(inner, lk);
+}
+
+/*
+ * A pending review's stop through a store that fails its Nth call, for
+ * every call the stop makes, before the store does the work and after:
+ * the answer is the block, or {} with a warning naming the failure; the
+ * session kept is the one before or the one after; and the lock is free.
+ */
+static void stop_through_a_failing_store(void **state)
+{
+	world *w = *state;
+	roz_runner_opts plain = {.store = w->mem};
+	roz_session *pending;
+
+	run(w, &plain, "user-prompt", PROMPT);
+	pending = held_session(w->mem);
+	assert_int_equal(pending->review.block_count, 0);
+	through_failing_stores(w, pending, "stop", STOP, 4 /* lock, get, put, unlock */, check_stop);
+	roz_session_free(pending);
+}
+
+static void check_gated(unsigned long n, roz_store *failing, roz_store *inner, const char *got,
+			const char *err)
+{
+	(void)inner;
+	if (!strstr(got, "\"permissionDecision\":\"deny\"") && !strstr(got, "\"permissionDecision\":\"ask\""))
+		fail_msg("call %lu (%s): the gate opened: answered %s with stderr '%s'", n,
+			 t_failing_fired(failing) ? "failed" : "not failed", got, err);
+	if (t_failing_fired(failing) && !strstr(err, "failure injected"))
+		fail_msg("call %lu failed without a word: stderr '%s'", n, err);
+}
+
+/*
+ * A gated call through a store that fails its Nth call: whatever fails,
+ * the gate never opens; the answer is the gate's own refusal, or `ask`
+ * naming the failure.
+ */
+static void gated_call_through_a_failing_store(void **state)
+{
+	world *w = *state;
+	roz_runner_opts plain = {.store = w->mem};
+	roz_session *pending;
+	const char *push = "{\"session_id\":\"" SID "\",\"cwd\":\"/w\",\"tool_name\":\"Bash\","
+			   "\"tool_input\":{\"command\":\"git push origin main\"}}";
+
+	run(w, &plain, "user-prompt", PROMPT);
+	pending = held_session(w->mem);
+	through_failing_stores(w, pending, "pre-tool-use", push, 2 /* lock, get */, check_gated);
 	roz_session_free(pending);
 }
 
