@@ -48,6 +48,8 @@ static int find(gov_run *g, const roz_hook_input *in, unsigned what)
 		if ((rc = roz_orchestration_find(in->cwd, &g->orch)) < 0)
 			return rc == ROZ_ENOMEM ? rc : ROZ_OK;
 		g->found = true;
+		if (g->storage && !(g->cache_dir = roz_asprintf("%s/intents", g->storage)))
+			return ROZ_ENOMEM;
 		g->orch.cache_dir = g->cache_dir;
 	}
 	return g->orch.has_dir ? roz_orchestration_load(&g->orch, what) : ROZ_OK;
@@ -76,9 +78,7 @@ int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const r
 	int rc;
 
 	memset(g, 0, sizeof *g);
-	g->home = getenv_fn(env_ud, "HOME");
-	if (c->storage_path && !(g->cache_dir = roz_asprintf("%s/intents", c->storage_path)))
-		return ROZ_ENOMEM;
+	g->storage = c->storage_path;
 	switch (ev) {
 	case ROZ_HOOK_SESSION_START:
 		if ((rc = find(g, in, ROZ_ORCH_INTENTS | ROZ_ORCH_LESSONS)) < 0)

@@ -21,10 +21,10 @@ typedef struct gov_run {
 	bool have_sh;
 	char *tmp_dirs[3];
 	size_t ntmp;
-	const char *home;
 	bool records;          /* a PostToolUse write in a repository with .orchestration/: the ledger */
 	const char *version;   /* roz's, for records */
-	char *cache_dir;       /* where parsed intents are kept between hooks (in roz's storage) */
+	const char *storage;   /* roz's storage (the config's); parsed intents are kept under it */
+	char *cache_dir;       /* <storage>/intents, made when a repository is looked for */
 } gov_run;
 
 /*
