@@ -29,11 +29,6 @@
 #include "roz/orchestration.h"
 #include "roz/verify.h"
 
-/* Largest ledger read whole: far beyond 100,000 records. */
-#define LEDGER_MAX (1024u * 1024u * 1024u)
-/* Largest file verify reads to check its ranges. */
-#define SOURCE_MAX (256u * 1024u * 1024u)
-
 static void help(void)
 {
 	printf("usage: roz intent list [--json]\n"
@@ -217,69 +212,6 @@ static void choices(const roz_intents *ints)
 
 /* ---- roz intent map ---------------------------------------------------- */
 
-int cli_read_ledger(const char *root, char **text, size_t *len)
-{
-	char *path = roz_asprintf("%s/%s", root, ROZ_LEDGER_FILE);
-	struct stat st;
-	int fd, rc;
-
-	*text = NULL;
-	*len = 0;
-	if (!path)
-		return ROZ_ENOMEM;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		rc = errno == ENOENT ? ROZ_ENOTFOUND : ROZ_EIO;
-		roz_error_set_errno(errno, "%s", path);
-	} else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		rc = ROZ_EIO;
-		roz_error_set("%s: not a regular file", path);
-	} else if ((rc = roz_file_read_fd(fd, (size_t)st.st_size, LEDGER_MAX, text, len)) < 0) {
-		roz_error_prefix("%s", path);
-	}
-	if (fd >= 0)
-		close(fd);
-	roz_free(path);
-	return rc;
-}
-
-/*
- * verify's view of a file the ledger names, relative to the root. A path
- * that would leave the repository is not read: the ledger is text anyone
- * could have edited.
- */
-static int read_source(void *ud, const char *rel, char **text, size_t *len)
-{
-	const char *root = ud;
-	char *path;
-	struct stat st;
-	int fd, rc;
-
-	*text = NULL;
-	*len = 0;
-	if (!*rel || rel[0] == '/' || strcmp(rel, "..") == 0 || strncmp(rel, "../", 3) == 0 ||
-	    strstr(rel, "/../") || (strlen(rel) >= 3 && strcmp(rel + strlen(rel) - 3, "/..") == 0)) {
-		roz_error_set("outside the repository");
-		return ROZ_EINVALID;
-	}
-	if (!(path = roz_asprintf("%s/%s", root, rel)))
-		return ROZ_ENOMEM;
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		rc = errno == ENOENT || errno == ENOTDIR ? ROZ_ENOTFOUND : ROZ_EIO;
-		roz_error_set_errno(errno, "cannot open");
-	} else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		rc = ROZ_ENOTFOUND;
-		roz_error_set("not a regular file");
-	} else {
-		rc = roz_file_read_fd(fd, (size_t)st.st_size, SOURCE_MAX, text, len);
-	}
-	if (fd >= 0)
-		close(fd);
-	roz_free(path);
-	return rc;
-}
-
 /* Replace `path` with `len` bytes of `text` in one rename, so no reader sees half of it. */
 static int write_atomic(const char *dir, const char *path, const char *text, size_t len)
 {
@@ -345,7 +277,7 @@ static int map(const roz_orchestration *o, bool to_stdout)
 		goto out;
 	}
 	if (roz_intent_map_records_parse(ledger ? ledger : "", len, &recs) < 0 ||
-	    roz_verify_run(ledger ? ledger : "", len, NULL, read_source, o->root, &report) < 0 ||
+	    roz_verify_run(ledger ? ledger : "", len, NULL, cli_ledger_read_source, o->root, &report) < 0 ||
 	    roz_intent_map_render(&o->intents, recs.items, recs.n, recs.bad, &report, &b) < 0) {
 		cli_error("intent: out of memory");
 		goto out;

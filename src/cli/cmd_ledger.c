@@ -71,15 +71,15 @@ static bool inside(const char *path)
 }
 
 /* roz_verify_read_fn: <root>/<path>, a regular file, read whole. */
-static int read_source(void *ud, const char *path, char **text, size_t *len)
+int cli_ledger_read_source(void *ud, const char *path, char **text, size_t *len)
 {
 	const char *root = ud;
-	struct stat st;
 	char *full;
-	int fd, rc;
+	int rc;
 
 	*text = NULL;
 	*len = 0;
+	/* the ledger is text anyone could have edited: a path leaving the repository is not read */
 	if (!inside(path)) {
 		roz_error_set("not read: %s", *path == '/' ? "an absolute path, outside the repository"
 			      : *path ? "the path leaves the repository (\"..\")" : "an empty path");
@@ -87,52 +87,22 @@ static int read_source(void *ud, const char *path, char **text, size_t *len)
 	}
 	if (!(full = roz_asprintf("%s/%s", strcmp(root, "/") ? root : "", path)))
 		return ROZ_ENOMEM;
-	/* non-blocking: a FIFO where a file was must not hang the command */
-	fd = open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	rc = roz_file_read_path(full, 0, SOURCE_MAX, text, len);
 	roz_free(full);
-	if (fd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return ROZ_ENOTFOUND;
-		roz_error_set_errno(errno, "cannot open");
-		return ROZ_EIO;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		roz_error_set("not a regular file");
-		return ROZ_EINVALID;
-	}
-	rc = roz_file_read_fd(fd, (size_t)st.st_size, SOURCE_MAX, text, len);
-	close(fd);
-	if (rc == ROZ_EINVALID)
-		roz_error_set("larger than %u MiB", SOURCE_MAX / (1024u * 1024u));
-	else if (rc == ROZ_EIO)
-		roz_error_prefix("cannot read");
 	return rc;
 }
 
-/* The ledger, whole. ROZ_OK, ROZ_ENOTFOUND or an error (reported here). */
-static int read_ledger(const char *path, char **text, size_t *len)
+int cli_read_ledger(const char *root, char **text, size_t *len)
 {
-	struct stat st;
-	int fd, rc;
+	char *path = roz_asprintf("%s/%s", strcmp(root, "/") ? root : "", ROZ_LEDGER_FILE);
+	int rc;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return ROZ_ENOTFOUND;
-		cli_error("ledger verify: cannot open %s: %s", path, strerror(errno));
-		return ROZ_EIO;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		cli_error("ledger verify: %s is not a regular file", path);
-		return ROZ_EINVALID;
-	}
-	rc = roz_file_read_fd(fd, (size_t)st.st_size, LEDGER_MAX, text, len);
-	close(fd);
-	if (rc != ROZ_OK)
-		cli_error("ledger verify: cannot read %s: %s", path,
-			  rc == ROZ_EINVALID ? "larger than 1 GiB" : roz_error_last());
+	*text = NULL;
+	*len = 0;
+	if (!path)
+		return ROZ_ENOMEM;
+	rc = roz_file_read_path(path, 0, LEDGER_MAX, text, len);
+	roz_free(path);
 	return rc;
 }
 
@@ -284,14 +254,16 @@ static int verify(bool json, const char *since)
 		cli_error("ledger verify: out of memory");
 		goto out;
 	}
-	rc = read_ledger(ledger_path, &text, &len);
+	rc = cli_read_ledger(o.root, &text, &len);
 	if (rc == ROZ_ENOTFOUND) {
 		cli_error("no ledger at %s: nothing has been recorded", ledger_path);
 		goto out;
 	}
-	if (rc != ROZ_OK)
+	if (rc != ROZ_OK) {
+		cli_error("ledger verify: cannot read the ledger: %s", roz_error_last());
 		goto out;
-	if (roz_verify_run(text, len, since, read_source, o.root, &r) != ROZ_OK) {
+	}
+	if (roz_verify_run(text, len, since, cli_ledger_read_source, o.root, &r) != ROZ_OK) {
 		cli_error("ledger verify: %s", roz_error_last());
 		goto out;
 	}

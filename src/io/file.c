@@ -5,6 +5,8 @@
 #include "roz/file.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Room kept free for the next read; a file that fits its hint ends in one read more. */
@@ -51,4 +53,37 @@ int roz_file_read_fd(int fd, size_t size_hint, size_t max, char **text, size_t *
 	b.ptr[b.len] = '\0'; /* the loop grew the buffer at least once */
 	*text = roz_buf_detach(&b, len);
 	return *text ? ROZ_OK : ROZ_ENOMEM;
+}
+
+int roz_file_read_path(const char *path, int flags, size_t max, char **text, size_t *len)
+{
+	struct stat st;
+	int fd, rc;
+
+	*text = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR) {
+			roz_error_set("%s: no such file", path);
+			return ROZ_ENOTFOUND;
+		}
+		roz_error_set_errno(errno, "%s: cannot open", path);
+		return ROZ_EIO;
+	}
+	if (fstat(fd, &st) < 0) {
+		roz_error_set_errno(errno, "%s: cannot open", path);
+		rc = ROZ_EIO;
+	} else if (!S_ISREG(st.st_mode)) {
+		roz_error_set("%s: not a regular file", path);
+		rc = ROZ_EINVALID;
+	} else {
+		rc = roz_file_read_fd(fd, (size_t)st.st_size, max, text, len);
+		if (rc == ROZ_EINVALID)
+			roz_error_set("%s: larger than %zu bytes", path, max);
+		else if (rc == ROZ_EIO)
+			roz_error_prefix("%s", path);
+	}
+	close(fd);
+	return rc;
 }

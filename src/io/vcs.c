@@ -41,33 +41,11 @@ static char *join(const char *dir, const char *rel)
  */
 static int read_small(const char *path, size_t max, char **text, size_t *len)
 {
-	struct stat st;
-	int fd, rc;
+	/* links are followed (git can make them) */
+	int rc = roz_file_read_path(path, 0, max, text, len);
 
-	*text = NULL;
-	*len = 0;
-	/* links are followed (git can make them); a FIFO must not block the open */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return ROZ_ENOTFOUND;
-		roz_error_set_errno(errno, "%s: cannot open", path);
-		return ROZ_EIO;
-	}
-	if (fstat(fd, &st) < 0) {
-		roz_error_set_errno(errno, "%s: cannot open", path);
-		rc = ROZ_EIO;
-	} else if (!S_ISREG(st.st_mode)) {
-		roz_error_set("%s: not a regular file", path);
-		rc = ROZ_EINVALID;
-	} else {
-		rc = roz_file_read_fd(fd, (size_t)st.st_size, max, text, len);
-		if (rc == ROZ_EINVALID)
-			roz_error_set("%s: larger than %zu bytes, which git does not write", path, max);
-		else if (rc == ROZ_EIO)
-			roz_error_prefix("%s", path);
-	}
-	close(fd);
+	if (rc == ROZ_EINVALID && *roz_error_last() && strstr(roz_error_last(), "larger than"))
+		roz_error_set("%s: larger than %zu bytes, which git does not write", path, max);
 	return rc;
 }
 

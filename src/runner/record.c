@@ -32,22 +32,12 @@ typedef struct target {
 	roz_ledger_ranges ranges;
 } target;
 
-static int read_whole(const char *path, char **text, size_t *len)
+/* Only on the rare path where reading failed: was it a file too large to read, or no file? */
+static bool regular(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), rc;
 	struct stat st;
 
-	*text = NULL;
-	*len = 0;
-	if (fd < 0)
-		return ROZ_ENOTFOUND;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return ROZ_ENOTFOUND;
-	}
-	rc = roz_file_read_fd(fd, (size_t)st.st_size, RECORD_MAX_FILE, text, len);
-	close(fd);
-	return rc;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 /*
@@ -85,11 +75,11 @@ static int add_target(const gov_run *g, const roz_hook_input *in, const roz_env 
 	memset(x, 0, sizeof *x);
 	if ((rc = place(g, env, cwd, path, &abs, &x->rel)) < 0 || !x->rel)
 		goto out;
-	rc = read_whole(abs, &text, &len);
+	rc = roz_file_read_path(abs, 0, RECORD_MAX_FILE, &text, &len);
 	if (rc == ROZ_ENOMEM)
 		goto out;
-	if (rc == ROZ_ENOTFOUND) {
-		rc = ROZ_OK; /* gone (rm, mv): nothing of it to attribute */
+	if (rc == ROZ_ENOTFOUND || (rc == ROZ_EINVALID && !regular(abs))) {
+		rc = ROZ_OK; /* gone (rm, mv), or not a file (mkdir): nothing of it to attribute */
 		goto out;
 	}
 	if (rc == ROZ_OK)

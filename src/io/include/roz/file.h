@@ -28,6 +28,16 @@ extern "C" {
  */
 int roz_file_read_fd(int fd, size_t size_hint, size_t max, char **text, size_t *len) ROZ_WARN_UNUSED;
 
+/*
+ * Read the regular file at `path` whole, at most `max` bytes. It is opened
+ * non-blocking (a FIFO planted in its place must not hang a hook), with
+ * `flags` added (O_NOFOLLOW, say). ROZ_OK with *text and *len as above;
+ * ROZ_ENOTFOUND when there is no such file; ROZ_EINVALID when it is not a
+ * regular file or is larger than `max`; ROZ_EIO; ROZ_ENOMEM. Messages name
+ * the path.
+ */
+int roz_file_read_path(const char *path, int flags, size_t max, char **text, size_t *len) ROZ_WARN_UNUSED;
+
 #ifdef __cplusplus
 }
 #endif
