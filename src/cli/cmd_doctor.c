@@ -864,7 +864,6 @@ static void check_ledger(doctor *d)
 	roz_orchestration o;
 	struct stat st;
 	size_t len = 0, records = 0, bad = 0, first_bad = 0, lineno = 0;
-	int fd;
 
 	memset(&o, 0, sizeof o);
 	if (!getcwd(cwd, sizeof cwd) || roz_orchestration_find(cwd, &o) < 0 || !o.has_dir)
@@ -894,15 +893,11 @@ static void check_ledger(doctor *d)
 		     strerror(errno));
 		goto out;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0 || roz_file_read_fd(fd, (size_t)st.st_size, DOCTOR_LEDGER_MAX, &text, &len) < 0) {
-		if (fd >= 0)
-			close(fd);
+	if (roz_file_read_path(path, 0, DOCTOR_LEDGER_MAX, &text, &len) < 0) {
 		pass("ledger: %s is writable (%lld bytes, too large to read through here)", ROZ_LEDGER_FILE,
 		     (long long)st.st_size);
 		goto out;
 	}
-	close(fd);
 	for (size_t at = 0; at < len;) {
 		const char *nl = memchr(text + at, '\n', len - at);
 		size_t end = nl ? (size_t)(nl - text) : len;

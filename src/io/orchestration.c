@@ -206,22 +206,12 @@ static bool cache_load(roz_orchestration *o, const char *key)
 {
 	char *path = cache_path(o, ""), *text = NULL;
 	size_t len = 0, klen = strlen(key);
-	struct stat st;
-	int fd = -1;
-	bool ok = false;
+	bool ok;
 
 	if (!path)
 		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    roz_file_read_fd(fd, (size_t)st.st_size, CACHE_MAX, &text, &len) < 0)
-		goto out;
-	if (len <= klen || memcmp(text, key, klen) != 0)
-		goto out;
-	ok = roz_intents_cache_read(text + klen, len - klen, &o->intents) == ROZ_OK;
-out:
-	if (fd >= 0)
-		close(fd);
+	ok = roz_file_read_path(path, O_NOFOLLOW, CACHE_MAX, &text, &len) == ROZ_OK && len > klen &&
+	     memcmp(text, key, klen) == 0 && roz_intents_cache_read(text + klen, len - klen, &o->intents) == ROZ_OK;
 	roz_free(text);
 	roz_free(path);
 	return ok;

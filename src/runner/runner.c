@@ -88,15 +88,10 @@ static bool template_id_ok(const char *id)
 /* A template that cannot be read whole, or is empty, too large or not text, is not there. */
 static char *read_template(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	char *text = NULL;
 	size_t len = 0;
-	int rc;
+	int rc = roz_file_read_path(path, 0, MAX_TEMPLATE_BYTES, &text, &len);
 
-	if (fd < 0)
-		return NULL;
-	rc = roz_file_read_fd(fd, 0, MAX_TEMPLATE_BYTES, &text, &len);
-	close(fd);
 	if (rc < 0 || !len || !roz_utf8_valid(text, len) || strlen(text) != len) {
 		roz_free(text);
 		return NULL;
