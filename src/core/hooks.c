@@ -357,12 +357,13 @@ static void prune_runs(roz_session *s, const roz_hook_input *in, roz_time now)
 	for (size_t i = r->n_reviewers; i-- > 0;) {
 		const roz_reviewer_run *run = &r->reviewers[i];
 		/*
-		 * A run whose stop is being held keeps its count, or a reviewer
-		 * could be held again and again; it no longer holds the place.
+		 * A run whose stop is being held keeps its count, however long
+		 * ago it started, or a reviewer could be held again and again; it
+		 * no longer holds the place, and goes when its stop is let go.
 		 */
-		bool gone = !run_live(run, now) ||
-			    (*run->agent_id && in->background_tasks && !run->stop_blocks &&
-			     !listed_as_running(in, run->agent_id));
+		bool gone = !run->stop_blocks &&
+			    (!run_live(run, now) ||
+			     (*run->agent_id && in->background_tasks && !listed_as_running(in, run->agent_id)));
 
 		if (gone)
 			roz_session_reviewer_remove(s, &r->reviewers[i]);
