@@ -166,8 +166,16 @@ static void rmtree(const char *path)
 		fprintf(stderr, "bench: warning: cannot remove %s: %s\n", path, strerror(errno));
 }
 
-/* How many trace events a session file holds, without a JSON parser: its event_type keys. */
-static long count_events(const char *path, long *bytes)
+/* A session's trace file, beside <id>.json: <id>.trace.jsonl (roz 0.3 on). */
+static void trace_of(const char *session, char *out)
+{
+	size_t n = strlen(session);
+
+	fmt_path(out, "%.*s.trace.jsonl", (int)(n > 5 ? n - 5 : n), session);
+}
+
+/* How many trace events a file holds, without a JSON parser: its event_type keys. */
+static long count_in(const char *path, long *bytes)
 {
 	char buf[16384 + 16];
 	size_t keep = 0;
@@ -191,6 +199,21 @@ static long count_events(const char *path, long *bytes)
 	}
 	close(fd);
 	return count;
+}
+
+/* The events of a session: inline in its file (older roz, the Rust roz) and in its trace file. */
+static long count_events(const char *path, long *bytes)
+{
+	char trace[PATH_CAP];
+	long tbytes = 0, n = count_in(path, bytes), t;
+
+	trace_of(path, trace);
+	t = count_in(trace, &tbytes);
+	if (n >= 0 && t > 0) {
+		n += t;
+		*bytes += tbytes;
+	}
+	return n;
 }
 
 /* ---- one process, the way Claude Code starts a hook ------------------------------ */
@@ -984,6 +1007,8 @@ typedef struct job {
 	char session[PATH_CAP];
 	char snapshot[PATH_CAP];
 	bool has_snapshot;
+	char trace[PATH_CAP], tsnapshot[PATH_CAP]; /* the trace file beside the session, and its copy */
+	bool has_tsnapshot;
 	cmd cmd;
 	const char *answer;
 	bool na;
@@ -1006,6 +1031,10 @@ static void restore(const job *j)
 		copy_file(j->snapshot, j->session, 0600);
 	else if (unlink(j->session) < 0 && errno != ENOENT)
 		die("unlink %s: %s", j->session, strerror(errno));
+	if (j->has_tsnapshot)
+		copy_file(j->tsnapshot, j->trace, 0600);
+	else if (unlink(j->trace) < 0 && errno != ENOENT)
+		die("unlink %s: %s", j->trace, strerror(errno));
 }
 
 static void build_base(const binary *b, const size_def *sz, enum base kind, const char *home)
@@ -1077,6 +1106,8 @@ static void prepare_job(job *j, const bcase *c, int who, const char *dir, int id
 	fmt_path(j->home, "%s/case%02d-%s", dir, idx, b->label);
 	fmt_path(j->session, "%s/sessions/%s.json", j->home, SID);
 	fmt_path(j->snapshot, "%s/case%02d-%s.snapshot", dir, idx, b->label);
+	trace_of(j->session, j->trace);
+	fmt_path(j->tsnapshot, "%s/case%02d-%s.trace-snapshot", dir, idx, b->label);
 	make_dir(j->home);
 	{
 		char p[PATH_CAP];
@@ -1088,13 +1119,22 @@ static void prepare_job(job *j, const bcase *c, int who, const char *dir, int id
 			write_file(p, GATES_CONFIG, strlen(GATES_CONFIG), 0600);
 		}
 	}
-	if (base && exists(base))
+	if (base && exists(base)) {
+		char base_trace[PATH_CAP];
+
 		copy_file(base, j->session, 0600);
+		trace_of(base, base_trace);
+		if (exists(base_trace))
+			copy_file(base_trace, j->trace, 0600);
+	}
 	for (size_t s = 0; s < sizeof(c->setup) / sizeof(c->setup[0]) && c->setup[s]; s++)
 		run_step(b, j->home, c->setup[s], CASE_I, repo, who == 0);
 	j->has_snapshot = exists(j->session);
 	if (j->has_snapshot)
 		copy_file(j->session, j->snapshot, 0600);
+	j->has_tsnapshot = exists(j->trace);
+	if (j->has_tsnapshot)
+		copy_file(j->trace, j->tsnapshot, 0600);
 	if (who == 0 && c->repo)
 		check_holds(c, j->session, c->repo->after_setup, "after its set-up");
 	cmd_make(&j->cmd, b, j->home, c->measured, CASE_I, repo);

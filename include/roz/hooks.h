@@ -86,6 +86,13 @@ void roz_hook_plan_dispose(roz_hook_plan *plan);
 void roz_hook_result_init(roz_hook_result *res);
 void roz_hook_result_dispose(roz_hook_result *res);
 
+/*
+ * Add an event of `type` to the session's trace, named with a fresh id from
+ * the environment and stamped with its time; `payload` is JSON text (NULL
+ * for none). ROZ_OK or an error (ROZ_EINVALID: not valid JSON, not added).
+ */
+int roz_hook_trace(roz_session *s, const roz_env *env, roz_event_type type, const char *payload) ROZ_WARN_UNUSED;
+
 int roz_hook_prepare(roz_hook_event ev, const roz_hook_input *in, const roz_config *config,
 		     roz_hook_plan *plan) ROZ_WARN_UNUSED;
 

@@ -8,14 +8,19 @@
  * those of the Rust roz, so its files load unchanged (see session_json.c).
  *
  * Everything that grows is capped so that a session that has seen 10,000
- * prompts costs what one with 50 does: the trace keeps at most `max_events`
- * events (first ones, a compaction marker, the latest ones), stored prompts
+ * prompts costs what one with 50 does: stored prompts
  * the latest ROZ_MAX_PROMPTS (each cut at ROZ_MAX_PROMPT_BYTES on a UTF-8
  * boundary), decision history the latest ROZ_MAX_HISTORY, attempts the
  * latest ROZ_MAX_ATTEMPTS.
  *
- * Trace events are kept as their JSON text: hooks append and compact
- * without parsing old events. roz_session_trace_event_parse() reads one for display.
+ * The trace is a log beside that state, not part of it. A hook reads the
+ * state without the trace and adds events; the store appends them to what
+ * it holds (roz/store.h) and keeps at most its cap of them, compacted by
+ * roz_session_trace_compact(): the first ones, a marker, the newest. So
+ * `trace` holds the events the store already has that were read (the first
+ * `trace_saved`, none when only the state was read) followed by the events
+ * added since. Events are kept as their JSON text; hooks append without
+ * parsing old ones, and roz_session_trace_event_parse() reads one for display.
  *
  * Nothing roz writes may be something it cannot read back: a session file
  * that does not load is moved aside and its review is lost. So the setters
@@ -182,6 +187,9 @@ typedef struct roz_session {
 	roz_session_gov gov; /* intent governance (roz/session_gov.h); !gov.present when untouched */
 	roz_trace_entry *trace;
 	size_t n_trace, cap_trace;
+	size_t trace_saved;  /* the first trace_saved events of `trace` are stored already */
+	size_t trace_inline; /* of the rest, the first ones came inline from an older file */
+	size_t trace_kept;   /* the store's count of the events it holds (its own business) */
 	roz_time created_at;
 	roz_time updated_at;
 } roz_session;
@@ -274,16 +282,26 @@ const char *roz_session_event_type_name(roz_event_type type); /* "session_start"
 int roz_session_event_type_from_name(const char *name, size_t len, roz_event_type *out);
 
 /*
- * Append an event. `payload_json` is the payload's JSON text (NULL for
- * `{}`); `id` its identifier. When the trace then holds more than
- * `max_events`, it is compacted: the first min(10, max/2) events stay, a
- * trace_compacted marker (stamped `now`, identified by `marker_id`) records
- * how many were dropped, and the latest events fill the rest. With
- * max_events 0 nothing is kept. ROZ_EINVALID (trace unchanged) if the
- * event would not be valid JSON, e.g. a payload with text that is not UTF-8.
+ * Add an event to the trace; the store appends it at the next put.
+ * `payload_json` is the payload's JSON text (NULL for `{}`); `id` its
+ * identifier. ROZ_EINVALID (trace unchanged) if the event would not be
+ * valid JSON, e.g. a payload with text that is not UTF-8.
  */
 int roz_session_trace_add(roz_session *s, roz_event_type type, const char *id, roz_time now,
-			  const char *payload_json, size_t max_events, const char *marker_id) ROZ_WARN_UNUSED;
+			  const char *payload_json) ROZ_WARN_UNUSED;
+
+/*
+ * Keep at most `max_events` of the `*n` events in `ev` (oldest first), in
+ * place: when there are more, the first min(10, max/2) stay, then one
+ * trace_compacted marker, then the newest. The marker counts every event
+ * it stands for (`dropped_events`, including those an earlier marker among
+ * them stood for), `kept_start` and `kept_end`, and takes the newest
+ * event's time and an id made from that event, so every reader of the
+ * same events sees the same marker. With max_events 0 nothing is kept.
+ * Dropped texts are freed. ROZ_OK or ROZ_ENOMEM (events unchanged).
+ */
+int roz_session_trace_compact(roz_trace_entry *ev, size_t *n, size_t max_events) ROZ_WARN_UNUSED;
+
 /* Take ownership of an event's JSON text (used by loaders). */
 int roz_session_trace_push_raw(roz_session *s, char *json, size_t len) ROZ_WARN_UNUSED;
 

@@ -3,7 +3,8 @@
  *
  * Reading accepts what the Rust roz writes (pretty-printed, fields in any
  * order, optional fields absent or null) and what roz writes (one compact
- * line). Unknown fields are ignored. Lists longer than roz's caps keep their
+ * line). Events an older file holds inline are read into the trace, none
+ * of them saved (trace_saved 0). Unknown fields are ignored. Lists longer than roz's caps keep their
  * newest entries. Text that is not JSON, or a known field of the wrong type,
  * is ROZ_ECORRUPT with the reason in roz_error_last().
  */
@@ -19,8 +20,20 @@ extern "C" {
 /* Parse; *out belongs to the caller. ROZ_OK, ROZ_ECORRUPT or ROZ_ENOMEM. */
 int roz_session_json_parse(const char *text, size_t len, roz_session **out) ROZ_WARN_UNUSED;
 
-/* Append the session's JSON (one line, newline-terminated). ROZ_OK or ROZ_ENOMEM. */
+/*
+ * Append the session's JSON as one whole document, its trace inline (one
+ * line, newline-terminated): what `roz debug` shows and what the Rust roz
+ * and roz before 0.3 stored. ROZ_OK or ROZ_ENOMEM.
+ */
 int roz_session_json_write(const roz_session *s, roz_buf *b) ROZ_WARN_UNUSED;
+
+/*
+ * Append the session's state as its store keeps it (one line,
+ * newline-terminated): the same document with an empty inline trace and
+ * `trace_events`, the count of the events its store holds beside it.
+ * Reading it back sets trace_kept. ROZ_OK or ROZ_ENOMEM.
+ */
+int roz_session_json_write_state(const roz_session *s, size_t trace_events, roz_buf *b) ROZ_WARN_UNUSED;
 
 #ifdef __cplusplus
 }

@@ -96,8 +96,10 @@ int cli_store_open(void *ud, const roz_config *config, roz_store_warn_fn warn, v
 	int rc = roz_store_file_open(config->storage_path, &so, out);
 
 	(void)ud;
-	if (rc == ROZ_OK)
+	if (rc == ROZ_OK) {
 		roz_store_file_on_warning(*out, warn, warn_ud);
+		roz_store_set_trace_cap(*out, config->max_events);
+	}
 	return rc;
 }
 

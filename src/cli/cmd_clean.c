@@ -98,7 +98,7 @@ static int remove_session(roz_store *store, const char *id, roz_time cutoff, boo
 
 	if (rc < 0)
 		return rc;
-	rc = roz_store_get(store, id, &s);
+	rc = roz_store_get_state(store, id, &s);
 	if (rc == ROZ_OK && !review_pending(s) && (all || roz_time_before(s->updated_at, cutoff)))
 		rc = roz_store_delete(store, id);
 	else if (rc == ROZ_OK)

@@ -1,7 +1,7 @@
 /*
- * cmd_debug.c - `roz debug`: a session's whole stored state, pretty-printed
- * as the file holds it: byte for byte with --json, and with what could work
- * a terminal shown as escapes without.
+ * cmd_debug.c - `roz debug`: everything roz stores for a session, its state
+ * and its trace as one document, pretty-printed: as JSON with --json, and
+ * with what could work a terminal shown as escapes without.
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@ static void help(void)
 	       "Print everything roz stores for a session, as indented JSON. Characters\n"
 	       "that could make a terminal misbehave are shown as escapes (\\x1b, \\u202e).\n\n"
 	       "Options:\n"
-	       "      --json  the same JSON byte for byte, for scripts\n"
+	       "      --json  the same JSON without escapes, for scripts\n"
 	       "  -h, --help  show this help\n");
 }
 

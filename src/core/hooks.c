@@ -909,6 +909,16 @@ static int on_session_end(const roz_hook_input *in, const roz_env *env, roz_sess
 	return ROZ_OK;
 }
 
+int roz_hook_trace(roz_session *s, const roz_env *env, roz_event_type type, const char *payload)
+{
+	char id[ROZ_UUID_SIZE];
+	int rc;
+
+	if ((rc = env->new_id(env->ud, id)) < 0)
+		return rc;
+	return roz_session_trace_add(s, type, id, env->now, payload);
+}
+
 int roz_hook_handle(roz_hook_event ev, const roz_hook_input *in, const roz_env *env,
 		    const roz_hook_plan *plan, roz_session **session, roz_hook_result *res)
 {

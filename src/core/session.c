@@ -12,6 +12,7 @@
 #include "roz/digest.h"
 #include "roz/json.h"
 #include "roz/utf8.h"
+#include "roz/uuid.h"
 
 static const char *const event_names[ROZ_EVENT__COUNT] = {
 	"session_start",    "prompt_received", "gate_blocked",     "gate_allowed",
@@ -725,55 +726,118 @@ static char *event_json(roz_event_type type, const char *id, roz_time now, const
 	return roz_buf_detach(&b, len);
 }
 
-static void trace_drop(roz_session *s, size_t from, size_t count)
-{
-	if (!count)
-		return; /* the trace may not even be allocated yet */
-	for (size_t i = from; i < from + count; i++)
-		roz_free(s->trace[i].json);
-	memmove(s->trace + from, s->trace + from + count,
-		(s->n_trace - from - count) * sizeof(*s->trace));
-	s->n_trace -= count;
-}
-
 int roz_session_trace_add(roz_session *s, roz_event_type type, const char *id, roz_time now,
-			  const char *payload_json, size_t max_events, const char *marker_id)
+			  const char *payload_json)
 {
-	size_t len, keep_start, keep_end, dropped;
-	char *json, *marker, payload[160];
+	size_t len;
+	char *json = event_json(type, id, now, payload_json, &len);
 
-	if (max_events == 0) {
-		trace_drop(s, 0, s->n_trace);
-		return ROZ_OK;
-	}
-	json = event_json(type, id, now, payload_json, &len);
 	if (!json)
 		return ROZ_ENOMEM;
-	/* the loader would call the whole file corrupt: refuse the event, keep the session */
+	/* the loader would skip it: refuse the event, keep the session */
 	if (!roz_json_valid(json, len)) {
 		roz_free(json);
 		roz_error_set("%s event is not valid JSON; not recorded", roz_session_event_type_name(type));
 		return ROZ_EINVALID;
 	}
+	if (memchr(json, '\n', len) || memchr(json, '\r', len)) {
+		/* the store keeps an event on one line */
+		roz_buf b = ROZ_BUF_INIT;
+		char *flat;
+
+		roz_json_add_compact(&b, json, len);
+		roz_free(json);
+		if (roz_buf_failed(&b) || !(flat = roz_buf_detach(&b, &len))) {
+			roz_buf_dispose(&b);
+			return ROZ_ENOMEM;
+		}
+		json = flat;
+	}
 	if (roz_session_trace_push_raw(s, json, len) < 0) {
 		roz_free(json);
 		return ROZ_ENOMEM;
 	}
-	if (s->n_trace <= max_events)
+	return ROZ_OK;
+}
+
+/*
+ * How many events an event stands for: a marker the `dropped_events` it
+ * counts (the texts are ours or the Rust roz's, so the type is looked for
+ * before anything is parsed), anything else itself.
+ */
+static size_t stands_for(const roz_trace_entry *e)
+{
+	static const char type[] = "trace_compacted";
+	roz_trace_event ev;
+	const cJSON *d;
+	uint64_t count;
+	size_t n = 1;
+
+	if (!memmem(e->json, e->len, type, sizeof(type) - 1) ||
+	    roz_session_trace_event_parse(e, &ev) < 0)
+		return 1;
+	d = cJSON_GetObjectItemCaseSensitive(ev.payload, "dropped_events");
+	if (strcmp(ev.event_type, type) == 0 && roz_json_uint(d, SIZE_MAX / 2, &count) && count >= 1)
+		n = (size_t)count;
+	roz_session_trace_event_dispose(&ev);
+	return n;
+}
+
+/* The marker for `dropped` events: the newest event's time, an id made from that event. */
+static char *marker_json(const roz_trace_entry *newest, size_t dropped, size_t keep_start, size_t keep_end,
+			 size_t *len)
+{
+	char hex[ROZ_SHA256_HEX_SIZE], id[ROZ_UUID_SIZE], payload[160];
+	unsigned char bytes[16];
+	roz_trace_event ev;
+	roz_time at = {0, 0};
+
+	if (roz_session_trace_event_parse(newest, &ev) == ROZ_OK) {
+		if (ev.has_timestamp)
+			at = ev.timestamp;
+		roz_session_trace_event_dispose(&ev);
+	}
+	roz_digest_sha256_hex(newest->json, newest->len, hex);
+	for (size_t i = 0; i < sizeof(bytes); i++) {
+		unsigned hi = (unsigned)(hex[2 * i] <= '9' ? hex[2 * i] - '0' : hex[2 * i] - 'a' + 10);
+		unsigned lo = (unsigned)(hex[2 * i + 1] <= '9' ? hex[2 * i + 1] - '0' : hex[2 * i + 1] - 'a' + 10);
+
+		bytes[i] = (unsigned char)(hi << 4 | lo);
+	}
+	roz_uuid_format(bytes, id);
+	snprintf(payload, sizeof(payload), "{\"dropped_events\":%zu,\"kept_end\":%zu,\"kept_start\":%zu}",
+		 dropped, keep_end, keep_start);
+	return event_json(ROZ_EVENT_TRACE_COMPACTED, id, at, payload, len);
+}
+
+int roz_session_trace_compact(roz_trace_entry *ev, size_t *n, size_t max_events)
+{
+	size_t keep_start, keep_end, drop, dropped = 0, len;
+	char *marker;
+
+	if (*n <= max_events)
 		return ROZ_OK;
+	if (max_events == 0) {
+		for (size_t i = 0; i < *n; i++)
+			roz_free(ev[i].json);
+		*n = 0;
+		return ROZ_OK;
+	}
 	/* keep the opening events for context, then a marker, then the newest */
 	keep_start = max_events / 2 < 10 ? max_events / 2 : 10;
 	keep_end = max_events - keep_start - 1;
-	dropped = s->n_trace - keep_start - keep_end;
-	snprintf(payload, sizeof(payload), "{\"dropped_events\":%zu,\"kept_end\":%zu,\"kept_start\":%zu}",
-		 dropped, keep_end, keep_start);
-	marker = event_json(ROZ_EVENT_TRACE_COMPACTED, marker_id, now, payload, &len);
+	drop = *n - keep_start - keep_end;
+	for (size_t i = keep_start; i < keep_start + drop; i++)
+		dropped += stands_for(&ev[i]);
+	marker = marker_json(&ev[*n - 1], dropped, keep_start, keep_end, &len);
 	if (!marker)
-		return ROZ_ENOMEM; /* the trace is one over its cap; the next add trims it */
-	trace_drop(s, keep_start, dropped - 1);
-	roz_free(s->trace[keep_start].json);
-	s->trace[keep_start].json = marker;
-	s->trace[keep_start].len = len;
+		return ROZ_ENOMEM;
+	for (size_t i = keep_start; i < keep_start + drop; i++)
+		roz_free(ev[i].json);
+	ev[keep_start].json = marker;
+	ev[keep_start].len = len;
+	memmove(ev + keep_start + 1, ev + keep_start + drop, keep_end * sizeof(*ev));
+	*n = max_events;
 	return ROZ_OK;
 }
 

@@ -6,6 +6,7 @@
 #include "roz/session_json.h"
 
 #include <cjson/cJSON.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "roz/json.h"
@@ -428,12 +429,18 @@ static int on_event(void *ud, roz_json_span value)
 	load_ctx *c = ud;
 	char *copy;
 
+	roz_buf b = ROZ_BUF_INIT;
+	size_t len;
+
 	if (!roz_json_span_is(value, '{'))
 		return corrupt("trace", "holds a non-object");
-	copy = roz_strndup(value.ptr, value.len);
-	if (!copy)
+	/* one line each: the store appends them to a file of lines (the Rust roz pretty-prints) */
+	roz_json_add_compact(&b, value.ptr, value.len);
+	if (roz_buf_failed(&b) || !(copy = roz_buf_detach(&b, &len))) {
+		roz_buf_dispose(&b);
 		return ROZ_ENOMEM;
-	if (roz_session_trace_push_raw(c->s, copy, value.len) < 0) {
+	}
+	if (roz_session_trace_push_raw(c->s, copy, len) < 0) {
 		roz_free(copy);
 		return ROZ_ENOMEM;
 	}
@@ -481,6 +488,21 @@ static int on_member(void *ud, roz_json_span key, const char *s, size_t len, siz
 	if ((rc = roz_json_skip_value(s, len, pos)) < 0)
 		return rc;
 	value.len = (size_t)(s + *pos - value.ptr);
+	if (key_is(key, "trace_events")) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < value.len; i++) {
+			unsigned d = (unsigned)(value.ptr[i] - '0');
+
+			if (d > 9 || n > (SIZE_MAX - d) / 10)
+				return corrupt("trace_events", "is not a count");
+			n = n * 10 + d;
+		}
+		if (value.len == 0)
+			return corrupt("trace_events", "is not a count");
+		c->s->trace_kept = n;
+		return ROZ_OK;
+	}
 	if (key_is(key, "session_id")) {
 		roz_free(c->s->session_id);
 		c->have_id = true;
@@ -759,7 +781,7 @@ static void write_review(roz_buf *b, const roz_review_state *r)
 	roz_buf_addc(b, '}');
 }
 
-int roz_session_json_write(const roz_session *s, roz_buf *b)
+static void write_head(const roz_session *s, roz_buf *b)
 {
 	roz_buf_adds(b, "{\"session_id\":");
 	roz_json_add_string(b, s->session_id);
@@ -769,16 +791,34 @@ int roz_session_json_write(const roz_session *s, roz_buf *b)
 		roz_buf_adds(b, ",\"governance\":");
 		roz_session_gov_write(&s->gov, b);
 	}
+}
+
+static int write_tail(const roz_session *s, roz_buf *b)
+{
+	roz_buf_adds(b, ",\"created_at\":");
+	add_time(b, s->created_at);
+	roz_buf_adds(b, ",\"updated_at\":");
+	add_time(b, s->updated_at);
+	roz_buf_adds(b, "}\n");
+	return roz_buf_failed(b);
+}
+
+int roz_session_json_write(const roz_session *s, roz_buf *b)
+{
+	write_head(s, b);
 	roz_buf_adds(b, ",\"trace\":[");
 	for (size_t i = 0; i < s->n_trace; i++) {
 		if (i)
 			roz_buf_addc(b, ',');
 		roz_buf_add(b, s->trace[i].json, s->trace[i].len);
 	}
-	roz_buf_adds(b, "],\"created_at\":");
-	add_time(b, s->created_at);
-	roz_buf_adds(b, ",\"updated_at\":");
-	add_time(b, s->updated_at);
-	roz_buf_adds(b, "}\n");
-	return roz_buf_failed(b);
+	roz_buf_addc(b, ']');
+	return write_tail(s, b);
+}
+
+int roz_session_json_write_state(const roz_session *s, size_t trace_events, roz_buf *b)
+{
+	write_head(s, b);
+	roz_buf_addf(b, ",\"trace\":[],\"trace_events\":%zu", trace_events);
+	return write_tail(s, b);
 }

@@ -13,15 +13,11 @@
 /* Add an event of `type` with `payload` (NULL for none); ROZ_OK or an error. */
 static inline int add_event(roz_session *s, const roz_env *env, roz_event_type type, roz_buf *payload)
 {
-	char id[ROZ_UUID_SIZE], marker[ROZ_UUID_SIZE];
 	int rc;
 
 	if (payload && (rc = roz_buf_failed(payload)) < 0)
 		return rc;
-	if ((rc = env->new_id(env->ud, id)) < 0 || (rc = env->new_id(env->ud, marker)) < 0)
-		return rc;
-	return roz_session_trace_add(s, type, id, env->now, payload ? roz_buf_cstr(payload) : NULL,
-				     env->config->max_events, marker);
+	return roz_hook_trace(s, env, type, payload ? roz_buf_cstr(payload) : NULL);
 }
 
 /* Payload builders: keys are written in sorted order, as the reference's files have them. */

@@ -1,6 +1,7 @@
 /*
  * append.c - one whole line added to a file that many processes append to
- * at once (roz/append.h): the governance ledger and the shared lessons.
+ * at once (roz/append.h): the governance ledger, the shared lessons and
+ * the sessions' traces.
  *
  * Each line lands with a single write(2) on an O_APPEND descriptor while
  * an exclusive flock(2) is held on the file itself. O_APPEND alone keeps
@@ -14,9 +15,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,16 +77,24 @@ static int torn_tail(int fd, const char *path, bool *torn)
 
 int roz_append_line(const char *path, const char *line, size_t len, uint32_t lock_timeout_ms)
 {
-	const char *data = line;
-	char *healed = NULL;
-	size_t want = len;
+	roz_append_opts o = {lock_timeout_ms, false, 0644};
+
+	return roz_append_lines(path, line, len, &o);
+}
+
+int roz_append_lines(const char *path, const char *line, size_t len, const roz_append_opts *opts)
+{
+	static const roz_append_opts shared = {500, false, 0644};
+	static char newline[] = "\n";
+	struct iovec iov[2];
+	size_t want;
 	struct stat st;
 	bool torn = false;
 	ssize_t n;
 	int fd, rc;
 
 	if (!path || !line || len == 0 || line[len - 1] != '\n') {
-		roz_error_set("an appended line must end in a newline");
+		roz_error_set("appended lines must end in a newline");
 		return ROZ_EINVALID;
 	}
 	/*
@@ -91,7 +102,10 @@ int roz_append_line(const char *path, const char *line, size_t len, uint32_t loc
 	 * following a link, not blocking on a FIFO planted at the name, and not
 	 * making a terminal ours.
 	 */
-	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0644);
+	if (!opts)
+		opts = &shared;
+	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY,
+		  opts->mode ? (mode_t)opts->mode : 0644);
 	if (fd < 0) {
 		int err = errno;
 
@@ -112,23 +126,18 @@ int roz_append_line(const char *path, const char *line, size_t len, uint32_t loc
 		rc = ROZ_EINVALID;
 		goto out;
 	}
-	if ((rc = lock_bounded(fd, path, lock_timeout_ms)) < 0)
+	if (!opts->unlocked && (rc = lock_bounded(fd, path, opts->lock_timeout_ms)) < 0)
 		goto out;
 	if ((rc = torn_tail(fd, path, &torn)) < 0)
 		goto unlock;
-	if (torn) {
-		/* the healing newline goes in the same write: a crash now cannot add a second tear */
-		if (!(healed = roz_malloc(len + 1))) {
-			rc = ROZ_ENOMEM;
-			goto unlock;
-		}
-		healed[0] = '\n';
-		memcpy(healed + 1, line, len);
-		data = healed;
-		want = len + 1;
-	}
+	/* the healing newline goes in the same write: a crash now cannot add a second tear */
+	iov[0].iov_base = newline;
+	iov[0].iov_len = torn ? 1 : 0;
+	iov[1].iov_base = (void *)(uintptr_t)line; /* writev only reads it */
+	iov[1].iov_len = len;
+	want = iov[0].iov_len + len;
 	do
-		n = write(fd, data, want);
+		n = writev(fd, iov, 2);
 	while (n < 0 && errno == EINTR);
 	if (n < 0) {
 		roz_error_set_errno(errno, "cannot append to '%s'", path);
@@ -142,9 +151,9 @@ int roz_append_line(const char *path, const char *line, size_t len, uint32_t loc
 		rc = ROZ_EIO;
 	}
 unlock:
-	(void)flock(fd, LOCK_UN);
+	if (!opts->unlocked)
+		(void)flock(fd, LOCK_UN);
 out:
 	close(fd);
-	roz_free(healed);
 	return rc;
 }

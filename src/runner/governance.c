@@ -201,14 +201,11 @@ static int briefing(gov_run *g, roz_hook_event ev, const roz_session *s, roz_hoo
 
 static int trace(roz_session *s, const roz_env *env, roz_event_type type, const roz_buf *payload)
 {
-	char id[ROZ_UUID_SIZE], marker[ROZ_UUID_SIZE];
 	int rc;
 
 	if (roz_buf_failed(payload))
 		return ROZ_ENOMEM;
-	if ((rc = env->new_id(env->ud, id)) < 0 || (rc = env->new_id(env->ud, marker)) < 0)
-		return rc;
-	rc = roz_session_trace_add(s, type, id, env->now, payload->ptr, env->config->max_events, marker);
+	rc = roz_hook_trace(s, env, type, payload->ptr);
 	return rc == ROZ_EINVALID ? ROZ_OK : rc; /* an event that cannot be stored is left out */
 }
 

@@ -102,7 +102,6 @@ out:
 
 static int note_failure(roz_session *s, const roz_env *env, const char *why, roz_hook_result *res)
 {
-	char id[ROZ_UUID_SIZE], marker[ROZ_UUID_SIZE];
 	roz_buf p = ROZ_BUF_INIT;
 	int rc;
 
@@ -115,10 +114,8 @@ static int note_failure(roz_session *s, const roz_env *env, const char *why, roz
 	roz_buf_adds(&p, ",\"reason\":");
 	roz_json_add_string(&p, why);
 	roz_buf_addc(&p, '}');
-	if ((rc = roz_buf_failed(&p)) == ROZ_OK && (rc = env->new_id(env->ud, id)) == ROZ_OK &&
-	    (rc = env->new_id(env->ud, marker)) == ROZ_OK)
-		rc = roz_session_trace_add(s, ROZ_EVENT_RECORD_FAILED, id, env->now, p.ptr,
-					   env->config->max_events, marker);
+	if ((rc = roz_buf_failed(&p)) == ROZ_OK)
+		rc = roz_hook_trace(s, env, ROZ_EVENT_RECORD_FAILED, p.ptr);
 	roz_buf_dispose(&p);
 	if (rc == ROZ_OK)
 		res->save = true;

@@ -193,7 +193,6 @@ static void warn_cb(void *ud, const char *msg)
 static int note_recovery(roz_session *s, const roz_env *env, const char *moved_to, const char *why)
 {
 	roz_buf p = ROZ_BUF_INIT;
-	char id[ROZ_UUID_SIZE], marker[ROZ_UUID_SIZE];
 	int rc;
 
 	roz_buf_adds(&p, "{\"moved_to\":");
@@ -201,10 +200,8 @@ static int note_recovery(roz_session *s, const roz_env *env, const char *moved_t
 	roz_buf_adds(&p, ",\"reason\":");
 	roz_json_add_string(&p, why);
 	roz_buf_addc(&p, '}');
-	if ((rc = roz_buf_failed(&p)) == ROZ_OK && (rc = env->new_id(env->ud, id)) == ROZ_OK &&
-	    (rc = env->new_id(env->ud, marker)) == ROZ_OK)
-		rc = roz_session_trace_add(s, ROZ_EVENT_SESSION_RECOVERED, id, env->now, p.ptr,
-					   env->config->max_events, marker);
+	if ((rc = roz_buf_failed(&p)) == ROZ_OK)
+		rc = roz_hook_trace(s, env, ROZ_EVENT_SESSION_RECOVERED, p.ptr);
 	roz_buf_dispose(&p);
 	return rc;
 }
@@ -390,7 +387,7 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 			roz_buf_addf(err, "roz: warning: %s: %s; answering {}\n", event, roz_error_last());
 			goto answer;
 		}
-		rc = roz_store_get(store, in.session_id, &session);
+		rc = roz_store_get_state(store, in.session_id, &session);
 		if (rc == ROZ_ECORRUPT) {
 			snprintf(recovered, sizeof(recovered), "%s", roz_error_last());
 			if (roz_store_quarantine(store, in.session_id, env.now, &moved_to) < 0) {
@@ -503,7 +500,7 @@ static void note_bad_session_id(roz_store *store, const roz_config *config, cons
 	if (!roz_session_id_valid(caller) ||
 	    roz_store_lock(store, caller, config->lock_timeout_ms, &lock) < 0)
 		return;
-	if (roz_store_get(store, caller, &s) == ROZ_OK && (a = roz_session_pending_attempt(s))) {
+	if (roz_store_get_state(store, caller, &s) == ROZ_OK && (a = roz_session_pending_attempt(s))) {
 		a->outcome = ROZ_OUTCOME_BAD_SESSION_ID;
 		s->updated_at = roz_clock_now();
 		if (roz_store_put(store, s) < 0) {
@@ -664,7 +661,7 @@ int roz_runner_decide(const roz_config *config, const roz_decide_request *req, c
 	}
 	if ((rc = roz_store_lock(store, req->session_id, config->lock_timeout_ms, &lock)) < 0)
 		goto out;
-	rc = roz_store_get(store, req->session_id, &s);
+	rc = roz_store_get_state(store, req->session_id, &s);
 	if (rc < 0)
 		goto out;
 	roz_runner_env(&env, config);

@@ -5,6 +5,7 @@
  */
 #include "roz/sys/store.h"
 
+#include <stdint.h>
 #include <string.h>
 
 static int check(roz_store *store, const char *id)
@@ -26,6 +27,21 @@ static int check(roz_store *store, const char *id)
 	return ROZ_OK;
 }
 
+/* A backend before version 3 stores the trace inline: what it reads is compacted here. */
+static int compact_old(roz_store *store, int rc, roz_session **out)
+{
+	roz_session *s = *out;
+
+	if (rc < 0 || store->version >= 3)
+		return rc;
+	if (roz_session_trace_compact(s->trace, &s->n_trace, ROZ_TRACE_MAX_DEFAULT) < 0) {
+		roz_session_free(s);
+		*out = NULL;
+		return ROZ_ENOMEM;
+	}
+	return rc;
+}
+
 int roz_store_get(roz_store *store, const char *id, roz_session **out)
 {
 	int rc;
@@ -33,14 +49,43 @@ int roz_store_get(roz_store *store, const char *id, roz_session **out)
 	*out = NULL;
 	if ((rc = check(store, id ? id : "")) < 0)
 		return rc;
-	return store->get(store, id, out);
+	return compact_old(store, store->get(store, id, out), out);
 }
 
-int roz_store_put(roz_store *store, const roz_session *session)
+int roz_store_get_state(roz_store *store, const char *id, roz_session **out)
 {
+	int rc;
+
+	*out = NULL;
+	if ((rc = check(store, id ? id : "")) < 0)
+		return rc;
+	/* the version first: in an older backend the bytes past its table are its own */
+	if (store->version < 3)
+		return compact_old(store, store->get(store, id, out), out);
+	return store->get_state(store, id, out);
+}
+
+void roz_store_set_trace_cap(roz_store *store, size_t max_events)
+{
+	if (check(store, NULL) == ROZ_OK && store->version >= 3)
+		store->set_trace_cap(store, max_events);
+}
+
+int roz_store_put(roz_store *store, roz_session *session)
+{
+	size_t fresh;
 	int rc = check(store, session && session->session_id ? session->session_id : "");
 
-	return rc < 0 ? rc : store->put(store, session);
+	if (rc < 0 || (rc = store->put(store, session)) < 0)
+		return rc;
+	/* what was appended is stored now: putting the session again adds only what is added since */
+	if (store->version >= 3) {
+		fresh = session->n_trace - session->trace_saved;
+		session->trace_kept = session->trace_kept > SIZE_MAX - fresh ? SIZE_MAX : session->trace_kept + fresh;
+		session->trace_saved = session->n_trace;
+		session->trace_inline = 0;
+	}
+	return ROZ_OK;
 }
 
 int roz_store_delete(roz_store *store, const char *id)

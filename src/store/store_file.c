@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -21,6 +22,8 @@
 #include "roz/file.h"
 #include "roz/random.h"
 #include "roz/session_json.h"
+
+#include "trace_file.h"
 
 /* A session file larger than this is treated as corrupt rather than read. */
 #define MAX_SESSION_FILE (64u * 1024u * 1024u)
@@ -36,6 +39,7 @@ typedef struct file_store {
 	roz_store_warn_fn warn;
 	void *warn_ud;
 	struct roz_lock *held; /* session locks this handle holds */
+	size_t max_events;     /* the trace cap */
 } file_store;
 
 struct roz_lock {
@@ -317,9 +321,9 @@ static int open_session(file_store *fs, const char *id, const char *path, int *f
 	return ROZ_OK;
 }
 
-static int file_get(roz_store *store, const char *id, roz_session **out)
+/* The state file read and parsed, nothing more. */
+static int read_state(file_store *fs, const char *id, roz_session **out)
 {
-	file_store *fs = (file_store *)store;
 	char *path = path_for(fs, id, ".json"), *text = NULL;
 	size_t len = 0;
 	off_t size = 0;
@@ -354,6 +358,111 @@ static int file_get(roz_store *store, const char *id, roz_session **out)
 	roz_free(text);
 	roz_free(path);
 	return rc;
+}
+
+/*
+ * A file from before the trace moved beside the state holds its events
+ * inline: they are to be appended to the trace file, before the state that
+ * drops them is saved. If a writer died between those two steps, the trace
+ * file has them already: then its lines include the newest of them.
+ */
+static int note_inline(file_store *fs, roz_session *s)
+{
+	roz_trace_entry *ev = NULL, *last;
+	size_t n = 0;
+	char *path;
+	bool moved = false;
+	int rc;
+
+	s->trace_saved = 0;
+	s->trace_inline = s->n_trace;
+	if (!s->n_trace)
+		return ROZ_OK;
+	if (!(path = path_for(fs, s->session_id, ROZ_TRACE_FILE_SUFFIX)))
+		return ROZ_ENOMEM;
+	rc = roz_trace_file_read(path, fs->euid, fs->dir_uid, &ev, &n);
+	roz_free(path);
+	if (rc == ROZ_ENOMEM)
+		return rc;
+	last = &s->trace[s->n_trace - 1];
+	for (size_t i = n; rc == ROZ_OK && i-- > 0 && !moved;)
+		moved = ev[i].len == last->len && memcmp(ev[i].json, last->json, last->len) == 0;
+	roz_trace_file_entries_free(ev, n);
+	if (moved) {
+		for (size_t i = 0; i < s->n_trace; i++)
+			roz_free(s->trace[i].json);
+		s->n_trace = 0;
+		s->trace_inline = 0;
+	}
+	return ROZ_OK;
+}
+
+static int file_get_state(roz_store *store, const char *id, roz_session **out)
+{
+	file_store *fs = (file_store *)store;
+	int rc = read_state(fs, id, out);
+
+	if (rc == ROZ_OK && (rc = note_inline(fs, *out)) < 0) {
+		roz_session_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+/* The whole session: its state, then the trace file's events and any not yet moved there. */
+static int file_get(roz_store *store, const char *id, roz_session **out)
+{
+	file_store *fs = (file_store *)store;
+	roz_trace_entry *ev = NULL;
+	roz_session *s = NULL;
+	size_t n = 0;
+	char *path = NULL;
+	int rc;
+
+	if ((rc = file_get_state(store, id, &s)) < 0)
+		return rc;
+	if (!(path = path_for(fs, id, ROZ_TRACE_FILE_SUFFIX))) {
+		rc = ROZ_ENOMEM;
+		goto out;
+	}
+	if ((rc = roz_trace_file_read(path, fs->euid, fs->dir_uid, &ev, &n)) < 0)
+		goto out;
+	if (s->n_trace) {
+		/* events still inline follow the file's, unsaved, so a put moves them */
+		roz_trace_entry *all = roz_calloc(n + s->n_trace, sizeof(*all));
+
+		if (!all) {
+			rc = ROZ_ENOMEM;
+			goto out;
+		}
+		if (n)
+			memcpy(all, ev, n * sizeof(*ev));
+		memcpy(all + n, s->trace, s->n_trace * sizeof(*all));
+		roz_free(ev);
+		ev = all;
+		n += s->n_trace;
+		s->trace_saved = n - s->n_trace;
+		s->n_trace = 0;
+	} else {
+		rc = roz_session_trace_compact(ev, &n, fs->max_events);
+		if (rc < 0)
+			goto out;
+		s->trace_saved = n;
+	}
+	roz_free(s->trace);
+	s->trace = ev;
+	s->n_trace = s->cap_trace = n;
+	ev = NULL;
+	n = 0;
+out:
+	roz_free(path);
+	if (rc < 0) {
+		roz_trace_file_entries_free(ev, n);
+		roz_session_free(s);
+		return rc;
+	}
+	*out = s;
+	return ROZ_OK;
 }
 
 static int write_all(int fd, const char *data, size_t len, const char *path)
@@ -409,16 +518,16 @@ static int remove_leftover(const char *tmp)
 	return ROZ_OK;
 }
 
-static int file_put(roz_store *store, const roz_session *session)
+/* Replace the state file: a temp file renamed over it. */
+static int put_state(file_store *fs, const roz_session *session, size_t trace_events)
 {
-	file_store *fs = (file_store *)store;
 	roz_buf json = ROZ_BUF_INIT;
 	char *path = NULL, *tmp = NULL;
 	unsigned char rnd[6];
 	bool locked = holds_lock(fs, session->session_id), made = false;
 	int fd = -1, rc;
 
-	if ((rc = roz_session_json_write(session, &json)) < 0)
+	if ((rc = roz_session_json_write_state(session, trace_events, &json)) < 0)
 		goto out;
 	if ((rc = use_dir(fs, true)) < 0)
 		goto out;
@@ -472,14 +581,7 @@ static int file_put(roz_store *store, const roz_session *session)
 		rc = ROZ_EIO;
 		goto out;
 	}
-	made = false; /* renamed: nothing left to clean up */
-	/*
-	 * The new state is in place and readable. A failed directory sync only
-	 * weakens its durability across a power cut, so it is not reported as
-	 * a failed write, which would make callers answer as if nothing was kept.
-	 */
-	if (fs->fsync)
-		(void)sync_dir(fs->dir);
+	made = false; /* renamed: nothing left to clean up; the caller syncs the directory */
 out:
 	if (fd >= 0)
 		close(fd);
@@ -488,6 +590,117 @@ out:
 	roz_free(tmp);
 	roz_free(path);
 	roz_buf_dispose(&json);
+	return rc;
+}
+
+/* A stored count plus new events, kept from wrapping. */
+static size_t count_add(size_t a, size_t b)
+{
+	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+/*
+ * The trace rewritten to its cap: what the file holds, then the new events,
+ * compacted. ROZ_OK and *kept set once the new file is in place; an error
+ * leaves the old file as it was.
+ */
+static int compact_trace(file_store *fs, const roz_session *session, const char *path, size_t *kept)
+{
+	const roz_trace_entry *fresh = session->trace + session->trace_saved;
+	size_t n_fresh = session->n_trace - session->trace_saved, n = 0;
+	roz_trace_entry *ev = NULL, *all;
+	char *tmp = NULL;
+	int rc;
+
+	if ((rc = roz_trace_file_read(path, fs->euid, fs->dir_uid, &ev, &n)) < 0)
+		return rc;
+	if (!(all = roz_realloc(ev, (n + n_fresh + 1) * sizeof(*ev)))) {
+		roz_trace_file_entries_free(ev, n);
+		return ROZ_ENOMEM;
+	}
+	ev = all;
+	for (size_t i = 0; i < n_fresh; i++, n++) {
+		if (!(ev[n].json = roz_strndup(fresh[i].json, fresh[i].len))) {
+			roz_trace_file_entries_free(ev, n);
+			return ROZ_ENOMEM;
+		}
+		ev[n].len = fresh[i].len;
+	}
+	if ((rc = roz_session_trace_compact(ev, &n, fs->max_events)) == ROZ_OK) {
+		if (!(tmp = path_for(fs, session->session_id, ROZ_TRACE_FILE_SUFFIX ".tmp-locked")))
+			rc = ROZ_ENOMEM;
+		else
+			rc = roz_trace_file_replace(path, tmp, ev, n, fs->fsync);
+	}
+	if (rc == ROZ_OK)
+		*kept = n;
+	roz_free(tmp);
+	roz_trace_file_entries_free(ev, n);
+	return rc;
+}
+
+/*
+ * The state by atomic rename, the new events appended beside it. Usually
+ * the state goes first: a writer that dies before the append loses only
+ * its events. Events moving out of an older file's inline trace go first
+ * instead, since the new state no longer holds them (a reader finds them
+ * moved, note_inline). A trace grown to twice the cap is rewritten to the
+ * cap before the state that counts it.
+ */
+static int file_put(roz_store *store, const roz_session *session)
+{
+	file_store *fs = (file_store *)store;
+	size_t n_fresh = session->n_trace > session->trace_saved ? session->n_trace - session->trace_saved : 0;
+	size_t kept = count_add(session->trace_kept, n_fresh), cap = fs->max_events;
+	bool locked = holds_lock(fs, session->session_id);
+	roz_buf lines = ROZ_BUF_INIT;
+	char *path = NULL;
+	int rc;
+
+	if ((rc = use_dir(fs, true)) < 0)
+		return rc;
+	if (!(path = path_for(fs, session->session_id, ROZ_TRACE_FILE_SUFFIX)))
+		return ROZ_ENOMEM;
+	if (cap == 0) {
+		/* no trace is kept: the file goes (one that stays is uncounted, harmless) */
+		if ((rc = put_state(fs, session, 0)) == ROZ_OK)
+			(void)unlink(path);
+		goto out;
+	}
+	/* only the lock holder rewrites: the temp file's name is the lock's */
+	if (locked && roz_store_trace_due(kept, cap) && compact_trace(fs, session, path, &kept) == ROZ_OK) {
+		rc = put_state(fs, session, kept);
+		goto out;
+	}
+	/* made before anything is written: after the state only the file can fail */
+	if ((rc = roz_trace_file_lines(session->trace + session->trace_saved, n_fresh, &lines)) < 0)
+		goto out;
+	if (session->trace_inline) {
+		if ((rc = roz_trace_file_append(path, lines.ptr, lines.len, locked)) == ROZ_OK)
+			rc = put_state(fs, session, kept);
+		goto out;
+	}
+	if ((rc = put_state(fs, session, kept)) < 0)
+		goto out;
+	if (roz_trace_file_append(path, lines.ptr, lines.len, locked) < 0 && fs->warn) {
+		/* the state stands: saying the put failed would make the hook answer as if nothing was kept */
+		char why[600];
+
+		snprintf(why, sizeof(why), "the session is saved, but %zu trace event%s could not be: %s", n_fresh,
+			 n_fresh == 1 ? "" : "s", roz_error_last());
+		fs->warn(fs->warn_ud, why);
+	}
+out:
+	/*
+	 * The new state is in place and readable, its events beside it. The
+	 * directory is synced last, so the append follows the rename at once. A
+	 * failed sync only weakens durability across a power cut, so it is not
+	 * a failed write, which would make callers answer as if nothing was kept.
+	 */
+	if (rc == ROZ_OK && fs->fsync)
+		(void)sync_dir(fs->dir);
+	roz_buf_dispose(&lines);
+	roz_free(path);
 	return rc;
 }
 
@@ -581,6 +794,13 @@ static int file_del(roz_store *store, const char *id)
 		return ROZ_OK;
 	if (rc < 0)
 		return rc;
+	/* the trace first: a state left alone is a session; a trace left alone would be inherited */
+	if (!(path = path_for(fs, id, ROZ_TRACE_FILE_SUFFIX)))
+		return ROZ_ENOMEM;
+	rc = unlink_file(path, "session trace");
+	roz_free(path);
+	if (rc < 0)
+		return rc;
 	if (!(path = path_for(fs, id, ".json")))
 		return ROZ_ENOMEM;
 	rc = unlink_file(path, "session file");
@@ -590,7 +810,7 @@ static int file_del(roz_store *store, const char *id)
 	 * wins the flock on the unlinked lock file sees that and starts over.
 	 */
 	if (rc == ROZ_OK && holds_lock(fs, id)) {
-		static const char *const extra[] = {HELD_TEMP, ".lock"};
+		static const char *const extra[] = {HELD_TEMP, ROZ_TRACE_FILE_SUFFIX ".tmp-locked", ".lock"};
 
 		for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
 			if (!(path = path_for(fs, id, extra[i])))
@@ -728,6 +948,26 @@ static void file_unlock(roz_store *store, roz_lock *lk)
 	roz_free(lk);
 }
 
+/*
+ * The trace of a session moved aside goes with it, under the same suffix
+ * (<id>.trace.jsonl.corrupt-<time>[-N]), so the fresh session starts its
+ * own. Best effort: a trace that stays is only a longer history.
+ */
+static void move_trace_aside(file_store *fs, const char *id, const char *suffix)
+{
+	char *from = path_for(fs, id, ROZ_TRACE_FILE_SUFFIX), *to = from ? roz_asprintf("%s%s", from, suffix) : NULL;
+	struct stat st;
+
+	if (to && lstat(from, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (link(from, to) == 0)
+			unlink(from);
+		else if (errno != EEXIST)
+			(void)rename(from, to); /* file systems without hard links */
+	}
+	roz_free(from);
+	roz_free(to);
+}
+
 static int file_quarantine(roz_store *store, const char *id, roz_time now, char **moved_to)
 {
 	file_store *fs = (file_store *)store;
@@ -775,6 +1015,7 @@ static int file_quarantine(roz_store *store, const char *id, roz_time now, char 
 		if (link(from, to) == 0) {
 			unlink(from);
 			rc = ROZ_OK;
+			move_trace_aside(fs, id, to + strlen(from));
 			break;
 		}
 		if (errno == EEXIST)
@@ -784,6 +1025,7 @@ static int file_quarantine(roz_store *store, const char *id, roz_time now, char 
 			rc = ROZ_ENOTFOUND;
 		} else if (rename(from, to) == 0) {
 			rc = ROZ_OK; /* file systems without hard links */
+			move_trace_aside(fs, id, to + strlen(from));
 		} else {
 			roz_error_set_errno(errno, "cannot move '%s' aside", from);
 		}
@@ -818,13 +1060,13 @@ static bool ends_with(const char *s, const char *suffix)
  */
 static int64_t moved_aside_at(const char *name)
 {
-	const char *p = strstr(name, ".json.corrupt-");
+	const char *p = strstr(name, ".corrupt-");
 	char text[32];
 	roz_time t;
 
 	if (!p)
 		return -1;
-	p += strlen(".json.corrupt-");
+	p += strlen(".corrupt-");
 	if (strlen(p) < 16 || p[8] != 'T' || p[15] != 'Z' || (p[16] && p[16] != '-'))
 		return -1;
 	for (int i = 0; i < 15; i++)
@@ -877,12 +1119,14 @@ static int file_sweep(roz_store *store, const roz_store_sweep_opts *opts, char *
 	}
 	rc = ROZ_OK;
 	while (d && (de = readdir(d)) != NULL) {
-		bool lockf = ends_with(de->d_name, ".lock"), temp = strstr(de->d_name, ".json.tmp-") != NULL;
+		bool lockf = ends_with(de->d_name, ".lock");
+		bool temp = strstr(de->d_name, ".json.tmp-") || strstr(de->d_name, ROZ_TRACE_FILE_SUFFIX ".tmp-");
 		struct stat st;
 		int64_t age_from, moved_at;
 		char *name;
 
-		if (!lockf && !temp && !strstr(de->d_name, ".json.corrupt-"))
+		if (!lockf && !temp && !strstr(de->d_name, ".json.corrupt-") &&
+		    !strstr(de->d_name, ROZ_TRACE_FILE_SUFFIX ".corrupt-"))
 			continue;
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
 			continue;
@@ -920,6 +1164,11 @@ static int file_sweep(roz_store *store, const roz_store_sweep_opts *opts, char *
 	*removed = out;
 	*n = count;
 	return ROZ_OK;
+}
+
+static void file_set_trace_cap(roz_store *store, size_t max_events)
+{
+	((file_store *)store)->max_events = max_events;
 }
 
 static void file_free(roz_store *store)
@@ -960,6 +1209,9 @@ int roz_store_file_open(const char *dir, const roz_store_file_opts *opts, roz_st
 	fs->parent.quarantine = file_quarantine;
 	fs->parent.free = file_free;
 	fs->parent.sweep = file_sweep;
+	fs->parent.get_state = file_get_state;
+	fs->parent.set_trace_cap = file_set_trace_cap;
+	fs->max_events = ROZ_TRACE_MAX_DEFAULT;
 	*out = &fs->parent;
 	return ROZ_OK;
 }

@@ -1,7 +1,8 @@
 /*
- * store_memory.c - sessions kept in memory as their JSON text, so tests run
- * the same serialisation as the file store and every get hands back an
- * independent copy.
+ * store_memory.c - sessions kept in memory: the state as its JSON text, so
+ * tests run the same serialisation as the file store and every get hands
+ * back an independent copy, and the trace as a list of event texts that
+ * puts append to, compacted as the file store compacts its file.
  */
 #include "roz/sys/store.h"
 
@@ -16,6 +17,8 @@ typedef struct mem_entry {
 	char *id;
 	char *json;
 	size_t len;
+	roz_trace_entry *trace;
+	size_t n_trace, cap_trace;
 } mem_entry;
 
 typedef struct mem_store {
@@ -25,6 +28,7 @@ typedef struct mem_store {
 	pthread_mutex_t mu;    /* guards items and held */
 	pthread_cond_t freed;  /* signalled when a session lock is released */
 	struct roz_lock *held; /* session locks currently held */
+	size_t max_events;     /* the trace cap */
 } mem_store;
 
 struct roz_lock {
@@ -40,55 +44,159 @@ static mem_entry *find(mem_store *ms, const char *id)
 	return NULL;
 }
 
-static int mem_get(roz_store *store, const char *id, roz_session **out)
+static void entry_trace_free(mem_entry *e)
+{
+	for (size_t i = 0; i < e->n_trace; i++)
+		roz_free(e->trace[i].json);
+	roz_free(e->trace);
+	e->trace = NULL;
+	e->n_trace = e->cap_trace = 0;
+}
+
+/* Under the mutex: the session's state, its trace not read. */
+static int state_of(mem_store *ms, const char *id, mem_entry **e, roz_session **out)
+{
+	if (!(*e = find(ms, id))) {
+		roz_error_set("session '%s' not found", id);
+		return ROZ_ENOTFOUND;
+	}
+	return roz_session_json_parse((*e)->json, (*e)->len, out);
+}
+
+static int mem_get_state(roz_store *store, const char *id, roz_session **out)
 {
 	mem_store *ms = (mem_store *)store;
 	mem_entry *e;
 	int rc;
 
 	pthread_mutex_lock(&ms->mu);
-	e = find(ms, id);
-	if (!e) {
-		roz_error_set("session '%s' not found", id);
-		rc = ROZ_ENOTFOUND;
-	} else {
-		rc = roz_session_json_parse(e->json, e->len, out);
-	}
+	rc = state_of(ms, id, &e, out);
 	pthread_mutex_unlock(&ms->mu);
 	return rc;
+}
+
+static int mem_get(roz_store *store, const char *id, roz_session **out)
+{
+	mem_store *ms = (mem_store *)store;
+	roz_session *s = NULL;
+	mem_entry *e;
+	size_t cap;
+	int rc;
+
+	pthread_mutex_lock(&ms->mu);
+	rc = state_of(ms, id, &e, &s);
+	for (size_t i = 0; rc == ROZ_OK && i < e->n_trace; i++) {
+		char *copy = roz_strndup(e->trace[i].json, e->trace[i].len);
+
+		if (!copy || roz_session_trace_push_raw(s, copy, e->trace[i].len) < 0) {
+			roz_free(copy);
+			rc = ROZ_ENOMEM;
+		}
+	}
+	cap = ms->max_events;
+	pthread_mutex_unlock(&ms->mu);
+	if (rc == ROZ_OK)
+		rc = roz_session_trace_compact(s->trace, &s->n_trace, cap);
+	if (rc < 0) {
+		roz_session_free(s);
+		return rc;
+	}
+	s->trace_saved = s->n_trace;
+	*out = s;
+	return ROZ_OK;
+}
+
+/* Copies of the events the session added since it was read; NULL with none or out of memory. */
+static roz_trace_entry *new_events(const roz_session *session, size_t *n, int *rc)
+{
+	roz_trace_entry *ev;
+
+	*n = session->n_trace > session->trace_saved ? session->n_trace - session->trace_saved : 0;
+	*rc = ROZ_OK;
+	if (!*n)
+		return NULL;
+	if (!(ev = roz_calloc(*n, sizeof(*ev)))) {
+		*rc = ROZ_ENOMEM;
+		return NULL;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		const roz_trace_entry *from = &session->trace[session->trace_saved + i];
+
+		if (!(ev[i].json = roz_strndup(from->json, from->len))) {
+			for (size_t j = 0; j < i; j++)
+				roz_free(ev[j].json);
+			roz_free(ev);
+			*rc = ROZ_ENOMEM;
+			return NULL;
+		}
+		ev[i].len = from->len;
+	}
+	return ev;
 }
 
 static int mem_put(roz_store *store, const roz_session *session)
 {
 	mem_store *ms = (mem_store *)store;
 	roz_buf b = ROZ_BUF_INIT;
+	roz_trace_entry *ev;
+	size_t n_ev, kept;
 	mem_entry *e;
+	bool made = false;
 	int rc;
 
-	if ((rc = roz_session_json_write(session, &b)) < 0) {
-		roz_buf_dispose(&b);
+	ev = new_events(session, &n_ev, &rc);
+	if (rc < 0)
 		return rc;
-	}
 	pthread_mutex_lock(&ms->mu);
 	e = find(ms, session->session_id);
+	kept = ms->max_events ? (e ? e->n_trace : 0) + n_ev : 0;
+	if ((rc = roz_session_json_write_state(session, kept, &b)) < 0)
+		goto out;
 	if (!e) {
 		char *id = roz_strdup(session->session_id);
 
 		if (!id ||
 		    roz_alloc_array_reserve((void **)&ms->items, &ms->cap, sizeof(*ms->items), ms->n + 1) < 0) {
 			roz_free(id);
-			pthread_mutex_unlock(&ms->mu);
-			roz_buf_dispose(&b);
-			return ROZ_ENOMEM;
+			rc = ROZ_ENOMEM;
+			goto out;
 		}
-		e = &ms->items[ms->n++];
+		e = &ms->items[ms->n];
+		memset(e, 0, sizeof(*e));
 		e->id = id;
-		e->json = NULL;
+		made = true;
+	}
+	/* the state and the events land together or not at all: room first, then nothing fails */
+	if (roz_alloc_array_reserve((void **)&e->trace, &e->cap_trace, sizeof(*e->trace), e->n_trace + n_ev) < 0) {
+		if (made) {
+			roz_free(e->id);
+			roz_free(e->trace);
+		}
+		rc = ROZ_ENOMEM;
+		goto out;
+	}
+	if (made)
+		ms->n++;
+	memcpy(e->trace + e->n_trace, ev, n_ev * sizeof(*ev));
+	e->n_trace += n_ev;
+	roz_free(ev);
+	ev = NULL;
+	n_ev = 0;
+	if (!ms->max_events)
+		entry_trace_free(e);
+	else if (roz_store_trace_due(e->n_trace, ms->max_events) &&
+		 roz_session_trace_compact(e->trace, &e->n_trace, ms->max_events) < 0) {
+		/* a trace one compaction late is still a trace: the next put tries again */
 	}
 	roz_free(e->json);
 	e->json = roz_buf_detach(&b, &e->len);
+out:
 	pthread_mutex_unlock(&ms->mu);
-	return ROZ_OK;
+	for (size_t i = 0; i < n_ev; i++)
+		roz_free(ev[i].json);
+	roz_free(ev);
+	roz_buf_dispose(&b);
+	return rc;
 }
 
 static int mem_list(roz_store *store, char ***ids, size_t *n)
@@ -121,6 +229,7 @@ static int mem_del(roz_store *store, const char *id)
 	if (e) {
 		roz_free(e->id);
 		roz_free(e->json);
+		entry_trace_free(e);
 		*e = ms->items[--ms->n];
 	}
 	pthread_mutex_unlock(&ms->mu);
@@ -225,6 +334,15 @@ static int mem_sweep(roz_store *store, const roz_store_sweep_opts *opts, char **
 	return *removed ? ROZ_OK : ROZ_ENOMEM;
 }
 
+static void mem_set_trace_cap(roz_store *store, size_t max_events)
+{
+	mem_store *ms = (mem_store *)store;
+
+	pthread_mutex_lock(&ms->mu);
+	ms->max_events = max_events;
+	pthread_mutex_unlock(&ms->mu);
+}
+
 static void mem_free(roz_store *store)
 {
 	mem_store *ms = (mem_store *)store;
@@ -232,6 +350,7 @@ static void mem_free(roz_store *store)
 	for (size_t i = 0; i < ms->n; i++) {
 		roz_free(ms->items[i].id);
 		roz_free(ms->items[i].json);
+		entry_trace_free(&ms->items[i]);
 	}
 	roz_free(ms->items);
 	while (ms->held) {
@@ -265,6 +384,9 @@ int roz_store_memory_new(roz_store **out)
 	ms->parent.quarantine = mem_quarantine;
 	ms->parent.free = mem_free;
 	ms->parent.sweep = mem_sweep;
+	ms->parent.get_state = mem_get_state;
+	ms->parent.set_trace_cap = mem_set_trace_cap;
+	ms->max_events = ROZ_TRACE_MAX_DEFAULT;
 	*out = &ms->parent;
 	return ROZ_OK;
 }

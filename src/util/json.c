@@ -103,6 +103,29 @@ void roz_json_add_string(roz_buf *b, const char *s)
 	roz_json_add_stringn(b, s, strlen(s));
 }
 
+void roz_json_add_compact(roz_buf *b, const char *s, size_t len)
+{
+	size_t from = 0;
+	bool in_string = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (in_string) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_string = false;
+		} else if (c == '"') {
+			in_string = true;
+		} else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			roz_buf_add(b, s + from, i - from);
+			from = i + 1;
+		}
+	}
+	roz_buf_add(b, s + from, len - from);
+}
+
 void roz_json_add_string_array(roz_buf *b, char *const *items, size_t n)
 {
 	roz_buf_addc(b, '[');

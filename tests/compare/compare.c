@@ -517,13 +517,13 @@ static bool stop_not_spawned(const model *m)
 
 /* ---- steps ----------------------------------------------------------------------- */
 
-enum { STEP_HOOK, STEP_DECIDE };
+enum { STEP_HOOK, STEP_DECIDE, STEP_DEBUG };
 
 typedef struct step {
 	int kind;
 	const char *event;      /* hook name */
 	char *input;            /* hook input JSON */
-	int argc;               /* decide: arguments after "decide" */
+	int argc;               /* decide: arguments after "decide"; debug: the session id */
 	char *argv[MAX_ARGS];
 	bool enables;           /* a prompt that starts a review cycle */
 	bool big;               /* a tool input over 10 KiB, stored cut down if gated */
@@ -1495,6 +1495,10 @@ static void run_side(const char *bin, const seq *q, int side, const step *st, re
 	if (st->kind == STEP_HOOK) {
 		argv[a++] = "hook";
 		argv[a++] = (char *)st->event;
+	} else if (st->kind == STEP_DEBUG) {
+		argv[a++] = "debug";
+		argv[a++] = st->argv[0];
+		argv[a++] = "--json";
 	} else {
 		argv[a++] = "decide";
 		for (int i = 0; i < st->argc; i++)
@@ -1980,6 +1984,27 @@ static cJSON *normalize(const seq *q, const cJSON *s, const char *file, bool the
 	return o;
 }
 
+/* roz in C under test; `roz debug <id> --json` reads a session back whole through its store. */
+static const char *ours_bin;
+
+static cJSON *ours_whole(const seq *q, const char *id)
+{
+	step st;
+	result r;
+	cJSON *s;
+
+	memset(&st, 0, sizeof(st));
+	st.kind = STEP_DEBUG;
+	st.argv[0] = (char *)id;
+	st.argc = 1;
+	run_side(ours_bin, q, OURS, &st, &r);
+	s = r.status == 0 ? cJSON_Parse(r.out) : NULL;
+	if (!s)
+		s = cJSON_CreateString("<session not read back by roz debug>");
+	result_dispose(&r);
+	return s;
+}
+
 /* The session file of one side, parsed; NULL when absent, a JSON string when it does not parse. */
 static cJSON *load_state(const seq *q, int side, const char *id, char **raw)
 {
@@ -1994,7 +2019,12 @@ static cJSON *load_state(const seq *q, int side, const char *id, char **raw)
 		return NULL;
 	s = cJSON_Parse(*raw);
 	if (!s)
-		s = cJSON_CreateString("<unparsable session file>");
+		return cJSON_CreateString("<unparsable session file>");
+	if (side == OURS) {
+		/* roz in C keeps the trace beside the state: the whole session is what it reads back */
+		cJSON_Delete(s);
+		s = ours_whole(q, id);
+	}
 	return s;
 }
 
@@ -2365,6 +2395,7 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
+	ours_bin = o.bin[OURS];
 	if (!o.bin[OURS] || !o.bin[THEIRS])
 		usage();
 	if (o.steps < 1 || o.steps > MAX_STEPS)

@@ -14,7 +14,7 @@
  *   FAILSHIM_REALTIME  seconds since the epoch for CLOCK_REALTIME
  *   FAILSHIM_SEED    getrandom() returns a fixed xorshift stream from this
  *
- * open counts open/open64/openat/openat64, rename counts renameat too, and so
+ * open counts open/open64/openat/openat64, write counts writev, rename counts renameat too, and so
  * on for mkdir, link and unlink. Calls are counted only in the process that
  * loaded the shim: a forked child would otherwise share the countdown.
  */
@@ -34,6 +34,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,6 +75,7 @@ static int (*real_openat)(int, const char *, int, ...);
 static int (*real_openat64)(int, const char *, int, ...);
 static ssize_t (*real_read)(int, void *, size_t);
 static ssize_t (*real_write)(int, const void *, size_t);
+static ssize_t (*real_writev)(int, const struct iovec *, int);
 static int (*real_fsync)(int);
 static int (*real_fdatasync)(int);
 static int (*real_rename)(const char *, const char *);
@@ -161,6 +163,7 @@ static void shim_init(void)
 	RESOLVE(openat64);
 	RESOLVE(read);
 	RESOLVE(write);
+	RESOLVE(writev);
 	RESOLVE(fsync);
 	RESOLVE(fdatasync);
 	RESOLVE(rename);
@@ -367,6 +370,23 @@ EXPORT ssize_t write(int fd, const void *buf, size_t n)
 		return fail_with();
 	}
 	return real_write(fd, buf, n);
+}
+
+/* Counted as a write: the append-only files (trace, ledger) land with one writev. */
+EXPORT ssize_t writev(int fd, const struct iovec *iov, int cnt)
+{
+	char what[32];
+
+	if (should_fail(F_WRITE, fd_name(fd, what, sizeof(what)))) {
+		if (S.err == ERR_SHORT) {
+			/* half of the first piece with bytes in it: a line cut short */
+			for (int i = 0; i < cnt; i++)
+				if (iov[i].iov_len > 1)
+					return real_write(fd, iov[i].iov_base, iov[i].iov_len / 2);
+		}
+		return fail_with();
+	}
+	return real_writev(fd, iov, cnt);
 }
 
 EXPORT int fsync(int fd)

@@ -5,6 +5,8 @@
  */
 #include "faultlib.h"
 
+#include "roz/json.h"
+
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <dirent.h>
@@ -83,6 +85,7 @@ void fl_home_make_in(fl_home *h, const char *parent, const char *id, const char 
 	h->io = make_temp_dir(scratch_base());
 	h->sessions = t_sprintf("%s/sessions", h->dir);
 	h->file = t_sprintf("%s/%s.json", h->sessions, id);
+	h->trace = t_sprintf("%s/%s.trace.jsonl", h->sessions, id);
 	h->id = t_sprintf("%s", id);
 	if (mkdir(h->sessions, 0700) < 0)
 		fail_msg("mkdir %s: %s", h->sessions, strerror(errno));
@@ -108,6 +111,7 @@ void fl_home_dispose(fl_home *h)
 	free(h->sessions);
 	free(h->io);
 	free(h->file);
+	free(h->trace);
 	free(h->id);
 	memset(h, 0, sizeof(*h));
 }
@@ -152,6 +156,38 @@ char *fl_get_session(const fl_home *h, size_t *len)
 	return t_read_file(h->file, len);
 }
 
+void fl_set_trace(const fl_home *h, const char *text, size_t len)
+{
+	if (unlink(h->trace) < 0 && errno != ENOENT)
+		fail_msg("unlink %s: %s", h->trace, strerror(errno));
+	if (text)
+		write_bytes(h->trace, text, len);
+}
+
+char *fl_get_trace(const fl_home *h, size_t *len)
+{
+	return t_read_file(h->trace, len);
+}
+
+void fl_trace_count(const char *text, size_t len, fl_trace_lines *out)
+{
+	size_t start = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (text && start < len) {
+		const char *nl = memchr(text + start, '\n', len - start);
+		size_t end = nl ? (size_t)(nl - text) : len;
+
+		if (!nl)
+			out->torn = true;
+		else if (end > start && text[start] == '{' && roz_json_valid(text + start, end - start))
+			out->events++;
+		else
+			out->bad++;
+		start = end + 1;
+	}
+}
+
 static bool starts(const char *s, const char *prefix, size_t n)
 {
 	return strncmp(s, prefix, n) == 0;
@@ -173,13 +209,14 @@ void fl_leftovers_scan(const fl_home *h, fl_leftovers *l)
 
 		if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
 			continue;
-		if (starts(n, h->id, idlen) && strcmp(rest, ".json") == 0)
+		if (starts(n, h->id, idlen) && (strcmp(rest, ".json") == 0 || strcmp(rest, ".trace.jsonl") == 0))
 			continue;
-		if (starts(n, h->id, idlen) && starts(rest, ".json.tmp-", 10))
+		if (starts(n, h->id, idlen) && (starts(rest, ".json.tmp-", 10) || starts(rest, ".trace.jsonl.tmp-", 17)))
 			l->tmp++;
 		else if (starts(n, h->id, idlen) && strcmp(rest, ".lock") == 0)
 			l->lock++;
-		else if (starts(n, h->id, idlen) && starts(rest, ".json.corrupt-", 14))
+		else if (starts(n, h->id, idlen) &&
+			 (starts(rest, ".json.corrupt-", 14) || starts(rest, ".trace.jsonl.corrupt-", 21)))
 			l->corrupt++;
 		else
 			l->other++;

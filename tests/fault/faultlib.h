@@ -12,11 +12,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* A roz home: <dir>/config.toml and <dir>/sessions/<id>.json; io holds the runs' streams. */
+/*
+ * A roz home: <dir>/config.toml, <dir>/sessions/<id>.json (the state) and
+ * <id>.trace.jsonl (its trace); io holds the runs' streams.
+ */
 typedef struct fl_home {
 	char *dir;
 	char *sessions;
 	char *file;
+	char *trace;
 	char *io;
 	char *id;
 } fl_home;
@@ -35,10 +39,22 @@ void fl_home_dispose(fl_home *h);
 void fl_set_session(const fl_home *h, const char *text, size_t len);
 /* The session file's bytes, or NULL when there is none. Caller frees. */
 char *fl_get_session(const fl_home *h, size_t *len);
+/* Put `text` as the session's trace file (NULL: none), after fl_set_session. */
+void fl_set_trace(const fl_home *h, const char *text, size_t len);
+/* The trace file's bytes, or NULL when there is none. Caller frees. */
+char *fl_get_trace(const fl_home *h, size_t *len);
 
-/* What lies in sessions/ besides <id>.json. */
+/* What a trace file holds: whole events, a torn last line, lines that are not events. */
+typedef struct fl_trace_lines {
+	long events;
+	bool torn; /* the last line has no "\n" */
+	long bad;  /* whole lines that are not a JSON object */
+} fl_trace_lines;
+void fl_trace_count(const char *text, size_t len, fl_trace_lines *out);
+
+/* What lies in sessions/ besides <id>.json and <id>.trace.jsonl. */
 typedef struct fl_leftovers {
-	int tmp;     /* <id>.json.tmp-* */
+	int tmp;     /* <id>.json.tmp-*, <id>.trace.jsonl.tmp-* */
 	int lock;    /* <id>.lock */
 	int corrupt; /* <id>.json.corrupt-* */
 	int other;

@@ -8,8 +8,17 @@
  * first. The two runs differ only in their clock and random ids, so states
  * are compared with times and UUIDs blanked out (fl_normalize); a file equal
  * to neither the state before nor that one fails the test.
+ *
+ * The trace beside the state is judged by its events' ids: whole lines only
+ * (a line cut short at the end is allowed, and ended by the next append), no
+ * event twice, and the call's events all there or none of them: a kill
+ * between the state and the append loses that call's events, nothing else.
+ * With the state before, none of them, unless the kill landed after a
+ * compaction, which writes the trace before the state.
  */
 #include "faultlib.h"
+
+#include <cjson/cJSON.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -39,7 +48,8 @@
  */
 static const char *const configs[2] = {
 	"[review.gates]\ntools = [\"Bash:git push*\"]\n\n[storage]\nfsync = true\n",
-	"[review.gates]\ntools = [\"Bash:git push*\"]\n",
+	/* a small trace cap: the trace is compacted (rewritten) every few rounds, kills land there too */
+	"[review.gates]\ntools = [\"Bash:git push*\"]\n\n[trace]\nmax_events = 12\n",
 };
 
 #define IN(fields) "{\"session_id\":\"" SID "\",\"cwd\":\"/work/app\"" fields "}"
@@ -99,6 +109,7 @@ static const char *const landing_legend =
 static struct {
 	long landed[N_CALLS][L__COUNT];
 	long stale_temps, cleaned_temps;
+	long events_lost, torn_tails, compacted;
 	int64_t max_follow_up_us, total_us;
 	long rounds;
 } stats;
@@ -121,14 +132,83 @@ static bool ok_outcome(const call *c, const fl_result *r)
 	return r->status == 0 && fl_one_json_object(r->out) && !strstr(r->out, "\"allow\"");
 }
 
-/* The state the call writes, from an unkilled run on a copy of `before`; *usec is how long it took. */
-static char *reference_after(const fl_home *ref, const call *c, const char *before, size_t len, int round,
-			     int64_t *usec)
+/* The ids of a trace's whole events, in order (a NULL-terminated list), and what else it holds. */
+typedef struct trace_ids {
+	char **ids;
+	size_t n;
+	fl_trace_lines lines;
+} trace_ids;
+
+static void trace_ids_read(const fl_home *h, trace_ids *t)
 {
+	size_t len = 0, start = 0;
+	char *text = fl_get_trace(h, &len);
+
+	memset(t, 0, sizeof(*t));
+	fl_trace_count(text, len, &t->lines);
+	t->ids = calloc((size_t)t->lines.events + 1, sizeof(char *));
+	assert_non_null(t->ids);
+	while (text && start < len) {
+		char *nl = memchr(text + start, '\n', len - start);
+		cJSON *ev, *id;
+
+		if (!nl)
+			break;
+		*nl = '\0';
+		ev = cJSON_Parse(text + start);
+		id = cJSON_GetObjectItem(ev, "id");
+		if (cJSON_IsObject(ev) && cJSON_IsString(id) && t->n < (size_t)t->lines.events)
+			t->ids[t->n++] = strdup(id->valuestring);
+		cJSON_Delete(ev);
+		start = (size_t)(nl - text) + 1;
+	}
+	free(text);
+}
+
+static void trace_ids_dispose(trace_ids *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->ids[i]);
+	free(t->ids);
+}
+
+static bool has_id(const trace_ids *t, const char *id)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->ids[i], id) == 0)
+			return true;
+	return false;
+}
+
+/* Events in `now` that `before` does not have; fails on an event twice or a line that is not one. */
+static size_t new_events(const trace_ids *now, const trace_ids *before, long bad_allowed, const char *what)
+{
+	size_t fresh = 0;
+
+	if (now->lines.bad > bad_allowed)
+		fail_msg("%s: the trace holds %ld broken line(s), %ld expected", what, now->lines.bad, bad_allowed);
+	for (size_t i = 0; i < now->n; i++) {
+		for (size_t j = i + 1; j < now->n; j++)
+			if (strcmp(now->ids[i], now->ids[j]) == 0)
+				fail_msg("%s: the trace holds event %s twice", what, now->ids[i]);
+		fresh += !has_id(before, now->ids[i]);
+	}
+	return fresh;
+}
+
+/* The state the call writes, from an unkilled run on a copy of `before`; *usec is how long it took. */
+static char *reference_after(const fl_home *ref, const call *c, const char *before, size_t len,
+			     const fl_home *h, int round, int64_t *usec, size_t *k)
+{
+	trace_ids tb, ta;
 	fl_result r;
-	char *after;
+	size_t tlen = 0;
+	char *after, *trace = fl_get_trace(h, &tlen);
 
 	fl_set_session(ref, before, len);
+	fl_set_trace(ref, trace, tlen);
+	free(trace);
+	trace_ids_read(ref, &tb);
 	run_call(ref, c, &r);
 	if (!ok_outcome(c, &r))
 		fail_msg("seed %llu round %d: the unkilled %s failed on a copy: exit %d, stdout '%s', stderr '%s'",
@@ -139,6 +219,11 @@ static char *reference_after(const fl_home *ref, const call *c, const char *befo
 	if (!after)
 		fail_msg("seed %llu round %d: the unkilled %s left no session file", (unsigned long long)seed, round,
 			 c->name);
+	/* how many events the call adds */
+	trace_ids_read(ref, &ta);
+	*k = new_events(&ta, &tb, tb.lines.bad, "the unkilled reference run");
+	trace_ids_dispose(&tb);
+	trace_ids_dispose(&ta);
 	return after;
 }
 
@@ -156,6 +241,8 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 	char *before, *after, *now, *n_now, *n_before, *n_after;
 	const char *hook_argv[3];
 	enum landing where;
+	trace_ids t_before, t_now, t_follow;
+	size_t k = 0, fresh;
 	fl_leftovers l;
 	fl_result r;
 	fl_cmd cmd;
@@ -177,7 +264,8 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 	before = fl_get_session(h, &before_len);
 	if (!before)
 		fail_msg("seed %llu round %d: no session file before the round", (unsigned long long)seed, round);
-	after = reference_after(ref, c, before, before_len, round, &ref_us);
+	trace_ids_read(h, &t_before);
+	after = reference_after(ref, c, before, before_len, h, round, &ref_us, &k);
 	delay = (long)(fl_rand(rng) % (uint64_t)((ref_us > MAX_DELAY_US ? ref_us : MAX_DELAY_US) + 1));
 	snprintf(what, sizeof(what), "seed %llu round %d (%s, fsync %s, killed after %ld us)",
 		 (unsigned long long)seed, round, c->name, round % 2 ? "off" : "on", delay);
@@ -223,6 +311,22 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 	stats.stale_temps += l.tmp;
 	fl_result_dispose(&r);
 
+	/* the trace: whole events, none twice, the call's all there or none */
+	trace_ids_read(h, &t_now);
+	fresh = new_events(&t_now, &t_before, t_before.lines.bad, what);
+	if (fresh != 0 && fresh != k)
+		fail_msg("%s: %zu of the call's %zu trace events are there: a call's events land together", what,
+			 fresh, k);
+	if (fresh && (where == L_BEFORE_WRITE || where == L_MID_WRITE) && t_now.n >= t_before.n + k)
+		fail_msg("%s: the call's trace events landed with the state before it (the state goes first)",
+			 what);
+	if (where == L_EXITED && fresh != k)
+		fail_msg("%s: finished unkilled, but %zu of its %zu trace events are there", what, fresh, k);
+	/* the state landed, its events did not: killed between the two */
+	stats.events_lost += where == L_RENAMED && !fresh ? (long)k : 0;
+	stats.torn_tails += t_now.lines.torn;
+	stats.compacted += t_now.n < t_before.n;
+
 	/* the next hook takes over at once and writes over the dead writer's temp file */
 	run_call(h, &follow, &r);
 	if (r.status != 0 || strcmp(r.out, "{}\n") != 0 || *r.err)
@@ -248,7 +352,18 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 		if (!text || !fl_session_parses(text, len))
 			fail_msg("%s: after the next hook the session file is %s", what, text ? "unreadable" : "gone");
 		free(text);
+		/*
+		 * A hook that appends ends a line a kill cut short (which stays the
+		 * one line that is not an event); a plain prompt appends nothing.
+		 */
+		trace_ids_read(h, &t_follow);
+		if (new_events(&t_follow, &t_now, t_now.lines.bad + (t_now.lines.torn ? 1 : 0), what) &&
+		    t_follow.lines.torn)
+			fail_msg("%s: the next hook appended, and the trace still ends mid-line", what);
+		trace_ids_dispose(&t_follow);
 	}
+	trace_ids_dispose(&t_before);
+	trace_ids_dispose(&t_now);
 	stats.rounds++;
 	free(before);
 	free(after);
@@ -328,6 +443,9 @@ static void test_kill_writers(void **state)
 		printf("\n  %s\ncrash: %ld kills left a temp file (all %ld written over by the next hook); slowest "
 		       "next hook %.2f ms\n",
 		       landing_legend, stats.stale_temps, stats.cleaned_temps, stats.max_follow_up_us / 1e3);
+		printf("crash: trace events lost with their call (state saved, append not made): %ld; torn last "
+		       "lines: %ld; kills after a compaction: %ld\n",
+		       stats.events_lost, stats.torn_tails, stats.compacted);
 	}
 	for (int i = 0; i < 2; i++)
 		fl_home_dispose(&homes[i]);

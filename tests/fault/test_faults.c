@@ -300,6 +300,8 @@ typedef struct fixture {
 	const kind *k;
 	char *before, *after, *ref_out, *ref_err;
 	size_t before_len, after_len;
+	char *tbefore, *tafter; /* the trace files before and after (NULL: none) */
+	size_t tbefore_len, tafter_len;
 	int ref_status;
 	long count[N_FUNCS]; /* calls the unfaulted hook makes (shim walk) */
 	long allocs;         /* roz_malloc calls it makes (in-process walk) */
@@ -315,6 +317,8 @@ static void fixture_dispose(fixture *fx)
 {
 	free(fx->before);
 	free(fx->after);
+	free(fx->tbefore);
+	free(fx->tafter);
 	free(fx->ref_out);
 	free(fx->ref_err);
 	memset(fx, 0, sizeof(*fx));
@@ -324,6 +328,7 @@ static void fixture_dispose(fixture *fx)
 static void reset_home(const fl_home *h, const fixture *fx)
 {
 	fl_set_session(h, fx->before, fx->before_len);
+	fl_set_trace(h, fx->tbefore, fx->tbefore_len);
 	if (fx->k->fresh && rmdir(h->sessions) < 0)
 		fail_msg("rmdir %s: %s", h->sessions, strerror(errno));
 }
@@ -334,6 +339,37 @@ static const char *const state_names[] = {"before", "after", "moved aside"};
 static bool same_bytes(const char *a, size_t alen, const char *b, size_t blen)
 {
 	return a && b && alen == blen && memcmp(a, b, alen) == 0;
+}
+
+/*
+ * The trace after a run: whole events, and the trace that goes with the
+ * state: the one before, with the state before (the state is saved first);
+ * with the new state, the new trace or, when the append itself failed, the
+ * one before (the hook's events are lost, nothing else), or the one before
+ * and part of a line when a write was cut short.
+ */
+static void check_trace(const fl_home *h, const fixture *fx, enum state st, const char *what)
+{
+	size_t len = 0;
+	char *now = track(fl_get_trace(h, &len));
+	fl_trace_lines tl;
+
+	fl_trace_count(now, len, &tl);
+	if (tl.bad)
+		violation("%s: the trace holds %ld line(s) that are not events", what, tl.bad);
+	if (st == S_MOVED)
+		return;
+	/* a write cut short after the new state: the trace before, then part of a line the next append ends */
+	if (tl.torn && st == S_AFTER && (!fx->tbefore || (len > fx->tbefore_len &&
+							  memcmp(now, fx->tbefore, fx->tbefore_len) == 0)))
+		return;
+	/* an empty file is no trace: the append that created it failed */
+	if (same_bytes(now, len, fx->tbefore, fx->tbefore_len) || ((!now || !len) && !fx->tbefore))
+		return;
+	if (st == S_AFTER && same_bytes(now, len, fx->tafter, fx->tafter_len))
+		return;
+	violation("%s: with the state %s, the trace is neither the one before nor the one the hook "
+		  "writes:\n%.600s", what, st == S_AFTER ? "after" : "before", now ? now : "(none)");
 }
 
 /*
@@ -388,6 +424,7 @@ static enum state check_state(const fl_home *h, const fixture *fx, const char *w
 			  "writes (%zu bytes, %s):\n%.600s",
 			  what, len, fl_session_parses(now, len) ? "parses" : "DOES NOT PARSE", now);
 	}
+	check_trace(h, fx, st, what);
 	*pristine = st == S_BEFORE && !l.corrupt;
 	return st;
 }
@@ -534,8 +571,8 @@ static void read_report(const fl_home *h, report *rep)
 
 static fl_home shim_home;
 static fixture shim_fx[N_KINDS];
-static char *shim_base;
-static size_t shim_base_len;
+static char *shim_base, *shim_base_trace;
+static size_t shim_base_len, shim_base_trace_len;
 
 static void must_succeed(const step *s, const fl_result *r, const char *phase)
 {
@@ -558,6 +595,8 @@ static void build_base(const fl_home *h)
 	}
 	shim_base = fl_get_session(h, &shim_base_len);
 	assert_non_null(shim_base);
+	shim_base_trace = fl_get_trace(h, &shim_base_trace_len);
+	assert_non_null(shim_base_trace);
 }
 
 static long walk_seed(size_t k)
@@ -593,6 +632,7 @@ static void build_fixture(const fl_home *h, size_t k, fixture *fx)
 	memset(fx, 0, sizeof(*fx));
 	fx->k = kd;
 	fl_set_session(h, shim_base, shim_base_len);
+	fl_set_trace(h, shim_base_trace, shim_base_trace_len);
 	for (int i = 0; i < kd->n_prep; i++) {
 		shim_run p = {WALK_TIME - 100 + 10 * i, 1000 + i, NULL, 0, NULL};
 
@@ -606,6 +646,7 @@ static void build_fixture(const fl_home *h, size_t k, fixture *fx)
 		fx->before = strndup(shim_base, fx->before_len);
 	} else if (!kd->fresh) {
 		fx->before = fl_get_session(h, &fx->before_len);
+		fx->tbefore = fl_get_trace(h, &fx->tbefore_len);
 	}
 
 	/* the unfaulted run, counting every call */
@@ -622,6 +663,7 @@ static void build_fixture(const fl_home *h, size_t k, fixture *fx)
 		fail_msg("%s: the unfaulted run warned: %s", kd->name, r.err);
 	memcpy(fx->count, rep.count, sizeof(fx->count));
 	fx->after = fl_get_session(h, &fx->after_len);
+	fx->tafter = fl_get_trace(h, &fx->tafter_len);
 	assert_non_null(fx->after);
 	assert_true(fl_session_parses(fx->after, fx->after_len));
 	fx->ref_out = strdup(r.out);
@@ -660,6 +702,8 @@ static int shim_teardown(void **state)
 		fixture_dispose(&shim_fx[k]);
 	free(shim_base);
 	shim_base = NULL;
+	free(shim_base_trace);
+	shim_base_trace = NULL;
 	fl_home_dispose(&shim_home);
 	return 0;
 }
@@ -678,6 +722,25 @@ static bool skip_without_shim(void)
 	return true;
 }
 
+/*
+ * After the follow-up the trace has every event it had before the fault,
+ * and at most one line that is not an event: what a cut write left, ended
+ * by the next append (a follow-up that adds no event leaves it open, and
+ * readers pass over it; test_store checks the healing itself).
+ */
+static void follow_up_trace(const fl_home *h, const fixture *fx, const char *what)
+{
+	size_t len = 0;
+	char *now = track(fl_get_trace(h, &len));
+	fl_trace_lines tl, was;
+
+	fl_trace_count(now, len, &tl);
+	fl_trace_count(fx->tbefore, fx->tbefore_len, &was);
+	if (tl.bad > 1 || tl.events < was.events)
+		violation("%s; after the follow-up the trace has %ld events (%ld before), %ld broken line(s)",
+			  what, tl.events, was.events, tl.bad);
+}
+
 /* After any fault: the same call again, unfaulted, must work; from an untouched start, exactly as normal. */
 static void follow_up(const fl_home *h, size_t k, const fixture *fx, bool pristine, const char *what)
 {
@@ -691,8 +754,12 @@ static void follow_up(const fl_home *h, size_t k, const fixture *fx, bool pristi
 	track_result(&r);
 	now = track(fl_get_session(h, &len));
 	if (pristine) {
+		size_t tlen = 0;
+		char *trace = track(fl_get_trace(h, &tlen));
+
 		if (r.status != fx->ref_status || strcmp(r.out, fx->ref_out) != 0 ||
-		    !same_bytes(now, len, fx->after, fx->after_len))
+		    !same_bytes(now, len, fx->after, fx->after_len) ||
+		    !(same_bytes(trace, tlen, fx->tafter, fx->tafter_len) || (!trace && !fx->tafter)))
 			violation("%s; then the same call without a fault did not do what it normally does: "
 				  "exit %d, stdout '%s', stderr '%s'",
 				  what, r.status, r.out, r.err);
@@ -720,6 +787,7 @@ static void follow_up(const fl_home *h, size_t k, const fixture *fx, bool pristi
 	if (!now || !fl_session_parses(now, len))
 		violation("%s; after the follow-up the session file %s", what,
 			  now ? "does not parse" : "is missing");
+	follow_up_trace(h, fx, what);
 	fl_leftovers_scan(h, &l);
 	if (l.tmp || l.other)
 		violation("%s; the follow-up left behind:%s", what, l.names);
@@ -1106,6 +1174,9 @@ static void ip_step(const fl_home *h, const step *s, long when, long seed, const
 	roz_buf_dispose(&err);
 }
 
+static char *ip_base_trace;
+static size_t ip_base_trace_len;
+
 static void ip_build_fixture(const fl_home *h, const char *base, size_t base_len, size_t k, fixture *fx)
 {
 	const kind *kd = &kinds[k];
@@ -1117,6 +1188,7 @@ static void ip_build_fixture(const fl_home *h, const char *base, size_t base_len
 	memset(fx, 0, sizeof(*fx));
 	fx->k = kd;
 	fl_set_session(h, base, base_len);
+	fl_set_trace(h, ip_base_trace, ip_base_trace_len);
 	for (int i = 0; i < kd->n_prep; i++)
 		ip_step(h, &kd->prep[i], WALK_TIME - 100 + 10 * i, 1000 + i, kd->name);
 	if (kd->corrupt) {
@@ -1124,6 +1196,7 @@ static void ip_build_fixture(const fl_home *h, const char *base, size_t base_len
 		fx->before = strndup(base, fx->before_len);
 	} else if (!kd->fresh) {
 		fx->before = fl_get_session(h, &fx->before_len);
+		fx->tbefore = fl_get_trace(h, &fx->tbefore_len);
 	}
 	reset_home(h, fx);
 	roz_alloc_fail_after(-1);
@@ -1133,6 +1206,7 @@ static void ip_build_fixture(const fl_home *h, const char *base, size_t base_len
 	if (answer && !strstr(answer, kd->expect))
 		fail_msg("%s: the unfaulted in-process answer is not what this walk tests: %s", kd->name, answer);
 	fx->after = fl_get_session(h, &fx->after_len);
+	fx->tafter = fl_get_trace(h, &fx->tafter_len);
 	assert_non_null(fx->after);
 	fx->ref_out = answer ? answer : strdup("");
 	fx->ref_err = strdup(roz_buf_cstr(&err));
@@ -1160,9 +1234,12 @@ static int ip_setup(void **state)
 		ip_step(&ip_home, &base_steps[i], T0 + 10 * (long)i, 1 + (long)i, "building the base session");
 	base = fl_get_session(&ip_home, &base_len);
 	assert_non_null(base);
+	ip_base_trace = fl_get_trace(&ip_home, &ip_base_trace_len);
 	for (size_t k = 0; k < N_KINDS; k++)
 		ip_build_fixture(&ip_home, base, base_len, k, &ip_fx[k]);
 	free(base);
+	free(ip_base_trace);
+	ip_base_trace = NULL;
 	return 0;
 }
 
@@ -1173,6 +1250,15 @@ static int ip_teardown(void **state)
 		fixture_dispose(&ip_fx[k]);
 	fl_home_dispose(&ip_home);
 	return 0;
+}
+
+/* The trace file is the one the unfaulted hook writes. */
+static bool same_trace(const fl_home *h, const fixture *fx)
+{
+	size_t len = 0;
+	char *now = track(fl_get_trace(h, &len));
+
+	return same_bytes(now, len, fx->tafter, fx->tafter_len) || (!now && !fx->tafter);
 }
 
 static void ip_follow_up(size_t k, const fixture *fx, bool pristine, const char *what)
@@ -1190,11 +1276,12 @@ static void ip_follow_up(size_t k, const fixture *fx, bool pristine, const char 
 		violation("%s; then the same call without a fault failed: %s, %s", what, roz_error_name(rc),
 			  roz_buf_cstr(&err));
 	if (pristine && ((answer && strcmp(answer, fx->ref_out) != 0) ||
-			 !same_bytes(now, len, fx->after, fx->after_len)))
+			 !same_bytes(now, len, fx->after, fx->after_len) || !same_trace(&ip_home, fx)))
 		violation("%s; then the same call without a fault did not do what it normally does", what);
 	if (!now || !fl_session_parses(now, len))
 		violation("%s; after the follow-up the session file %s", what,
 			  now ? "does not parse" : "is missing");
+	follow_up_trace(&ip_home, fx, what);
 	fl_leftovers_scan(&ip_home, &l);
 	if (l.tmp || l.other)
 		violation("%s; the follow-up left behind:%s", what, l.names);

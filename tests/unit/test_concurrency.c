@@ -209,22 +209,36 @@ static int wait_all_reading(const home *h, proc *ps, int n)
 	return reads;
 }
 
+/*
+ * The whole session as the store reads it back (state and trace, every
+ * event: these homes set a cap far above what the tests write), as JSON.
+ */
 static cJSON *load_doc(const home *h)
 {
-	char *text = t_read_file(h->file, NULL);
+	roz_store *store = NULL;
 	roz_session *s = NULL;
+	roz_buf b = ROZ_BUF_INIT;
+	char *text = t_read_file(h->file, NULL);
 	cJSON *doc;
 	int rc;
 
+	/* the state file on its own is JSON roz reads back */
 	assert_non_null(text);
 	doc = cJSON_Parse(text);
 	assert_true(cJSON_IsObject(doc));
-	/* and roz reads back what roz wrote */
-	rc = roz_session_json_parse(text, strlen(text), &s);
-	if (rc != ROZ_OK)
-		fail_msg("roz cannot read the final session file: %s (%s)", roz_error_name(rc), roz_error_last());
-	roz_session_free(s);
+	cJSON_Delete(doc);
 	free(text);
+	assert_int_equal(roz_store_file_open(h->dir, NULL, &store), ROZ_OK);
+	roz_store_set_trace_cap(store, 100000);
+	rc = roz_store_get(store, h->id, &s);
+	if (rc != ROZ_OK)
+		fail_msg("roz cannot read the final session back: %s (%s)", roz_error_name(rc), roz_error_last());
+	assert_int_equal(roz_session_json_write(s, &b), ROZ_OK);
+	doc = cJSON_Parse(roz_buf_cstr(&b));
+	assert_true(cJSON_IsObject(doc));
+	roz_buf_dispose(&b);
+	roz_session_free(s);
+	roz_store_free(store);
 	return doc;
 }
 
@@ -265,10 +279,11 @@ static void expect_unique_ids(const cJSON *trace)
 	}
 }
 
-/* Nothing but the session and its lock file: no temp file from a write. */
+/* Nothing but the session, its trace and its lock file: no temp file from a write. */
 static void expect_only_session_file(const home *h)
 {
 	char *want = t_sprintf("%s.json", h->id), *lockf = t_sprintf("%s.lock", h->id);
+	char *trace = t_sprintf("%s.trace.jsonl", h->id);
 	struct dirent *de;
 	DIR *d = opendir(h->sessions);
 	int found = 0;
@@ -277,7 +292,7 @@ static void expect_only_session_file(const home *h)
 	while ((de = readdir(d)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		if (strcmp(de->d_name, lockf) == 0)
+		if (strcmp(de->d_name, lockf) == 0 || strcmp(de->d_name, trace) == 0)
 			continue;
 		if (strcmp(de->d_name, want) != 0) {
 			closedir(d);
@@ -289,6 +304,7 @@ static void expect_only_session_file(const home *h)
 	assert_int_equal(found, 1);
 	free(want);
 	free(lockf);
+	free(trace);
 }
 
 static void run_ok(const home *h, const char *stdin_text, const char *const *args, t_run *r)

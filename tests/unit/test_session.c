@@ -897,15 +897,18 @@ static void test_event_type_from_name_rejects(void **state)
 	assert_int_equal(t, ROZ_EVENT_GATE_BLOCKED);
 }
 
-/* Add event number i as prompt_received with payload {"index":i}, id "evt-i". */
+/*
+ * Add event number i of `type` with payload {"index":i}, id "evt-i", then
+ * compact to `max` as a store that compacts on every write would.
+ */
 static void add_indexed(roz_session *s, int i, size_t max, roz_event_type type)
 {
-	char id[32], payload[48], marker[32];
+	char id[32], payload[48];
 
 	snprintf(id, sizeof(id), "evt-%d", i);
 	snprintf(payload, sizeof(payload), "{\"index\":%d}", i);
-	snprintf(marker, sizeof(marker), "marker-%d", i);
-	assert_int_equal(roz_session_trace_add(s, type, id, at(i), payload, max, marker), ROZ_OK);
+	assert_int_equal(roz_session_trace_add(s, type, id, at(i), payload), ROZ_OK);
+	assert_int_equal(roz_session_trace_compact(s->trace, &s->n_trace, max), ROZ_OK);
 }
 
 static roz_session *trace_with(int count, size_t max)
@@ -976,7 +979,7 @@ static void test_trace_event_shape(void **state)
 
 	(void)state;
 	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_GATE_BLOCKED, "id-1", roz_time_make(T0, 500000000),
-					       "{\"tool\":\"Edit\"}", 500, "m"),
+					       "{\"tool\":\"Edit\"}"),
 			 ROZ_OK);
 	assert_int_equal(s->n_trace, 1);
 	want = t_sprintf("{\"id\":\"id-1\",\"timestamp\":\"2026-01-05T10:30:00.500Z\",\"event_type\":"
@@ -1001,7 +1004,7 @@ static void test_trace_null_payload_and_escaped_id(void **state)
 	roz_trace_event e;
 
 	(void)state;
-	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_SESSION_END, "we\"ird\nid", at(0), NULL, 500, "m"),
+	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_SESSION_END, "we\"ird\nid", at(0), NULL),
 			 ROZ_OK);
 	e = event_at(s, 0);
 	assert_string_equal(e.id, "we\"ird\nid");
@@ -1089,12 +1092,55 @@ static void test_trace_marker_stats(void **state)
 	/* kept_start = min(10, max/2), kept_end = max - kept_start - 1 */
 	assert_int_equal(payload_int(&e, "kept_start"), 10);
 	assert_int_equal(payload_int(&e, "kept_end"), 19);
-	assert_true(payload_int(&e, "dropped_events") >= 1);
-	/* stamped with the time of the add that compacted, carrying the marker id */
-	assert_string_equal(e.id, "marker-49");
+	/* compacted after every add: each marker also counts the one it replaced */
+	assert_int_equal(payload_int(&e, "dropped_events"), 50 - 29);
+	/* stamped with the newest event's time, named after it as a UUID */
+	assert_int_equal(strlen(e.id), 36);
+	assert_int_equal(e.id[14], '4');
 	assert_true(e.has_timestamp);
 	assert_int_equal(roz_time_cmp(e.timestamp, at(49)), 0);
 	roz_session_trace_event_dispose(&e);
+	roz_session_free(s);
+}
+
+/* Two readers compacting the same events see the same marker; other events, another one. */
+static void test_trace_marker_is_the_same_for_every_reader(void **state)
+{
+	roz_session *a = trace_with(40, 1000), *b = trace_with(40, 1000), *c = trace_with(41, 1000);
+
+	(void)state;
+	assert_int_equal(roz_session_trace_compact(a->trace, &a->n_trace, 20), ROZ_OK);
+	assert_int_equal(roz_session_trace_compact(b->trace, &b->n_trace, 20), ROZ_OK);
+	assert_int_equal(roz_session_trace_compact(c->trace, &c->n_trace, 20), ROZ_OK);
+	assert_int_equal(a->trace[10].len, b->trace[10].len);
+	assert_memory_equal(a->trace[10].json, b->trace[10].json, a->trace[10].len);
+	assert_true(is_marker(c, 10));
+	assert_false(a->trace[10].len == c->trace[10].len &&
+		     memcmp(a->trace[10].json, c->trace[10].json, c->trace[10].len) == 0);
+	roz_session_free(a);
+	roz_session_free(b);
+	roz_session_free(c);
+}
+
+/* A trace compacted again counts what the earlier marker stood for, once. */
+static void test_trace_compacting_twice_counts_every_event(void **state)
+{
+	roz_session *s = trace_with(1000, 100000);
+	roz_trace_event e;
+
+	(void)state;
+	assert_int_equal(roz_session_trace_compact(s->trace, &s->n_trace, 500), ROZ_OK);
+	for (int i = 1000; i < 1500; i++)
+		add_indexed(s, i, 100000, ROZ_EVENT_PROMPT_RECEIVED);
+	assert_int_equal(s->n_trace, 1000);
+	assert_int_equal(roz_session_trace_compact(s->trace, &s->n_trace, 500), ROZ_OK);
+	assert_int_equal(s->n_trace, 500);
+	assert_int_equal(count_markers(s), 1);
+	e = event_at(s, 10);
+	/* 1,500 events added, 499 of them kept */
+	assert_int_equal(payload_int(&e, "dropped_events"), 1500 - 499);
+	roz_session_trace_event_dispose(&e);
+	assert_int_equal(index_at(s, 11), 1500 - 489);
 	roz_session_free(s);
 }
 
@@ -1221,6 +1267,7 @@ static void test_trace_many_adds_stay_bounded(void **state)
 	e = event_at(s, 10);
 	assert_int_equal(payload_int(&e, "kept_start"), 10);
 	assert_int_equal(payload_int(&e, "kept_end"), 489);
+	assert_int_equal(payload_int(&e, "dropped_events"), 10000 - 499);
 	roz_session_trace_event_dispose(&e);
 	roz_session_free(s);
 }
@@ -1236,7 +1283,7 @@ static void test_trace_add_out_of_memory(void **state)
 	for (n = 0; rc != ROZ_OK; n++) {
 		assert_true(n < 100);
 		roz_alloc_fail_after(n);
-		rc = roz_session_trace_add(s, ROZ_EVENT_SESSION_END, "x", at(0), NULL, 500, "m");
+		rc = roz_session_trace_add(s, ROZ_EVENT_SESSION_END, "x", at(0), NULL);
 		roz_alloc_fail_after(-1);
 		if (rc != ROZ_OK) {
 			assert_int_equal(rc, ROZ_ENOMEM);
@@ -1336,15 +1383,15 @@ static void test_trace_add_refuses_invalid_json(void **state)
 	roz_session *s = new_session("s");
 
 	(void)state;
-	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_ROZ_DECISION, "e1", at(0), "{\"summary\":\"ok\"}", 10, "m"),
+	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_ROZ_DECISION, "e1", at(0), "{\"summary\":\"ok\"}"),
 			 ROZ_OK);
 	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_ROZ_DECISION, "e2", at(1),
-					       "{\"summary\":\"bad \xff\"}", 10, "m"),
+					       "{\"summary\":\"bad \xff\"}"),
 			 ROZ_EINVALID);
 	assert_non_null(strstr(roz_error_last(), "roz_decision event is not valid JSON"));
-	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_ROZ_DECISION, "e\xff", at(1), NULL, 10, "m"),
+	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_ROZ_DECISION, "e\xff", at(1), NULL),
 			 ROZ_EINVALID);
-	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_ROZ_DECISION, "e3", at(1), "{\"a\":", 10, "m"),
+	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_ROZ_DECISION, "e3", at(1), "{\"a\":"),
 			 ROZ_EINVALID);
 	assert_int_equal(s->n_trace, 1);
 	roz_session_free(s);
@@ -1553,6 +1600,8 @@ int main(void)
 		cmocka_unit_test(test_trace_max_zero_keeps_nothing),
 		cmocka_unit_test(test_trace_many_adds_stay_bounded),
 		cmocka_unit_test(test_trace_add_out_of_memory),
+		cmocka_unit_test(test_trace_marker_is_the_same_for_every_reader),
+		cmocka_unit_test(test_trace_compacting_twice_counts_every_event),
 		cmocka_unit_test(test_trace_event_parse_tolerates_missing_fields),
 		cmocka_unit_test(test_trace_event_parse_keeps_unknown_type),
 		cmocka_unit_test(test_trace_event_parse_rejects),

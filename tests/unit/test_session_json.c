@@ -206,13 +206,11 @@ static roz_session *full_session(void)
 	}
 	r->attempts[0].decision_type = roz_strdup("complete");
 	r->attempts[0].blocks_needed = 2;
-	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_SESSION_START, "e1", at(0, 1), "{\"source\":\"startup\"}",
-					       500, "m"),
+	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_SESSION_START, "e1", at(0, 1), "{\"source\":\"startup\"}"),
 			 ROZ_OK);
-	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_GATE_BLOCKED, "e2", at(4, 2), "{\"k\":[1,{\"x\":null}]}",
-					       500, "m"),
+	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_GATE_BLOCKED, "e2", at(4, 2), "{\"k\":[1,{\"x\":null}]}"),
 			 ROZ_OK);
-	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_SESSION_END, "e3", at(20, 0), NULL, 500, "m"), ROZ_OK);
+	assert_int_equal(roz_session_trace_add(s, ROZ_EVENT_SESSION_END, "e3", at(20, 0), NULL), ROZ_OK);
 	s->updated_at = at(21, 210000);
 	return s;
 }
@@ -633,8 +631,10 @@ static void test_fixture_pretty_written_back_equivalent(void **state)
 	assert_true(cJSON_Compare(a, b, true));
 	assert_non_null(strstr(out, "\"created_at\":\"2026-11-22T02:18:05.397721001Z\""));
 	assert_non_null(strstr(out, "\"updated_at\":\"2026-11-22T02:18:05.402045053Z\""));
-	/* trace events travel as their original text, white space and all */
-	assert_non_null(strstr(out, "{\n      \"id\": \"2058b945-bc99-4484-8101-744637cbe56a\""));
+	/* trace events travel as their text on one line each, for the store's file of lines */
+	assert_non_null(strstr(out, "{\"id\":\"2058b945-bc99-4484-8101-744637cbe56a\""));
+	for (size_t i = 0; i < s->n_trace; i++)
+		assert_null(memchr(s->trace[i].json, '\n', s->trace[i].len));
 	again = load(out);
 	check_fixture_values(again);
 	cJSON_Delete(a);
@@ -1279,7 +1279,7 @@ static void test_setters_round_trip(void **state)
 			roz_json_add_string(&p, a);
 			roz_buf_addc(&p, '}');
 			assert_false(p.oom);
-			rc = roz_session_trace_add(s, ROZ_EVENT_ROZ_DECISION, b, now, p.ptr, 50, "marker");
+			rc = roz_session_trace_add(s, ROZ_EVENT_ROZ_DECISION, b, now, p.ptr);
 			roz_buf_dispose(&p);
 		}
 		}

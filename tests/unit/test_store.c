@@ -139,11 +139,10 @@ static char *repeat(char c, size_t n)
 
 static void add_event(roz_session *s, roz_event_type type, int n, roz_time t, const char *payload)
 {
-	char id[64], marker[64];
+	char id[64];
 
 	snprintf(id, sizeof(id), "00000000-0000-4000-8000-%012d", n);
-	snprintf(marker, sizeof(marker), "00000000-0000-4000-9000-%012d", n);
-	assert_int_equal(roz_session_trace_add(s, type, id, t, payload, 100000, marker), ROZ_OK);
+	assert_int_equal(roz_session_trace_add(s, type, id, t, payload), ROZ_OK);
 }
 
 static void set_outcome(roz_attempt *a, roz_outcome_kind kind, const char *decision_type,
@@ -305,7 +304,8 @@ static void same_decision(const char *what, const roz_decision *want, const roz_
 	same_str(buf, want->message_to_agent, got->message_to_agent);
 }
 
-static void same_session(const roz_session *want, const roz_session *got)
+/* Everything but the trace. */
+static void same_state(const roz_session *want, const roz_session *got)
 {
 	const roz_review_state *w = &want->review, *g = &got->review;
 	char buf[128];
@@ -375,14 +375,35 @@ static void same_session(const roz_session *want, const roz_session *got)
 		same_str(buf, wa->decision_type, ga->decision_type);
 		assert_int_equal(ga->blocks_needed, wa->blocks_needed);
 	}
-	assert_int_equal(got->n_trace, want->n_trace);
+}
+
+/*
+ * The trace read back ends with `want`'s events: puts only ever append, so
+ * a session put again over an older one shows the older events first.
+ */
+static void trace_ends_with(const roz_session *want, const roz_session *got)
+{
+	size_t off;
+
+	if (got->n_trace < want->n_trace)
+		fail_msg("trace of '%s': %zu events read back, %zu put", want->session_id, got->n_trace,
+			 want->n_trace);
+	off = got->n_trace - want->n_trace;
 	for (size_t i = 0; i < want->n_trace; i++) {
-		const roz_trace_entry *we = &want->trace[i], *ge = &got->trace[i];
+		const roz_trace_entry *we = &want->trace[i], *ge = &got->trace[off + i];
 
 		if (we->len != ge->len || memcmp(we->json, ge->json, we->len) != 0)
-			fail_msg("trace[%zu]: expected %.*s, got %.*s", i, (int)we->len, we->json,
+			fail_msg("trace[%zu]: expected %.*s, got %.*s", off + i, (int)we->len, we->json,
 				 (int)ge->len, ge->json);
 	}
+}
+
+/* The whole session: its state, and exactly its trace. */
+static void same_session(const roz_session *want, const roz_session *got)
+{
+	same_state(want, got);
+	assert_int_equal(got->n_trace, want->n_trace);
+	trace_ends_with(want, got);
 }
 
 /* ---- the backends and their fixture --------------------------------------------- */
@@ -483,7 +504,7 @@ static char *session_path(const fixture *f, const char *id, const char *suffix)
 	return t_sprintf("%s/%s%s", f->sessions, id, suffix);
 }
 
-static void put_ok(roz_store *store, const roz_session *s)
+static void put_ok(roz_store *store, roz_session *s)
 {
 	int rc = roz_store_put(store, s);
 
@@ -625,18 +646,53 @@ static void expect_old_or_new(fixture *f, const char *call, const char *id, cons
 	free(now);
 }
 
-static bool put_step(fixture *f, const roz_session *s)
+/*
+ * The whole session the store should read back after putting `s`: its
+ * state, and the trace stored before with the events `s` added since.
+ */
+static char *text_after_put(fixture *f, const roz_session *s)
+{
+	roz_store *st = f->inner ? f->inner : f->store;
+	roz_session *old = NULL, view = *s;
+	roz_trace_entry *ev;
+	size_t n = 0, n_old;
+	char *text;
+	int rc = roz_store_get(st, s->session_id, &old);
+
+	assert_true(rc == ROZ_OK || rc == ROZ_ENOTFOUND);
+	n_old = old ? old->n_trace : 0;
+	ev = calloc(n_old + s->n_trace + 1, sizeof(*ev));
+	assert_non_null(ev);
+	for (size_t i = 0; i < n_old; i++, n++)
+		ev[n] = (roz_trace_entry){roz_strndup(old->trace[i].json, old->trace[i].len), old->trace[i].len};
+	for (size_t i = s->trace_saved; i < s->n_trace; i++, n++)
+		ev[n] = (roz_trace_entry){roz_strndup(s->trace[i].json, s->trace[i].len), s->trace[i].len};
+	assert_int_equal(roz_session_trace_compact(ev, &n, ROZ_TRACE_MAX_DEFAULT), ROZ_OK);
+	view.trace = ev;
+	view.n_trace = n;
+	text = text_of(&view);
+	for (size_t i = 0; i < n; i++)
+		roz_free(ev[i].json);
+	free(ev);
+	roz_session_free(old);
+	return text;
+}
+
+static bool put_step(fixture *f, roz_session *s)
 {
 	char *old = f->inner ? stored_text(f, s->session_id) : NULL;
+	char *after = f->inner ? text_after_put(f, s) : NULL;
 	int rc = roz_store_put(f->store, s);
 	bool go = went(f, rc, roz_error_last(), ROZ_OK, "put");
 
 	if (!go) {
-		char *new = text_of(s);
+		char *new = after;
 
 		expect_old_or_new(f, "put", s->session_id, old, new);
+		after = NULL;
 		free(new);
 	}
+	free(after);
 	free(old);
 	return go;
 }
@@ -659,7 +715,8 @@ static bool got_same(fixture *f, const char *id, const roz_session *want)
 	if (!get_step(f, id, &got, ROZ_OK))
 		return false;
 	assert_non_null(got);
-	same_session(want, got);
+	same_state(want, got);
+	trace_ends_with(want, got);
 	roz_session_free(got);
 	return true;
 }
@@ -838,9 +895,15 @@ static void test_delete(void **state)
 	    get_step(f, "drop", &got, ROZ_ENOTFOUND)) {
 		assert_null(got);
 		/* deleting what is not there is not an error, twice over; a deleted id can be stored again */
+		roz_session *again = rich_session("drop");
+
+		/* the trace went with the session: stored again, it has just the events put again */
 		if (listed_is(f, "keep") && delete_step(f, "drop") && delete_step(f, "never-was") &&
-		    got_same(f, "keep", a) && put_step(f, b))
-			(void)got_same(f, "drop", b);
+		    got_same(f, "keep", a) && put_step(f, again) && get_step(f, "drop", &got, ROZ_OK)) {
+			same_session(again, got);
+			roz_session_free(got);
+		}
+		roz_session_free(again);
 	}
 	roz_session_free(a);
 	roz_session_free(b);
@@ -1106,8 +1169,16 @@ static void test_quarantine(void **state)
 	/* moved aside: the id is free for a fresh session, the other one untouched */
 	if (put_step(f, s) && put_step(f, other) && quarantine_step(f, "q", at(BASE, 0), &moved) &&
 	    get_step(f, "q", &got, ROZ_ENOTFOUND) && listed_is(f, "other") && put_step(f, other) &&
-	    got_same(f, "other", other) && put_step(f, s))
-		(void)got_same(f, "q", s);
+	    got_same(f, "other", other)) {
+		roz_session *fresh = rich_session("q");
+
+		/* the trace went aside with the state: the fresh session has only its own */
+		if (put_step(f, fresh) && get_step(f, "q", &got, ROZ_OK)) {
+			same_session(fresh, got);
+			roz_session_free(got);
+		}
+		roz_session_free(fresh);
+	}
 	free(moved);
 	roz_session_free(s);
 	roz_session_free(other);
@@ -1496,17 +1567,38 @@ static void test_file_no_temp_left(void **state)
 	roz_session *s = rich_session("s1"), *m = minimal_session("s1"), *got;
 
 	put_ok(f->store, s);
-	expect_listing(f->sessions, "s1.json");
+	expect_listing(f->sessions, "s1.json s1.trace.jsonl");
 	for (int i = 0; i < 5; i++)
 		put_ok(f->store, i % 2 ? s : m);
-	expect_listing(f->sessions, "s1.json");
+	expect_listing(f->sessions, "s1.json s1.trace.jsonl");
 	/* the same with fsync on */
 	assert_int_equal(roz_store_file_open(f->root, &synced, &st), ROZ_OK);
 	put_ok(st, s);
 	got = get_ok(st, "s1");
 	same_session(s, got);
 	roz_session_free(got);
-	expect_listing(f->sessions, "s1.json");
+	expect_listing(f->sessions, "s1.json s1.trace.jsonl");
+	/* the trace: one whole line per event, each of them a JSON object, the state's count of them */
+	{
+		char *path = session_path(f, "s1", ".trace.jsonl"), *text = t_read_file(path, NULL), *line;
+		char *state_path = session_path(f, "s1", ".json"), *state_text = t_read_file(state_path, NULL);
+		size_t lines = 0;
+
+		assert_non_null(text);
+		for (line = text; *line; lines++) {
+			char *nl = strchr(line, '\n');
+
+			assert_non_null(nl);
+			assert_true(roz_json_valid(line, (size_t)(nl - line)) && line[0] == '{');
+			line = nl + 1;
+		}
+		assert_int_equal(lines, s->n_trace);
+		assert_non_null(strstr(state_text, "\"trace\":[],\"trace_events\":5,"));
+		free(text);
+		free(path);
+		free(state_text);
+		free(state_path);
+	}
 	/* one line of JSON text, newline-terminated, that cJSON agrees is an object */
 	{
 		char *path = session_path(f, "s1", ".json"), *text = t_read_file(path, NULL);
@@ -2073,10 +2165,12 @@ static void test_file_dead_holder_taken_over(void **state)
 	assert_false(exists(stale));
 	assert_true(exists(other));
 	got = get_ok(f->store, "s1");
-	same_session(m, got);
+	same_state(m, got);
+	assert_int_equal(got->n_trace, s->n_trace);
+	trace_ends_with(s, got);
 	roz_session_free(got);
 	roz_store_unlock(f->store, lk);
-	expect_listing(f->sessions, "s1.json s1.lock s10.json.tmp-locked");
+	expect_listing(f->sessions, "s1.json s1.lock s1.trace.jsonl s10.json.tmp-locked");
 	expect_listed(f->store, "s1");
 	roz_session_free(s);
 	roz_session_free(m);
@@ -2085,38 +2179,105 @@ static void test_file_dead_holder_taken_over(void **state)
 	free(other);
 }
 
+/* A session whose state alone weighs half a megabyte: 50 prompts of 10 KiB. */
+static roz_session *heavy_session(const char *id)
+{
+	roz_session *s = minimal_session(id);
+	char *text = repeat('p', ROZ_MAX_PROMPT_BYTES);
+
+	for (int i = 0; i < ROZ_MAX_PROMPTS; i++)
+		assert_int_equal(roz_session_add_prompt(s, text), ROZ_OK);
+	free(text);
+	return s;
+}
+
+/*
+ * A writer's puts as a hook makes them, forever: under the lock, one event
+ * numbered from 0 added to the light or the heavy state in turn, so the
+ * state is replaced whole every time and the trace grows past the cap and
+ * is compacted again and again.
+ */
+static _Noreturn void write_forever(const char *root, int limit)
+{
+	roz_session *light = minimal_session("s1"), *heavy = heavy_session("s1");
+	roz_store *cs = NULL;
+
+	if (roz_store_file_open(root, NULL, &cs) < 0)
+		child_exit(2);
+	roz_store_set_trace_cap(cs, 100);
+	for (int i = 0; limit < 0 || i < limit; i++) {
+		roz_session *s = i % 2 ? light : heavy;
+		roz_lock *lk = NULL;
+		char payload[32];
+
+		snprintf(payload, sizeof(payload), "{\"index\":%d}", i);
+		add_event(s, ROZ_EVENT_TOOL_COMPLETED, i, at(BASE + i, 0), payload);
+		if (roz_store_lock(cs, "s1", 5000, &lk) < 0 || roz_store_put(cs, s) < 0)
+			child_exit(3);
+		roz_store_unlock(cs, lk);
+	}
+	roz_store_free(cs);
+	child_exit(0);
+}
+
+/*
+ * What a reader may see of write_forever's session: one of the two states
+ * whole, and a trace of whole events, in order, none twice, at most the cap
+ * (a marker, when there is one, stands for what was dropped). Returns the
+ * last event's index, or -1 for an empty trace.
+ */
+static int check_whole(const roz_session *got, size_t cap)
+{
+	int last = -1;
+
+	if (got->review.n_prompts != 0 && got->review.n_prompts != ROZ_MAX_PROMPTS)
+		fail_msg("the state holds %zu prompts: a mix of two versions", got->review.n_prompts);
+	for (size_t i = 0; i < got->review.n_prompts; i++)
+		assert_int_equal(strlen(got->review.prompts[i]), ROZ_MAX_PROMPT_BYTES);
+	if (got->n_trace > cap)
+		fail_msg("a trace of %zu events read back, over the cap of %zu", got->n_trace, cap);
+	for (size_t i = 0; i < got->n_trace; i++) {
+		roz_trace_event ev;
+		const cJSON *idx;
+
+		assert_int_equal(roz_session_trace_event_parse(&got->trace[i], &ev), ROZ_OK);
+		idx = cJSON_GetObjectItemCaseSensitive(ev.payload, "index");
+		if (strcmp(ev.event_type, "trace_compacted") != 0) {
+			uint64_t n;
+
+			assert_true(roz_json_uint(idx, INT32_MAX, &n));
+			if ((int)n <= last)
+				fail_msg("trace[%zu] is event %d after event %d", i, (int)n, last);
+			last = (int)n;
+		}
+		roz_session_trace_event_dispose(&ev);
+	}
+	return last;
+}
+
 static void test_file_reader_never_sees_partial_write(void **state)
 {
 	fixture *f = *state;
-	roz_session *small = minimal_session("s1"), *large = big_session("s1", 3000);
 	pid_t pid;
 	int st, reads = 0;
 
-	put_ok(f->store, small);
+	roz_store_set_trace_cap(f->store, 100);
 	pid = fork();
 	assert_true(pid >= 0);
-	if (pid == 0) {
-		roz_store *cs = NULL;
-
-		if (roz_store_file_open(f->root, NULL, &cs) < 0)
-			child_exit(2);
-		for (int i = 0; i < 200; i++)
-			if (roz_store_put(cs, i % 2 ? small : large) < 0)
-				child_exit(3);
-		roz_store_free(cs);
-		child_exit(0);
-	}
+	if (pid == 0)
+		write_forever(f->root, 600);
 	for (;;) {
 		roz_session *got = NULL;
 		int rc = roz_store_get(f->store, "s1", &got);
 		pid_t done;
 
-		if (rc != ROZ_OK)
+		if (rc == ROZ_OK) {
+			(void)check_whole(got, 100);
+			roz_session_free(got);
+			reads++;
+		} else if (rc != ROZ_ENOTFOUND) {
 			fail_msg("read %d during writes: %s (%s)", reads, roz_error_name(rc), roz_error_last());
-		if (got->n_trace != 0 && got->n_trace != 3000)
-			fail_msg("read %d saw a trace of %zu events: a mix of two versions", reads, got->n_trace);
-		roz_session_free(got);
-		reads++;
+		}
 		done = waitpid(pid, &st, WNOHANG);
 		assert_true(done >= 0);
 		if (done == pid)
@@ -2124,49 +2285,58 @@ static void test_file_reader_never_sees_partial_write(void **state)
 	}
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	assert_true(reads > 0);
-	expect_listing(f->sessions, "s1.json");
-	roz_session_free(small);
-	roz_session_free(large);
+	{
+		roz_session *got = get_ok(f->store, "s1");
+
+		/* every event reached the trace: the newest is the last one put */
+		assert_int_equal(check_whole(got, 100), 599);
+		roz_session_free(got);
+	}
+	expect_listing(f->sessions, "s1.json s1.lock s1.trace.jsonl");
 }
 
 static void test_file_writer_killed_midway(void **state)
 {
 	fixture *f = *state;
-	roz_session *small = minimal_session("s1"), *large = big_session("s1", 3000), *got;
+	roz_session *mine = minimal_session("s1"), *got;
+	roz_lock *lk = NULL;
 	char *ids;
 	pid_t pid;
 	int st;
 
-	put_ok(f->store, small);
-	for (int round = 0; round < 5; round++) {
+	roz_store_set_trace_cap(f->store, 100);
+	for (int round = 0; round < 8; round++) {
 		pid = fork();
 		assert_true(pid >= 0);
-		if (pid == 0) {
-			roz_store *cs = NULL;
-
-			if (roz_store_file_open(f->root, NULL, &cs) < 0)
-				child_exit(2);
-			for (int i = 0;; i++)
-				if (roz_store_put(cs, i % 2 ? small : large) < 0)
-					child_exit(3);
-		}
+		if (pid == 0)
+			write_forever(f->root, -1);
 		sleep_ms(20 + 15 * round);
 		kill(pid, SIGKILL);
 		assert_int_equal(waitpid(pid, &st, 0), pid);
 		assert_true(WIFSIGNALED(st));
-		/* whatever moment it died at, the session reads back whole: old or new */
+		/* whatever moment it died at, the session reads back whole: a state, whole events */
 		got = get_ok(f->store, "s1");
-		if (got->n_trace == 0)
-			same_session(small, got);
-		else
-			same_session(large, got);
+		(void)check_whole(got, 100);
 		roz_session_free(got);
 		ids = listed(f->store);
 		assert_string_equal(ids, "s1");
 		free(ids);
+		/* and the next writer carries on: its event is the newest, whatever the dead one left */
+		add_event(mine, ROZ_EVENT_SESSION_END, 1000000 + round, at(BASE, 0), "{\"index\":1000000}");
+		assert_int_equal(roz_store_lock(f->store, "s1", 5000, &lk), ROZ_OK);
+		put_ok(f->store, mine);
+		roz_store_unlock(f->store, lk);
+		got = get_ok(f->store, "s1");
+		same_state(mine, got);
+		assert_true(got->n_trace > 0);
+		assert_int_equal(got->trace[got->n_trace - 1].len, mine->trace[mine->n_trace - 1].len);
+		assert_memory_equal(got->trace[got->n_trace - 1].json, mine->trace[mine->n_trace - 1].json,
+				    mine->trace[mine->n_trace - 1].len);
+		roz_session_free(got);
+		/* a fresh count for the next round's writer */
+		assert_int_equal(roz_store_delete(f->store, "s1"), ROZ_OK);
 	}
-	roz_session_free(small);
-	roz_session_free(large);
+	roz_session_free(mine);
 }
 
 /* ---- the file backend when memory runs out ------------------------------------------ */
@@ -2174,7 +2344,12 @@ static void test_file_writer_killed_midway(void **state)
 /* No temp, lock or stray file; just the session file when `with_file`. */
 static void expect_only_session(const fixture *f, const char *id, bool with_file, long n)
 {
-	char *got = listing(f->sessions), *want = t_sprintf("%s%s", with_file ? id : "", with_file ? ".json" : "");
+	char *trace = t_sprintf("%s/%s.trace.jsonl", f->sessions, id), *got = listing(f->sessions);
+	/* a session's trace is beside its state once it has events; a temp file never stays */
+	char *want = !with_file ? t_sprintf("%s", "")
+		     : exists(trace) ? t_sprintf("%s.json %s.trace.jsonl", id, id) : t_sprintf("%s.json", id);
+
+	free(trace);
 
 	if (strcmp(got, want) != 0)
 		fail_msg("after failing allocation %ld the directory holds [%s], expected [%s]", n, got, want);
@@ -2238,7 +2413,10 @@ static void test_file_put_alloc_failure(void **state)
 
 		assert_int_equal(roz_store_file_open(root, NULL, &st), ROZ_OK);
 		got = get_ok(st, "s1");
-		same_session(second, got);
+		same_state(second, got);
+		/* each put's events landed once, whole, whatever failed before it */
+		assert_int_equal(got->n_trace, first->n_trace + second->n_trace);
+		trace_ends_with(second, got);
 		roz_session_free(got);
 		roz_store_free(st);
 	}
@@ -2278,7 +2456,8 @@ static void test_file_get_alloc_failure(void **state)
 	assert_true(n > 10);
 	same_session(s, got);
 	roz_session_free(got);
-	/* the same for the Rust writer's layout */
+	/* the same for the Rust writer's layout, its trace inline and none beside it */
+	assert_int_equal(roz_store_delete(f->store, "s1"), ROZ_OK);
 	t_write_file(path, t_rust_session_file);
 	rc = ROZ_ENOMEM;
 	for (n = 0; rc != ROZ_OK; n++) {

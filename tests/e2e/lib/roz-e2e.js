@@ -350,12 +350,21 @@ function loadSession(run, sid) {
     fail(`roz wrote no session file for ${sid} under ROZ_HOME (sessions there: [${have.join(', ')}])`);
   }
   const text = fs.readFileSync(file, 'utf8');
+  let session = null;
   try {
-    return JSON.parse(text);
+    session = JSON.parse(text);
   } catch (e) {
     fail(`session file ${file} is not valid JSON (${e.message}): ${text.slice(0, 200)}`);
   }
-  return null;
+  // the trace lives beside the state, an event per line; every whole line must be one
+  const traceFile = path.join(run.rozHome, 'sessions', `${sid}.trace.jsonl`);
+  const lines = fs.existsSync(traceFile) ? fs.readFileSync(traceFile, 'utf8').split('\n') : [''];
+  if (lines[lines.length - 1] !== '') fail(`trace file ${traceFile} ends mid-line`);
+  const events = lines.slice(0, -1).map((l, i) => {
+    try { return JSON.parse(l); } catch (e) { return fail(`trace file ${traceFile} line ${i + 1} is not JSON: ${l.slice(0, 200)}`); }
+  });
+  session.trace = events.concat(session.trace || []);
+  return session;
 }
 
 function traceTypes(session) {

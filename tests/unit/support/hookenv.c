@@ -107,8 +107,10 @@ static roz_output_kind run_text(t_hooks *h, roz_hook_event ev, t_out *out, const
 	if (rc != ROZ_OK)
 		fail_msg("hook input did not parse: %s\n%s", roz_error_last(), json);
 	assert_int_equal(roz_hook_prepare(ev, &in, &h->config, &plan), ROZ_OK);
+	/* as the runner does: the store keeps the configured trace, a hook reads the state alone */
+	roz_store_set_trace_cap(h->store, h->config.max_events);
 	if (plan.needs_session) {
-		rc = roz_store_get(h->store, in.session_id, &s);
+		rc = roz_store_get_state(h->store, in.session_id, &s);
 		if (rc != ROZ_OK && rc != ROZ_ENOTFOUND)
 			fail_msg("store get failed: %s", roz_error_last());
 	}

@@ -73,6 +73,29 @@ static int fail_get(roz_store *store, const char *id, roz_session **out)
 	return injected(fs, "get");
 }
 
+static int fail_get_state(roz_store *store, const char *id, roz_session **out)
+{
+	failing_store *fs = (failing_store *)store;
+	bool fail = counts_as_failed(fs, "get_state", true);
+
+	if (fail && before(fs))
+		return fs->opts.rc;
+	if (!fail)
+		return fs->inner->get_state(fs->inner, id, out);
+	if (fs->inner->get_state(fs->inner, id, out) == ROZ_OK)
+		roz_session_free(*out);
+	*out = NULL;
+	return injected(fs, "get_state");
+}
+
+/* Not a call that can fail: the cap goes to the wrapped backend as it is. */
+static void fail_set_trace_cap(roz_store *store, size_t max_events)
+{
+	failing_store *fs = (failing_store *)store;
+
+	fs->inner->set_trace_cap(fs->inner, max_events);
+}
+
 static int fail_put(roz_store *store, const roz_session *session)
 {
 	failing_store *fs = (failing_store *)store;
@@ -202,6 +225,8 @@ int t_failing_store(roz_store *inner, const t_failing_opts *opts, roz_store **ou
 	fs->parent.quarantine = fail_quarantine;
 	fs->parent.free = fail_free;
 	fs->parent.sweep = inner->version >= 2 && inner->sweep ? fail_sweep : NULL;
+	fs->parent.get_state = inner->version >= 3 ? fail_get_state : NULL;
+	fs->parent.set_trace_cap = inner->version >= 3 ? fail_set_trace_cap : NULL;
 	*out = &fs->parent;
 	return ROZ_OK;
 }

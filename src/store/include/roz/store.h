@@ -1,24 +1,39 @@
 /*
  * roz/store.h - where sessions live, as seen by the code that uses them.
  *
- * A store keeps one session per id. Two backends exist: files (one JSON
- * file per session under <dir>/sessions/, the real thing) and memory (for
- * tests). Both honour the same contract, checked by one test suite, which
- * also runs through a wrapper that fails each call in turn:
+ * A store keeps one session per id: its state, and the trace of events
+ * beside it. Two backends exist: files (under <dir>/sessions/, the real
+ * thing) and memory (for tests). Both honour the same contract, checked by
+ * one test suite, which also runs through a wrapper that fails each call in
+ * turn:
  *
- *   get       ROZ_OK and a session the caller owns; ROZ_ENOTFOUND; or
- *             ROZ_ECORRUPT when the stored text cannot be read back (the
- *             stored data is left untouched; see quarantine).
- *   put       replaces the session atomically: a reader sees the old state
- *             or the new one, never a mix, even if the writer dies midway.
+ *   get       ROZ_OK and the whole session, which the caller owns: its
+ *             state and its trace, at most the store's trace cap of events
+ *             (roz_session_trace_compact: the first, a marker, the newest;
+ *             what a reader sees, whatever the store holds); ROZ_ENOTFOUND;
+ *             or ROZ_ECORRUPT when the stored state cannot be read back
+ *             (the stored data is left untouched; see quarantine). A trace
+ *             line that cannot be read is left out, never fatal.
+ *   get_state the state alone, what a hook reads: the trace holds only
+ *             events an older file kept inline, not yet moved beside it.
+ *             Its cost does not grow with the trace.
+ *   put       replaces the state atomically (a reader sees the old state
+ *             or the new one, never a mix, even if the writer dies midway)
+ *             and appends the events added since the get (those after
+ *             trace_saved) to the trace, all of them whole or none. A
+ *             trace that has grown to twice the cap is compacted to the cap
+ *             by the put that finds it so. A writer that dies between the
+ *             state and the append loses that put's events, nothing else.
  *   list      ids of stored sessions, in no particular order.
- *   delete    removes a session; deleting a missing one is not an error.
+ *   delete    removes a session and its trace; deleting a missing one is
+ *             not an error.
  *   lock      an exclusive per-session lock, held across a read-modify-
  *             write so parallel hooks lose no update. Waits at most
  *             timeout_ms (ROZ_ETIMEOUT after). A lock left by a process
  *             that died is taken over, never waited on forever.
  *   quarantine moves a corrupt session aside (file backend:
- *             <id>.json.corrupt-<time>) so a fresh one can start.
+ *             <id>.json.corrupt-<time>, its trace with it) so a fresh one
+ *             can start.
  *   sweep     removes what the store left behind rather than stored: old
  *             moved-aside copies, temp files no writer came back to, locks
  *             of sessions never saved (roz clean). Added in version 2 of
@@ -56,7 +71,18 @@ int roz_store_memory_new(roz_store **out) ROZ_WARN_UNUSED;
 void roz_store_free(roz_store *store);
 
 int roz_store_get(roz_store *store, const char *id, roz_session **out) ROZ_WARN_UNUSED;
-int roz_store_put(roz_store *store, const roz_session *session) ROZ_WARN_UNUSED;
+int roz_store_get_state(roz_store *store, const char *id, roz_session **out) ROZ_WARN_UNUSED;
+/* Also marks the events it appended as saved in `session` (trace_saved). */
+int roz_store_put(roz_store *store, roz_session *session) ROZ_WARN_UNUSED;
+
+/* The trace cap a new store starts with: [trace] max_events' default. */
+#define ROZ_TRACE_MAX_DEFAULT 500
+
+/*
+ * Keep at most `max_events` trace events per session (0: none). A backend
+ * older than version 3 keeps ROZ_TRACE_MAX_DEFAULT whatever is asked.
+ */
+void roz_store_set_trace_cap(roz_store *store, size_t max_events);
 int roz_store_delete(roz_store *store, const char *id) ROZ_WARN_UNUSED;
 /* *ids is a NULL-terminated array the caller frees with roz_store_ids_free(). */
 int roz_store_list(roz_store *store, char ***ids, size_t *n) ROZ_WARN_UNUSED;

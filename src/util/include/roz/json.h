@@ -33,6 +33,13 @@ void roz_json_add_stringn(roz_buf *b, const char *s, size_t len);
 /* Append ["s0","s1",...] for n strings. */
 void roz_json_add_string_array(roz_buf *b, char *const *items, size_t n);
 
+/*
+ * Append JSON text without the white space between its tokens (what is
+ * inside strings is copied as it is): one line, whatever the layout it
+ * came in. The text must be valid JSON.
+ */
+void roz_json_add_compact(roz_buf *b, const char *s, size_t len);
+
 /* Skip white space from *pos. */
 size_t roz_json_skip_ws(const char *s, size_t len, size_t pos);
 

@@ -11,6 +11,11 @@
  *
  *   1  get, put, list, del, lock, unlock, quarantine, free
  *   2  sweep
+ *   3  get_state, set_trace_cap (a new backend starts at
+ *      ROZ_TRACE_MAX_DEFAULT). A backend of version 3 keeps the trace
+ *      beside the state (roz/store.h); before it, put stored the whole
+ *      session and get read it back, and store.c compacts what such a
+ *      backend reads to the default cap.
  *
  * store.c accepts every version from 1 to ROZ_STORE_VERSION and refuses 0
  * and versions from the future. A backend written against version N keeps
@@ -19,7 +24,7 @@
  * never touches the bytes where a later method would be, which in an older
  * backend's struct belong to the backend itself. A method of the backend's
  * version may still be NULL where the contract allows it (sweep); the
- * methods of version 1 are all required.
+ * methods of version 1 are all required, and so are those of version 3.
  *
  * Each method follows the contract in roz/store.h and sets the error
  * message on failure; a method that fails leaves its out parameters as the
@@ -34,7 +39,7 @@
 extern "C" {
 #endif
 
-#define ROZ_STORE_VERSION 2
+#define ROZ_STORE_VERSION 3
 
 struct roz_store {
 	unsigned int version;
@@ -48,7 +53,20 @@ struct roz_store {
 	void (*free)(roz_store *store);
 	/* version 2 */
 	int (*sweep)(roz_store *store, const roz_store_sweep_opts *opts, char ***removed, size_t *n);
+	/* version 3 */
+	int (*get_state)(roz_store *store, const char *id, roz_session **out);
+	void (*set_trace_cap)(roz_store *store, size_t max_events);
 };
+
+/*
+ * Whether a put that leaves `kept` events in a trace capped at `cap` must
+ * compact it: once it holds twice the cap, so compaction costs one rewrite
+ * per cap's worth of events, not one per event.
+ */
+static inline bool roz_store_trace_due(size_t kept, size_t cap)
+{
+	return kept > cap && kept - cap >= (cap ? cap : 1);
+}
 
 #ifdef __cplusplus
 }
