@@ -179,6 +179,14 @@ typedef struct roz_review_state {
 	char *decision_agent_id;  /* the reviewer whose ticket it used, or NULL */
 	bool decision_override;   /* a person's `roz decide --override` */
 	bool decision_contested;  /* its ticket was presented again: no reviewer vouches for it */
+	/*
+	 * The decision history and the prompts as their JSON text, while a hook
+	 * that loaded the state (roz_session_json_parse_state) has not needed
+	 * them: NULL once parsed into history and prompts. The setters that
+	 * change them parse them first (roz_session_json_lists_load).
+	 */
+	char *raw_history, *raw_prompts;
+	size_t raw_history_len, raw_prompts_len;
 } roz_review_state;
 
 typedef struct roz_session {

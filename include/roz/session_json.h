@@ -21,6 +21,30 @@ extern "C" {
 int roz_session_json_parse(const char *text, size_t len, roz_session **out) ROZ_WARN_UNUSED;
 
 /*
+ * The same for a hook, whose cost must not grow with the session: the
+ * decision history and the prompts, the bulk of a long session's state, are
+ * kept as text (review.raw_history, raw_prompts) and written back as they
+ * were unless something parses them (roz_session_json_lists_load). Their
+ * text is checked as JSON now, their entries when parsed.
+ */
+int roz_session_json_parse_state(const char *text, size_t len, roz_session **out) ROZ_WARN_UNUSED;
+
+/* Parse the lists parse_state kept as text. ROZ_OK, ROZ_ECORRUPT (entries of the wrong shape) or ROZ_ENOMEM. */
+int roz_session_json_lists_load(roz_session *s) ROZ_WARN_UNUSED;
+
+/*
+ * Add to a list kept as text without parsing it: a stored prompt (as
+ * roz_session_prompt_truncate made it), or the decision a new one replaced
+ * with the time it was replaced; the oldest entries past the cap go.
+ * ROZ_OK, ROZ_ECORRUPT or ROZ_ENOMEM (the list unchanged).
+ */
+int roz_session_json_prompt_push(roz_session *s, const char *stored) ROZ_WARN_UNUSED;
+int roz_session_json_history_push(roz_session *s, const roz_decision *replaced, roz_time at) ROZ_WARN_UNUSED;
+
+/* When the newest history entry was made, read from the text if the history is kept as text. */
+roz_opt_time roz_session_json_history_last(const roz_session *s);
+
+/*
  * Append the session's JSON as one whole document, its trace inline (one
  * line, newline-terminated): what `roz debug` shows and what the Rust roz
  * and roz before 0.3 stored. ROZ_OK or ROZ_ENOMEM.

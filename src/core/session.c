@@ -11,6 +11,7 @@
 
 #include "roz/digest.h"
 #include "roz/json.h"
+#include "roz/session_json.h"
 #include "roz/utf8.h"
 #include "roz/uuid.h"
 
@@ -156,6 +157,15 @@ int roz_session_record_decision(roz_session *s, const roz_decision *d, roz_time 
 
 	if ((rc = roz_session_decision_copy(&copy, d)) < 0)
 		return rc;
+	if (r->raw_history) {
+		/* a hook's state: the replaced decision joins the history as text */
+		if ((rc = roz_session_json_history_push(s, &r->decision, now)) < 0) {
+			roz_session_decision_dispose(&copy);
+			return rc;
+		}
+		roz_session_decision_dispose(&r->decision);
+		goto replace;
+	}
 	if (r->n_history >= ROZ_MAX_HISTORY) {
 		/* drop the oldest record to stay within the cap */
 		roz_session_decision_dispose(&r->history[0].decision);
@@ -170,6 +180,7 @@ int roz_session_record_decision(roz_session *s, const roz_decision *d, roz_time 
 	rec.decision = r->decision;
 	rec.timestamp = now;
 	r->history[r->n_history++] = rec;
+replace:
 	r->decision = copy;
 	r->decision_trusted = false; /* until a reviewer's stop vouches for it */
 	roz_free(r->decision_agent_id);
@@ -181,11 +192,10 @@ int roz_session_record_decision(roz_session *s, const roz_decision *d, roz_time 
 
 roz_opt_time roz_session_decided_at(const roz_session *s)
 {
-	roz_opt_time t = {false, {0, 0}};
+	roz_opt_time t = roz_session_json_history_last(s);
 
-	if (s->review.n_history) {
-		t.set = true;
-		t.t = s->review.history[s->review.n_history - 1].timestamp;
+	if (t.set) {
+		return t;
 	} else if (s->review.decision.kind != ROZ_DECISION_PENDING) {
 		/* files without history (older writers) only know the last write */
 		t.set = true;
@@ -216,6 +226,12 @@ int roz_session_add_prompt(roz_session *s, const char *prompt)
 		return rc;
 	if (!(p = roz_session_prompt_truncate(prompt)))
 		return ROZ_ENOMEM;
+	if (r->raw_prompts) {
+		/* a hook's state: the prompt joins the list as text */
+		rc = roz_session_json_prompt_push(s, p);
+		roz_free(p);
+		return rc;
+	}
 	if (r->n_prompts >= ROZ_MAX_PROMPTS) {
 		roz_free(r->prompts[0]);
 		memmove(r->prompts, r->prompts + 1, (r->n_prompts - 1) * sizeof(*r->prompts));
@@ -904,6 +920,8 @@ void roz_session_free(roz_session *s)
 		ticket_dispose(&r->tickets[i]);
 	roz_free(r->tickets);
 	roz_free(r->decision_agent_id);
+	roz_free(r->raw_history);
+	roz_free(r->raw_prompts);
 	for (size_t i = 0; i < s->n_trace; i++)
 		roz_free(s->trace[i].json);
 	roz_free(s->trace);

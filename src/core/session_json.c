@@ -387,8 +387,16 @@ static int read_review(cJSON *review, roz_review_state *r)
 
 typedef struct load_ctx {
 	roz_session *s;
+	bool lazy; /* keep the history and the prompts as text */
 	bool have_id, have_created, have_updated, have_review, have_trace;
 } load_ctx;
+
+/* The review's members, built into an object for read_review; the long lists kept as text when lazy. */
+typedef struct review_ctx {
+	cJSON *obj;
+	roz_review_state *r;
+	bool lazy;
+} review_ctx;
 
 static bool key_is(roz_json_span key, const char *name)
 {
@@ -447,6 +455,104 @@ static int on_event(void *ud, roz_json_span value)
 	return ROZ_OK;
 }
 
+static bool key_is(roz_json_span key, const char *name);
+
+/* Keep a list as its text, if it is one a hook may not need and is laid out on one line. */
+static int keep_raw(review_ctx *c, roz_json_span key, const char *s, size_t len, size_t *pos, bool *kept)
+{
+	size_t start = *pos;
+	char **raw;
+	size_t *raw_len;
+	int rc;
+
+	*kept = false;
+	if (key_is(key, "decision_history")) {
+		raw = &c->r->raw_history;
+		raw_len = &c->r->raw_history_len;
+	} else if (key_is(key, "user_prompts")) {
+		raw = &c->r->raw_prompts;
+		raw_len = &c->r->raw_prompts_len;
+	} else {
+		return ROZ_OK;
+	}
+	if ((rc = roz_json_skip_value(s, len, pos)) < 0)
+		return rc;
+	/* a second copy of the key, null, or a pretty-printed list: parsed as any other member */
+	if (*raw || s[start] != '[' || memchr(s + start, '\n', *pos - start)) {
+		*pos = start;
+		return ROZ_OK;
+	}
+	if (!(*raw = roz_strndup(s + start, *pos - start)))
+		return ROZ_ENOMEM;
+	*raw_len = *pos - start;
+	*kept = true;
+	return ROZ_OK;
+}
+
+static int on_review_member(void *ud, roz_json_span key, const char *s, size_t len, size_t *pos)
+{
+	review_ctx *c = ud;
+	cJSON *v = NULL;
+	char *name;
+	bool kept = false;
+	int rc;
+
+	if (c->lazy && (rc = keep_raw(c, key, s, len, pos, &kept)) < 0)
+		return rc;
+	if (kept)
+		return ROZ_OK;
+	if ((rc = roz_json_parse_at(s, len, pos, &v)) < 0)
+		return rc;
+	/* a key with escapes is read as JSON, as the parser would have */
+	if (memchr(key.ptr, '\\', key.len)) {
+		cJSON *k = NULL;
+
+		rc = roz_json_parse(key.ptr - 1, key.len + 2, &k);
+		name = rc == ROZ_OK && cJSON_IsString(k) ? roz_strdup(k->valuestring) : NULL;
+		cJSON_Delete(k);
+	} else {
+		name = roz_strndup(key.ptr, key.len);
+	}
+	if (!name) {
+		cJSON_Delete(v);
+		return ROZ_ENOMEM;
+	}
+	rc = cJSON_AddItemToObject(c->obj, name, v) ? ROZ_OK : ROZ_ENOMEM;
+	if (rc < 0)
+		cJSON_Delete(v); /* a member left out would read as absent: no guessing */
+	roz_free(name);
+	return rc;
+}
+
+/* The review object at s[*pos]: its members walked once, the long lists kept as text when lazy. */
+static int review_at(load_ctx *lc, const char *s, size_t len, size_t *pos)
+{
+	review_ctx c = {NULL, &lc->s->review, lc->lazy};
+	size_t start = *pos;
+	int rc;
+
+	if (!lc->lazy) {
+		cJSON *review = NULL;
+
+		if ((rc = roz_json_parse_at(s, len, pos, &review)) < 0)
+			return rc;
+		return read_review(review, &lc->s->review);
+	}
+	if (s[start] != '{') {
+		if ((rc = roz_json_skip_value(s, len, pos)) < 0)
+			return rc;
+		return corrupt("review", "is not an object");
+	}
+	if (!(c.obj = cJSON_CreateObject()))
+		return ROZ_ENOMEM;
+	rc = roz_json_walk_members(s, len, pos, on_review_member, &c);
+	if (rc < 0) {
+		cJSON_Delete(c.obj);
+		return rc;
+	}
+	return read_review(c.obj, &lc->s->review);
+}
+
 /* The review is parsed and the trace split into events as the walk reaches them: one pass. */
 static int on_member(void *ud, roz_json_span key, const char *s, size_t len, size_t *pos)
 {
@@ -455,14 +561,10 @@ static int on_member(void *ud, roz_json_span key, const char *s, size_t len, siz
 	int rc;
 
 	if (key_is(key, "review")) {
-		cJSON *review = NULL;
-
 		if (c->have_review)
 			return corrupt("review", "appears twice");
 		c->have_review = true;
-		if ((rc = roz_json_parse_at(s, len, pos, &review)) < 0)
-			return rc;
-		return read_review(review, &c->s->review);
+		return review_at(c, s, len, pos);
 	}
 	if (key_is(key, "governance")) {
 		cJSON *gov = NULL;
@@ -519,7 +621,7 @@ static int on_member(void *ud, roz_json_span key, const char *s, size_t len, siz
 	return ROZ_OK;
 }
 
-int roz_session_json_parse(const char *text, size_t len, roz_session **out)
+static int parse(const char *text, size_t len, bool lazy, roz_session **out)
 {
 	load_ctx c;
 	roz_json_span doc = {text, len};
@@ -527,6 +629,7 @@ int roz_session_json_parse(const char *text, size_t len, roz_session **out)
 
 	*out = NULL;
 	memset(&c, 0, sizeof(c));
+	c.lazy = lazy;
 	c.s = roz_calloc(1, sizeof(*c.s));
 	if (!c.s)
 		return ROZ_ENOMEM;
@@ -548,6 +651,81 @@ int roz_session_json_parse(const char *text, size_t len, roz_session **out)
 fail:
 	roz_session_free(c.s);
 	return rc == ROZ_ENOMEM ? ROZ_ENOMEM : ROZ_ECORRUPT;
+}
+
+int roz_session_json_parse(const char *text, size_t len, roz_session **out)
+{
+	return parse(text, len, false, out);
+}
+
+int roz_session_json_parse_state(const char *text, size_t len, roz_session **out)
+{
+	return parse(text, len, true, out);
+}
+
+/* Parse one list kept as text, by the reader used for whole files. */
+static int load_list(roz_review_state *r, char **raw, size_t raw_len, const char *key,
+		     int (*read)(const cJSON *review, roz_review_state *r))
+{
+	cJSON *wrap, *arr = NULL;
+	int rc;
+
+	if (!*raw)
+		return ROZ_OK;
+	if ((rc = roz_json_parse(*raw, raw_len, &arr)) < 0)
+		return rc == ROZ_ENOMEM ? rc : corrupt(key, "is not valid JSON");
+	if (!(wrap = cJSON_CreateObject())) {
+		cJSON_Delete(arr);
+		return ROZ_ENOMEM;
+	}
+	if (!cJSON_AddItemToObject(wrap, key, arr)) {
+		cJSON_Delete(arr);
+		cJSON_Delete(wrap);
+		return ROZ_ENOMEM;
+	}
+	rc = read(wrap, r);
+	cJSON_Delete(wrap);
+	if (rc < 0)
+		return rc == ROZ_ENOMEM ? rc : (roz_error_prefix("review"), ROZ_ECORRUPT);
+	roz_free(*raw);
+	*raw = NULL;
+	return ROZ_OK;
+}
+
+int roz_session_json_lists_load(roz_session *s)
+{
+	roz_review_state *r = &s->review;
+	int rc = load_list(r, &r->raw_history, r->raw_history_len, "decision_history", read_history);
+
+	return rc < 0 ? rc : load_list(r, &r->raw_prompts, r->raw_prompts_len, "user_prompts", read_prompts);
+}
+
+static int last_element(void *ud, roz_json_span value)
+{
+	*(roz_json_span *)ud = value;
+	return ROZ_OK;
+}
+
+roz_opt_time roz_session_json_history_last(const roz_session *s)
+{
+	const roz_review_state *r = &s->review;
+	roz_opt_time t = {false, {0, 0}};
+	roz_json_span arr = {r->raw_history, r->raw_history_len}, last = {NULL, 0};
+	cJSON *item = NULL;
+
+	if (!r->raw_history) {
+		if (r->n_history) {
+			t.set = true;
+			t.t = r->history[r->n_history - 1].timestamp;
+		}
+		return t;
+	}
+	if (roz_json_each_element(arr, last_element, &last) < 0 || !last.ptr ||
+	    roz_json_parse(last.ptr, last.len, &item) < 0)
+		return t;
+	t.set = get_time(item, "timestamp", &t.t) == ROZ_OK;
+	cJSON_Delete(item);
+	return t;
 }
 
 /* ---- writing ---------------------------------------------------------------- */
@@ -653,23 +831,31 @@ static void write_review(roz_buf *b, const roz_review_state *r)
 	add_key(b, &first, "decision");
 	write_decision(b, &r->decision);
 	add_key(b, &first, "decision_history");
-	roz_buf_addc(b, '[');
-	for (size_t i = 0; i < r->n_history; i++) {
+	if (r->raw_history)
+		roz_buf_add(b, r->raw_history, r->raw_history_len);
+	else
+		roz_buf_addc(b, '[');
+	for (size_t i = 0; !r->raw_history && i < r->n_history; i++) {
 		roz_buf_adds(b, i ? ",{\"decision\":" : "{\"decision\":");
 		write_decision(b, &r->history[i].decision);
 		roz_buf_adds(b, ",\"timestamp\":");
 		add_time(b, r->history[i].timestamp);
 		roz_buf_addc(b, '}');
 	}
-	roz_buf_addc(b, ']');
+	if (!r->raw_history)
+		roz_buf_addc(b, ']');
 	add_key(b, &first, "user_prompts");
-	roz_buf_addc(b, '[');
-	for (size_t i = 0; i < r->n_prompts; i++) {
-		if (i)
-			roz_buf_addc(b, ',');
-		roz_json_add_string(b, r->prompts[i]);
+	if (r->raw_prompts) {
+		roz_buf_add(b, r->raw_prompts, r->raw_prompts_len);
+	} else {
+		roz_buf_addc(b, '[');
+		for (size_t i = 0; i < r->n_prompts; i++) {
+			if (i)
+				roz_buf_addc(b, ',');
+			roz_json_add_string(b, r->prompts[i]);
+		}
+		roz_buf_addc(b, ']');
 	}
-	roz_buf_addc(b, ']');
 	if (r->gate_trigger) {
 		add_key(b, &first, "gate_trigger");
 		write_gate_trigger(b, r->gate_trigger);
@@ -821,4 +1007,84 @@ int roz_session_json_write_state(const roz_session *s, size_t trace_events, roz_
 	write_head(s, b);
 	roz_buf_addf(b, ",\"trace\":[],\"trace_events\":%zu", trace_events);
 	return write_tail(s, b);
+}
+
+/* ---- the lists kept as text ---------------------------------------------------------- */
+
+typedef struct spans {
+	roz_json_span *v;
+	size_t n, cap;
+} spans;
+
+static int collect(void *ud, roz_json_span value)
+{
+	spans *sp = ud;
+
+	if (roz_alloc_array_reserve((void **)&sp->v, &sp->cap, sizeof(*sp->v), sp->n + 1) < 0)
+		return ROZ_ENOMEM;
+	sp->v[sp->n++] = value;
+	return ROZ_OK;
+}
+
+/* Add an element's JSON text to a list kept as text, dropping the oldest past `cap`. */
+static int raw_push(char **raw, size_t *raw_len, const char *elem, size_t elem_len, size_t cap)
+{
+	roz_json_span arr = {*raw, *raw_len};
+	spans sp = {NULL, 0, 0};
+	roz_buf b = ROZ_BUF_INIT;
+	size_t drop;
+	int rc = roz_json_each_element(arr, collect, &sp);
+
+	if (rc < 0) {
+		roz_free(sp.v);
+		return rc == ROZ_ENOMEM ? rc : corrupt("review", "holds a list that is not valid JSON");
+	}
+	drop = sp.n + 1 > cap ? sp.n + 1 - cap : 0;
+	roz_buf_addc(&b, '[');
+	if (drop < sp.n) {
+		const char *from = sp.v[drop].ptr, *to = sp.v[sp.n - 1].ptr + sp.v[sp.n - 1].len;
+
+		roz_buf_add(&b, from, (size_t)(to - from));
+		roz_buf_addc(&b, ',');
+	}
+	roz_buf_add(&b, elem, elem_len);
+	roz_buf_addc(&b, ']');
+	roz_free(sp.v);
+	if ((rc = roz_buf_failed(&b)) < 0) {
+		roz_buf_dispose(&b);
+		return rc;
+	}
+	roz_free(*raw);
+	*raw = roz_buf_detach(&b, raw_len);
+	return ROZ_OK;
+}
+
+int roz_session_json_prompt_push(roz_session *s, const char *stored)
+{
+	roz_review_state *r = &s->review;
+	roz_buf b = ROZ_BUF_INIT;
+	int rc;
+
+	roz_json_add_string(&b, stored);
+	if ((rc = roz_buf_failed(&b)) == ROZ_OK)
+		rc = raw_push(&r->raw_prompts, &r->raw_prompts_len, b.ptr, b.len, ROZ_MAX_PROMPTS);
+	roz_buf_dispose(&b);
+	return rc;
+}
+
+int roz_session_json_history_push(roz_session *s, const roz_decision *replaced, roz_time at)
+{
+	roz_review_state *r = &s->review;
+	roz_buf b = ROZ_BUF_INIT;
+	int rc;
+
+	roz_buf_adds(&b, "{\"decision\":");
+	write_decision(&b, replaced);
+	roz_buf_adds(&b, ",\"timestamp\":");
+	add_time(&b, at);
+	roz_buf_addc(&b, '}');
+	if ((rc = roz_buf_failed(&b)) == ROZ_OK)
+		rc = raw_push(&r->raw_history, &r->raw_history_len, b.ptr, b.len, ROZ_MAX_HISTORY);
+	roz_buf_dispose(&b);
+	return rc;
 }

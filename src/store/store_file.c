@@ -338,7 +338,7 @@ static int read_state(file_store *fs, const char *id, roz_session **out)
 	rc = read_fd(fd, path, size, &text, &len);
 	close(fd);
 	if (rc == ROZ_OK) {
-		rc = roz_session_json_parse(text, len, out);
+		rc = roz_session_json_parse_state(text, len, out);
 		if (rc == ROZ_ECORRUPT)
 			roz_error_prefix("'%s'", path);
 	}
@@ -421,6 +421,12 @@ static int file_get(roz_store *store, const char *id, roz_session **out)
 
 	if ((rc = file_get_state(store, id, &s)) < 0)
 		return rc;
+	/* read whole: every list parsed, so one of the wrong shape is found now */
+	if ((rc = roz_session_json_lists_load(s)) < 0) {
+		if (rc == ROZ_ECORRUPT)
+			roz_error_prefix("'%s/%s.json'", fs->dir, id);
+		goto out;
+	}
 	if (!(path = path_for(fs, id, ROZ_TRACE_FILE_SUFFIX))) {
 		rc = ROZ_ENOMEM;
 		goto out;

@@ -53,14 +53,15 @@ static void entry_trace_free(mem_entry *e)
 	e->n_trace = e->cap_trace = 0;
 }
 
-/* Under the mutex: the session's state, its trace not read. */
-static int state_of(mem_store *ms, const char *id, mem_entry **e, roz_session **out)
+/* Under the mutex: the session's state, its trace not read; a hook's (lazy) or whole. */
+static int state_of(mem_store *ms, const char *id, bool lazy, mem_entry **e, roz_session **out)
 {
 	if (!(*e = find(ms, id))) {
 		roz_error_set("session '%s' not found", id);
 		return ROZ_ENOTFOUND;
 	}
-	return roz_session_json_parse((*e)->json, (*e)->len, out);
+	return lazy ? roz_session_json_parse_state((*e)->json, (*e)->len, out)
+		    : roz_session_json_parse((*e)->json, (*e)->len, out);
 }
 
 static int mem_get_state(roz_store *store, const char *id, roz_session **out)
@@ -70,7 +71,7 @@ static int mem_get_state(roz_store *store, const char *id, roz_session **out)
 	int rc;
 
 	pthread_mutex_lock(&ms->mu);
-	rc = state_of(ms, id, &e, out);
+	rc = state_of(ms, id, true, &e, out);
 	pthread_mutex_unlock(&ms->mu);
 	return rc;
 }
@@ -84,7 +85,7 @@ static int mem_get(roz_store *store, const char *id, roz_session **out)
 	int rc;
 
 	pthread_mutex_lock(&ms->mu);
-	rc = state_of(ms, id, &e, &s);
+	rc = state_of(ms, id, false, &e, &s);
 	for (size_t i = 0; rc == ROZ_OK && i < e->n_trace; i++) {
 		char *copy = roz_strndup(e->trace[i].json, e->trace[i].len);
 

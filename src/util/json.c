@@ -411,17 +411,18 @@ bool roz_json_span_is(roz_json_span v, char first)
 	return v.len > 0 && v.ptr[0] == first;
 }
 
-int roz_json_each_member_at(roz_json_span obj, roz_json_member_at_fn fn, void *ud)
+int roz_json_walk_members(const char *s, size_t len, size_t *pos, roz_json_member_at_fn fn, void *ud)
 {
-	const char *s = obj.ptr;
-	size_t len = obj.len, p = roz_json_skip_ws(s, len, 0);
+	size_t p = roz_json_skip_ws(s, len, *pos);
 	int rc;
 
 	if (p >= len || s[p] != '{')
 		return fail(p, "expected an object");
 	p = roz_json_skip_ws(s, len, p + 1);
-	if (p < len && s[p] == '}')
-		return roz_json_skip_ws(s, len, p + 1) == len ? ROZ_OK : fail(p + 1, "unexpected text after the object");
+	if (p < len && s[p] == '}') {
+		*pos = p + 1;
+		return ROZ_OK;
+	}
 	for (;;) {
 		roz_json_span key;
 		size_t kstart = p;
@@ -444,12 +445,21 @@ int roz_json_each_member_at(roz_json_span obj, roz_json_member_at_fn fn, void *u
 			continue;
 		}
 		if (p < len && s[p] == '}') {
-			if (roz_json_skip_ws(s, len, p + 1) != len)
-				return fail(p + 1, "unexpected text after the object");
+			*pos = p + 1;
 			return ROZ_OK;
 		}
 		return fail(p, "expected ',' or '}'");
 	}
+}
+
+int roz_json_each_member_at(roz_json_span obj, roz_json_member_at_fn fn, void *ud)
+{
+	size_t p = 0;
+	int rc = roz_json_walk_members(obj.ptr, obj.len, &p, fn, ud);
+
+	if (rc == ROZ_OK && roz_json_skip_ws(obj.ptr, obj.len, p) != obj.len)
+		return fail(p, "unexpected text after the object");
+	return rc;
 }
 
 typedef struct member_adapter {

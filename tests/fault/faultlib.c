@@ -211,8 +211,10 @@ void fl_leftovers_scan(const fl_home *h, fl_leftovers *l)
 			continue;
 		if (starts(n, h->id, idlen) && (strcmp(rest, ".json") == 0 || strcmp(rest, ".trace.jsonl") == 0))
 			continue;
-		if (starts(n, h->id, idlen) && (starts(rest, ".json.tmp-", 10) || starts(rest, ".trace.jsonl.tmp-", 17)))
+		if (starts(n, h->id, idlen) && (starts(rest, ".json.tmp-", 10) || starts(rest, ".trace.jsonl.tmp-", 17))) {
 			l->tmp++;
+			l->trace_tmp += starts(rest, ".trace.jsonl.tmp-", 17);
+		}
 		else if (starts(n, h->id, idlen) && strcmp(rest, ".lock") == 0)
 			l->lock++;
 		else if (starts(n, h->id, idlen) &&

@@ -55,6 +55,7 @@ void fl_trace_count(const char *text, size_t len, fl_trace_lines *out);
 /* What lies in sessions/ besides <id>.json and <id>.trace.jsonl. */
 typedef struct fl_leftovers {
 	int tmp;     /* <id>.json.tmp-*, <id>.trace.jsonl.tmp-* */
+	int trace_tmp; /* of those, a compaction's: <id>.trace.jsonl.tmp-* */
 	int lock;    /* <id>.lock */
 	int corrupt; /* <id>.json.corrupt-* */
 	int other;

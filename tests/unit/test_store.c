@@ -1465,6 +1465,8 @@ static void test_file_sweep(void **state)
 	stray(f, "orphan.lock", now, 8 * 86400);        /* never saved: goes */
 	stray(f, "fresh.lock", now, 0);                 /* may be a hook's right now: stays */
 	stray(f, "dead.json.tmp-123-a1b2c3d4e5f6", now, 8 * 86400);
+	stray(f, "dead.trace.jsonl.tmp-locked", now, 8 * 86400); /* a killed compaction's */
+	stray(f, "old.trace.jsonl.corrupt-20200101T000000Z", now, 9 * 365 * 86400); /* moved with its state */
 	stray(f, "young.json.tmp-locked", now, 0);
 	stray(f, "old.json.corrupt-20200101T000000Z", now, 9 * 365 * 86400);
 	stray(f, recent, now, 9 * 365 * 86400);         /* old text, moved aside an hour ago */
@@ -1480,11 +1482,13 @@ static void test_file_sweep(void **state)
 
 	/* a dry run reports what would go and removes nothing */
 	expect_swept(f->store, &week, "bad.json.corrupt-2020 dead.json.tmp-123-a1b2c3d4e5f6 "
-				      "old.json.corrupt-20200101T000000Z orphan.lock");
+				      "dead.trace.jsonl.tmp-locked old.json.corrupt-20200101T000000Z "
+				      "old.trace.jsonl.corrupt-20200101T000000Z orphan.lock");
 	expect_listing(f->sessions, before);
 	week.dry_run = false;
 	expect_swept(f->store, &week, "bad.json.corrupt-2020 dead.json.tmp-123-a1b2c3d4e5f6 "
-				      "old.json.corrupt-20200101T000000Z orphan.lock");
+				      "dead.trace.jsonl.tmp-locked old.json.corrupt-20200101T000000Z "
+				      "old.trace.jsonl.corrupt-20200101T000000Z orphan.lock");
 	want = t_sprintf("fifo.json.corrupt-20200101T000000Z fresh.lock held.lock link.json.tmp-1 "
 			 "live.json live.lock %s notes.txt young.json.tmp-locked", recent);
 	expect_listing(f->sessions, want);
@@ -1881,6 +1885,169 @@ static void check_rust_fixture(const roz_session *s)
 		    "stop_hook_called");
 	same_time("created_at", at(BASE, 397721001), s->created_at);
 	same_time("updated_at", at(BASE, 402045053), s->updated_at);
+}
+
+/* The trace file's whole lines, counted; *torn when the last has no "\n". */
+static size_t trace_lines(const fixture *f, const char *id, bool *torn)
+{
+	char *path = session_path(f, id, ".trace.jsonl"), *text = t_read_file(path, NULL);
+	size_t n = 0;
+
+	*torn = false;
+	for (const char *p = text; p && *p; n++) {
+		const char *nl = strchr(p, '\n');
+
+		if (!nl) {
+			*torn = true;
+			break;
+		}
+		p = nl + 1;
+	}
+	free(text);
+	free(path);
+	return n;
+}
+
+/* A hook's cycle: under the lock, the state read, one event added, saved. */
+static void hook_adds(roz_store *store, const char *id, int n)
+{
+	roz_lock *lk = NULL;
+	roz_session *s = NULL;
+	char payload[32];
+	int rc;
+
+	assert_int_equal(roz_store_lock(store, id, 1000, &lk), ROZ_OK);
+	rc = roz_store_get_state(store, id, &s);
+	if (rc == ROZ_ENOTFOUND)
+		assert_int_equal(roz_session_new(id, at(BASE, 0), &s), ROZ_OK);
+	else
+		assert_int_equal(rc, ROZ_OK);
+	snprintf(payload, sizeof(payload), "{\"index\":%d}", n);
+	add_event(s, ROZ_EVENT_TOOL_COMPLETED, n, at(BASE + n, 0), payload);
+	put_ok(store, s);
+	roz_session_free(s);
+	roz_store_unlock(store, lk);
+}
+
+/* The payload index of a trace event, or -1 (the marker). */
+static int index_of(const roz_trace_entry *e)
+{
+	const char *p = strstr(e->json, "\"index\":");
+
+	return p ? atoi(p + 8) : -1;
+}
+
+/*
+ * A hook reads the state alone, whatever the trace holds; the trace grows a
+ * line per event and is rewritten to the cap once it holds twice the cap;
+ * a reader always sees at most the cap: the first events, a marker, the
+ * newest, in order.
+ */
+static void test_trace_appends_and_compacts(void **state)
+{
+	fixture *f = *state;
+	roz_store *st = f->inner ? f->inner : f->store;
+	roz_session *got;
+	size_t most = 0;
+	bool torn;
+
+	roz_store_set_trace_cap(f->store, 10);
+	for (int i = 0; i < 45; i++) {
+		hook_adds(st, "s1", i);
+		assert_int_equal(roz_store_get_state(st, "s1", &got), ROZ_OK);
+		assert_int_equal(got->n_trace, 0); /* the state alone */
+		roz_session_free(got);
+		got = get_ok(st, "s1");
+		assert_int_equal(got->n_trace, (size_t)(i + 1 < 10 ? i + 1 : 10));
+		assert_int_equal(index_of(&got->trace[0]), 0);
+		assert_int_equal(index_of(&got->trace[got->n_trace - 1]), i);
+		if (i >= 10) {
+			assert_int_equal(index_of(&got->trace[5]), -1); /* kept_start = 5, then the marker */
+			assert_int_equal(index_of(&got->trace[6]), i - 3);
+		}
+		roz_session_free(got);
+		if (f->be->is_file) {
+			size_t n = trace_lines(f, "s1", &torn);
+
+			assert_false(torn);
+			assert_true(n < 20); /* rewritten to the cap by the put that reached twice the cap */
+			most = n > most ? n : most;
+		}
+	}
+	if (f->be->is_file)
+		assert_int_equal(most, 19);
+}
+
+/* A last line a crash cut short is passed over by readers and ended by the next append. */
+static void test_file_torn_trace_healed(void **state)
+{
+	fixture *f = *state;
+	char *path = session_path(f, "s1", ".trace.jsonl");
+	roz_session *got;
+	bool torn;
+	FILE *fp;
+
+	hook_adds(f->store, "s1", 0);
+	hook_adds(f->store, "s1", 1);
+	fp = fopen(path, "a");
+	assert_non_null(fp);
+	fputs("{\"id\":\"cut-sho", fp);
+	fclose(fp);
+	assert_int_equal(trace_lines(f, "s1", &torn), 2);
+	assert_true(torn);
+	got = get_ok(f->store, "s1");
+	assert_int_equal(got->n_trace, 2);
+	roz_session_free(got);
+	hook_adds(f->store, "s1", 2);
+	/* the cut line ended on its own, the new event whole after it */
+	assert_int_equal(trace_lines(f, "s1", &torn), 4);
+	assert_false(torn);
+	got = get_ok(f->store, "s1");
+	assert_int_equal(got->n_trace, 3);
+	assert_int_equal(index_of(&got->trace[2]), 2);
+	roz_session_free(got);
+	free(path);
+}
+
+/*
+ * A file from before the trace moved out holds it inline: the first write
+ * moves the events beside the state, before the state that drops them; a
+ * writer that died between the two is found out by the next, which does not
+ * move them twice.
+ */
+static void test_file_inline_trace_moves_once(void **state)
+{
+	fixture *f = *state;
+	char *path = session_path(f, "s1", ".json"), *text;
+	roz_session *s, *got;
+	roz_lock *lk = NULL;
+	size_t inline_n;
+	bool torn;
+
+	t_write_file(path, t_rust_session_file);
+	got = get_ok(f->store, "s1");
+	inline_n = got->n_trace;
+	assert_true(inline_n > 0);
+	roz_session_free(got);
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(roz_store_lock(f->store, "s1", 1000, &lk), ROZ_OK);
+		assert_int_equal(roz_store_get_state(f->store, "s1", &s), ROZ_OK);
+		/* the first time the events are still to move; after a crash, found moved */
+		assert_int_equal(s->n_trace, round ? 0 : inline_n);
+		put_ok(f->store, s);
+		roz_session_free(s);
+		roz_store_unlock(f->store, lk);
+		assert_int_equal(trace_lines(f, "s1", &torn), inline_n);
+		text = t_read_file(path, NULL);
+		assert_non_null(strstr(text, "\"trace\":[]"));
+		free(text);
+		got = get_ok(f->store, "s1");
+		check_rust_fixture(got);
+		roz_session_free(got);
+		/* as if the writer died after the append, before the state */
+		t_write_file(path, t_rust_session_file);
+	}
+	free(path);
 }
 
 static void test_file_reads_rust_file(void **state)
@@ -2854,6 +3021,7 @@ int main(void)
 		CONTRACT(test_locks_on_other_ids_independent),
 		CONTRACT(test_quarantine),
 		CONTRACT(test_sweep_leaves_sessions),
+		CONTRACT(test_trace_appends_and_compacts),
 		V1(test_get_missing),
 		V1(test_put_get_roundtrip),
 		V1(test_get_returns_own_copy),
@@ -2896,6 +3064,8 @@ int main(void)
 		FILE_ONLY(test_file_quarantine_when_names_run_out),
 		FILE_ONLY(test_file_list_skips_other_files),
 		FILE_ONLY(test_file_reads_rust_file),
+		FILE_ONLY(test_file_torn_trace_healed),
+		FILE_ONLY(test_file_inline_trace_moves_once),
 		FILE_ONLY(test_file_lock_held_by_other_process),
 		FILE_ONLY(test_file_lock_waiter_gets_it_when_released),
 		FILE_ONLY(test_file_lock_other_ids_across_processes),

@@ -75,6 +75,8 @@ int roz_json_each_member(roz_json_span obj, roz_json_member_fn fn, void *ud);
 typedef int (*roz_json_member_at_fn)(void *ud, roz_json_span key, const char *s, size_t len,
 				     size_t *pos);
 int roz_json_each_member_at(roz_json_span obj, roz_json_member_at_fn fn, void *ud);
+/* The object starting at s[*pos] (white space allowed before it); on success *pos is just past the '}'. */
+int roz_json_walk_members(const char *s, size_t len, size_t *pos, roz_json_member_at_fn fn, void *ud);
 
 /* Same for the elements of an array. */
 typedef int (*roz_json_element_fn)(void *ud, roz_json_span value);
