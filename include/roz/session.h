@@ -180,13 +180,14 @@ typedef struct roz_review_state {
 	bool decision_override;   /* a person's `roz decide --override` */
 	bool decision_contested;  /* its ticket was presented again: no reviewer vouches for it */
 	/*
-	 * The decision history and the prompts as their JSON text, while a hook
-	 * that loaded the state (roz_session_json_parse_state) has not needed
-	 * them: NULL once parsed into history and prompts. The setters that
-	 * change them parse them first (roz_session_json_lists_load).
+	 * The decision history, the prompts and the older attempts as their
+	 * JSON text, while a hook that loaded the state
+	 * (roz_session_json_parse_state) has not needed them: NULL once parsed
+	 * (roz_session_json_lists_load). The setters add to the text; the
+	 * attempts a hook looks at are parsed into `attempts`, behind the text.
 	 */
-	char *raw_history, *raw_prompts;
-	size_t raw_history_len, raw_prompts_len;
+	char *raw_history, *raw_prompts, *raw_attempts;
+	size_t raw_history_len, raw_prompts_len, raw_attempts_len;
 } roz_review_state;
 
 typedef struct roz_session {
@@ -241,8 +242,13 @@ int roz_session_add_prompt(roz_session *s, const char *prompt) ROZ_WARN_UNUSED;
 char *roz_session_prompt_truncate(const char *prompt);
 
 int roz_session_add_attempt(roz_session *s, const char *template_id, roz_time now) ROZ_WARN_UNUSED;
-/* The newest attempt still PENDING, or NULL. */
-roz_attempt *roz_session_pending_attempt(roz_session *s);
+/*
+ * The newest attempt still PENDING / the newest attempt: *out, or NULL when
+ * there is none. ROZ_OK; ROZ_ECORRUPT or ROZ_ENOMEM when the attempts a
+ * hook kept as text cannot be read (*out NULL, nothing changed).
+ */
+int roz_session_pending_attempt(roz_session *s, roz_attempt **out) ROZ_WARN_UNUSED;
+int roz_session_newest_attempt(roz_session *s, roz_attempt **out) ROZ_WARN_UNUSED;
 const char *roz_session_outcome_kind_name(roz_outcome_kind kind); /* "pending", "success", ... */
 
 /*

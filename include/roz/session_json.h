@@ -22,10 +22,11 @@ int roz_session_json_parse(const char *text, size_t len, roz_session **out) ROZ_
 
 /*
  * The same for a hook, whose cost must not grow with the session: the
- * decision history and the prompts, the bulk of a long session's state, are
- * kept as text (review.raw_history, raw_prompts) and written back as they
- * were unless something parses them (roz_session_json_lists_load). Their
- * text is checked as JSON now, their entries when parsed.
+ * decision history, the prompts and the attempts, the bulk of a long
+ * session's state, are kept as text (review.raw_history, raw_prompts,
+ * raw_attempts) and written back as they were unless something parses them
+ * (roz_session_json_lists_load, or the parts the setters need). Their text
+ * is checked as JSON now, their entries when parsed.
  */
 int roz_session_json_parse_state(const char *text, size_t len, roz_session **out) ROZ_WARN_UNUSED;
 
@@ -40,6 +41,18 @@ int roz_session_json_lists_load(roz_session *s) ROZ_WARN_UNUSED;
  */
 int roz_session_json_prompt_push(roz_session *s, const char *stored) ROZ_WARN_UNUSED;
 int roz_session_json_history_push(roz_session *s, const roz_decision *replaced, roz_time at) ROZ_WARN_UNUSED;
+
+/*
+ * The attempts of a hook's state: the older ones stay text
+ * (review.raw_attempts) in front of the parsed ones (review.attempts).
+ * _pending parses from the newest pending one on, so that
+ * roz_session_pending_attempt finds it among the parsed; _newest parses at
+ * least the newest; _room drops the oldest text past the cap so that one
+ * more can be added. ROZ_OK, ROZ_ECORRUPT or ROZ_ENOMEM (nothing changed).
+ */
+int roz_session_json_attempts_pending(roz_session *s) ROZ_WARN_UNUSED;
+int roz_session_json_attempts_newest(roz_session *s) ROZ_WARN_UNUSED;
+int roz_session_json_attempts_room(roz_session *s) ROZ_WARN_UNUSED;
 
 /* When the newest history entry was made, read from the text if the history is kept as text. */
 roz_opt_time roz_session_json_history_last(const roz_session *s);

@@ -18,11 +18,12 @@ bool roz_decide_approves(const roz_session *s, const roz_config *config)
 
 int roz_decide_attempt_succeeded(roz_session *s)
 {
-	roz_attempt *a = roz_session_pending_attempt(s);
+	roz_attempt *a;
 	char *type;
+	int rc = roz_session_pending_attempt(s, &a);
 
-	if (!a)
-		return ROZ_OK;
+	if (rc < 0 || !a)
+		return rc;
 	type = roz_strdup(roz_session_decision_kind_name(s->review.decision.kind));
 	if (!type)
 		return ROZ_ENOMEM;

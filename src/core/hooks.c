@@ -313,13 +313,15 @@ static char *issues_message(const roz_session *s)
  * Before a new attempt is recorded, settle the previous one: still pending
  * and no reviewer started since it was made means the agent never spawned one.
  */
-static void settle_previous_attempt(roz_session *s)
+static int settle_previous_attempt(roz_session *s)
 {
-	roz_attempt *a = roz_session_pending_attempt(s);
 	const roz_opt_time *started = &s->review.reviewer_started_at;
+	roz_attempt *a;
+	int rc = roz_session_pending_attempt(s, &a);
 
 	if (a && !(started->set && !roz_time_before(started->t, a->timestamp)))
 		a->outcome = ROZ_OUTCOME_NOT_SPAWNED;
+	return rc;
 }
 
 /*
@@ -516,7 +518,8 @@ static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **s
 		template_id = roz_template_select(cfg, env);
 		msg = issues_message(s);
 	} else {
-		settle_previous_attempt(s);
+		if ((rc = settle_previous_attempt(s)) < 0)
+			return rc;
 		msg = roz_template_block_message(s, env, &template_id);
 	}
 	if (!msg || !template_id || (rc = roz_session_add_attempt(s, template_id, env->now)) < 0) {
@@ -585,9 +588,12 @@ static int hold_reviewer(roz_session *s, const roz_env *env, roz_reviewer_run *r
 	if (!why)
 		return ROZ_ENOMEM;
 	if (run->stop_blocks >= REVIEWER_STOP_LIMIT) {
-		roz_attempt *a = roz_session_pending_attempt(s);
+		roz_attempt *a;
+		int rc = roz_session_pending_attempt(s, &a);
 
 		roz_free(why);
+		if (rc < 0)
+			return rc;
 		if (a)
 			a->outcome = ROZ_OUTCOME_NO_DECISION;
 		note(res, "warning", "the reviewer in session %s stopped without a usable verdict",
@@ -622,9 +628,13 @@ static int on_subagent_stop(const roz_hook_input *in, const roz_env *env, roz_se
 		lower.t = run->started_at;
 	} else {
 		/* no SubagentStart was seen: the review began at the last block or gate */
-		if (s->review.n_attempts) {
+		roz_attempt *newest;
+
+		if ((rc = roz_session_newest_attempt(s, &newest)) < 0)
+			return rc;
+		if (newest) {
 			lower.set = true;
-			lower.t = s->review.attempts[s->review.n_attempts - 1].timestamp;
+			lower.t = newest->timestamp;
 		} else {
 			lower = s->review.review_started_at;
 		}

@@ -280,6 +280,10 @@ int roz_session_add_attempt(roz_session *s, const char *template_id, roz_time no
 		return ROZ_ENOMEM;
 	a.timestamp = now;
 	a.outcome = ROZ_OUTCOME_PENDING;
+	if ((rc = roz_session_json_attempts_room(s)) < 0) {
+		attempt_dispose(&a);
+		return rc;
+	}
 	if (r->n_attempts >= ROZ_MAX_ATTEMPTS) {
 		attempt_dispose(&r->attempts[0]);
 		memmove(r->attempts, r->attempts + 1, (r->n_attempts - 1) * sizeof(*r->attempts));
@@ -294,12 +298,28 @@ int roz_session_add_attempt(roz_session *s, const char *template_id, roz_time no
 	return ROZ_OK;
 }
 
-roz_attempt *roz_session_pending_attempt(roz_session *s)
+int roz_session_pending_attempt(roz_session *s, roz_attempt **out)
 {
-	for (size_t i = s->review.n_attempts; i-- > 0;)
-		if (s->review.attempts[i].outcome == ROZ_OUTCOME_PENDING)
-			return &s->review.attempts[i];
-	return NULL;
+	int rc = roz_session_json_attempts_pending(s);
+
+	*out = NULL;
+	if (rc < 0)
+		return rc;
+	for (size_t i = s->review.n_attempts; i-- > 0;) {
+		if (s->review.attempts[i].outcome == ROZ_OUTCOME_PENDING) {
+			*out = &s->review.attempts[i];
+			break;
+		}
+	}
+	return ROZ_OK;
+}
+
+int roz_session_newest_attempt(roz_session *s, roz_attempt **out)
+{
+	int rc = roz_session_json_attempts_newest(s);
+
+	*out = rc == ROZ_OK && s->review.n_attempts ? &s->review.attempts[s->review.n_attempts - 1] : NULL;
+	return rc;
 }
 
 /* ---- reviewer runs --------------------------------------------------------- */
@@ -922,6 +942,7 @@ void roz_session_free(roz_session *s)
 	roz_free(r->decision_agent_id);
 	roz_free(r->raw_history);
 	roz_free(r->raw_prompts);
+	roz_free(r->raw_attempts);
 	for (size_t i = 0; i < s->n_trace; i++)
 		roz_free(s->trace[i].json);
 	roz_free(s->trace);

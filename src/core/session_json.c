@@ -472,6 +472,9 @@ static int keep_raw(review_ctx *c, roz_json_span key, const char *s, size_t len,
 	} else if (key_is(key, "user_prompts")) {
 		raw = &c->r->raw_prompts;
 		raw_len = &c->r->raw_prompts_len;
+	} else if (key_is(key, "attempts")) {
+		raw = &c->r->raw_attempts;
+		raw_len = &c->r->raw_attempts_len;
 	} else {
 		return ROZ_OK;
 	}
@@ -692,12 +695,56 @@ static int load_list(roz_review_state *r, char **raw, size_t raw_len, const char
 	return ROZ_OK;
 }
 
+/* The older attempts kept as text parsed in front of the newer ones, the newest ROZ_MAX_ATTEMPTS kept. */
+static int load_attempts(roz_review_state *r)
+{
+	roz_attempt *newer = r->attempts;
+	size_t n_newer = r->n_attempts, cap_newer = r->cap_attempts, drop;
+	int rc;
+
+	if (!r->raw_attempts)
+		return ROZ_OK;
+	r->attempts = NULL;
+	r->n_attempts = r->cap_attempts = 0;
+	rc = load_list(r, &r->raw_attempts, r->raw_attempts_len, "attempts", read_attempts);
+	if (rc == ROZ_OK && n_newer &&
+	    roz_alloc_array_reserve((void **)&r->attempts, &r->cap_attempts, sizeof(*r->attempts),
+				    r->n_attempts + n_newer) < 0)
+		rc = ROZ_ENOMEM;
+	if (rc < 0) {
+		/* back as it was: the newer ones stay the session's, the older ones its text */
+		for (size_t i = 0; i < r->n_attempts; i++) {
+			roz_free(r->attempts[i].template_id);
+			roz_free(r->attempts[i].decision_type);
+		}
+		roz_free(r->attempts);
+		r->attempts = newer;
+		r->n_attempts = n_newer;
+		r->cap_attempts = cap_newer;
+		return rc;
+	}
+	if (n_newer)
+		memcpy(r->attempts + r->n_attempts, newer, n_newer * sizeof(*newer));
+	r->n_attempts += n_newer;
+	roz_free(newer);
+	drop = r->n_attempts > ROZ_MAX_ATTEMPTS ? r->n_attempts - ROZ_MAX_ATTEMPTS : 0;
+	for (size_t i = 0; i < drop; i++) {
+		roz_free(r->attempts[i].template_id);
+		roz_free(r->attempts[i].decision_type);
+	}
+	memmove(r->attempts, r->attempts + drop, (r->n_attempts - drop) * sizeof(*r->attempts));
+	r->n_attempts -= drop;
+	return ROZ_OK;
+}
+
 int roz_session_json_lists_load(roz_session *s)
 {
 	roz_review_state *r = &s->review;
 	int rc = load_list(r, &r->raw_history, r->raw_history_len, "decision_history", read_history);
 
-	return rc < 0 ? rc : load_list(r, &r->raw_prompts, r->raw_prompts_len, "user_prompts", read_prompts);
+	if (rc == ROZ_OK)
+		rc = load_list(r, &r->raw_prompts, r->raw_prompts_len, "user_prompts", read_prompts);
+	return rc < 0 ? rc : load_attempts(r);
 }
 
 static int last_element(void *ud, roz_json_span value)
@@ -821,6 +868,12 @@ static void write_gate_trigger(roz_buf *b, const roz_gate_trigger *g)
 	roz_buf_addc(b, '}');
 }
 
+/* Whether a list's text "[...]" holds anything but white space. */
+static bool raw_has_elements(const char *raw, size_t len)
+{
+	return roz_json_skip_ws(raw, len, 1) < len - 1;
+}
+
 static void write_review(roz_buf *b, const roz_review_state *r)
 {
 	bool first = true;
@@ -882,13 +935,19 @@ static void write_review(roz_buf *b, const roz_review_state *r)
 		add_key(b, &first, "circuit_breaker_tripped_at");
 		add_time(b, r->circuit_breaker_tripped_at.t);
 	}
-	if (r->n_attempts) {
+	if (r->n_attempts || r->raw_attempts) {
+		/* the older attempts as read, then the newer ones a hook parsed or added */
+		bool more = r->raw_attempts && raw_has_elements(r->raw_attempts, r->raw_attempts_len);
+
 		add_key(b, &first, "attempts");
-		roz_buf_addc(b, '[');
+		if (r->raw_attempts)
+			roz_buf_add(b, r->raw_attempts, r->raw_attempts_len - 1); /* all but its ']' */
+		else
+			roz_buf_addc(b, '[');
 		for (size_t i = 0; i < r->n_attempts; i++) {
 			const roz_attempt *a = &r->attempts[i];
 
-			roz_buf_adds(b, i ? ",{\"template_id\":" : "{\"template_id\":");
+			roz_buf_adds(b, i || more ? ",{\"template_id\":" : "{\"template_id\":");
 			roz_json_add_string(b, a->template_id);
 			roz_buf_adds(b, ",\"timestamp\":");
 			add_time(b, a->timestamp);
@@ -1086,5 +1145,141 @@ int roz_session_json_history_push(roz_session *s, const roz_decision *replaced, 
 	if ((rc = roz_buf_failed(&b)) == ROZ_OK)
 		rc = raw_push(&r->raw_history, &r->raw_history_len, b.ptr, b.len, ROZ_MAX_HISTORY);
 	roz_buf_dispose(&b);
+	return rc;
+}
+
+/*
+ * Parse the attempts from element `from` of the text on, in front of the
+ * ones already parsed; the text keeps the older ones (or goes when none
+ * are left).
+ */
+static int split_attempts(roz_review_state *r, const spans *sp, size_t from)
+{
+	roz_review_state part;
+	roz_buf head = ROZ_BUF_INIT, tail = ROZ_BUF_INIT;
+	const char *end = r->raw_attempts + r->raw_attempts_len;
+	int rc;
+
+	memset(&part, 0, sizeof(part));
+	roz_buf_addc(&tail, '[');
+	roz_buf_add(&tail, sp->v[from].ptr, (size_t)(end - sp->v[from].ptr));
+	if (from) {
+		const char *last = sp->v[from - 1].ptr + sp->v[from - 1].len;
+
+		roz_buf_add(&head, r->raw_attempts, (size_t)(last - r->raw_attempts));
+		roz_buf_addc(&head, ']');
+	}
+	if ((rc = roz_buf_failed(&tail)) < 0 || (rc = roz_buf_failed(&head)) < 0)
+		goto out;
+	part.raw_attempts = tail.ptr;
+	part.raw_attempts_len = tail.len;
+	/* the newer ones go behind the parsed part, as load_attempts puts them */
+	part.attempts = r->attempts;
+	part.n_attempts = r->n_attempts;
+	part.cap_attempts = r->cap_attempts;
+	if ((rc = load_attempts(&part)) < 0) {
+		r->attempts = part.attempts; /* load_attempts gave them back on failure */
+		goto out;
+	}
+	tail.ptr = NULL; /* load_attempts freed it */
+	r->attempts = part.attempts;
+	r->n_attempts = part.n_attempts;
+	r->cap_attempts = part.cap_attempts;
+	roz_free(r->raw_attempts);
+	r->raw_attempts = NULL;
+	r->raw_attempts_len = 0;
+	if (from)
+		r->raw_attempts = roz_buf_detach(&head, &r->raw_attempts_len);
+out:
+	roz_buf_dispose(&head);
+	roz_buf_dispose(&tail);
+	return rc;
+}
+
+/* The spans of the attempts kept as text. */
+static int attempt_spans(const roz_review_state *r, spans *sp)
+{
+	roz_json_span arr = {r->raw_attempts, r->raw_attempts_len};
+	int rc = roz_json_each_element(arr, collect, sp);
+
+	if (rc < 0 && rc != ROZ_ENOMEM)
+		rc = corrupt("review.attempts", "is not valid JSON");
+	return rc;
+}
+
+int roz_session_json_attempts_pending(roz_session *s)
+{
+	static const char pending[] = "\"pending\"";
+	roz_review_state *r = &s->review;
+	int rc = ROZ_OK;
+
+	/* each round parses from the newest text that may be pending: one without the word is not */
+	while (rc == ROZ_OK && r->raw_attempts) {
+		spans sp = {NULL, 0, 0};
+		size_t i;
+
+		for (i = 0; i < r->n_attempts; i++)
+			if (r->attempts[i].outcome == ROZ_OUTCOME_PENDING)
+				return ROZ_OK; /* the newest pending one is parsed already */
+		if ((rc = attempt_spans(r, &sp)) == ROZ_OK) {
+			for (i = sp.n; i-- > 0;)
+				if (memmem(sp.v[i].ptr, sp.v[i].len, pending, sizeof(pending) - 1))
+					break;
+			if (i == (size_t)-1) {
+				roz_free(sp.v);
+				return ROZ_OK; /* none is */
+			}
+			rc = split_attempts(r, &sp, i);
+		}
+		roz_free(sp.v);
+	}
+	return rc;
+}
+
+int roz_session_json_attempts_newest(roz_session *s)
+{
+	roz_review_state *r = &s->review;
+	spans sp = {NULL, 0, 0};
+	int rc;
+
+	if (r->n_attempts || !r->raw_attempts)
+		return ROZ_OK;
+	if ((rc = attempt_spans(r, &sp)) == ROZ_OK && sp.n)
+		rc = split_attempts(r, &sp, sp.n - 1);
+	roz_free(sp.v);
+	return rc;
+}
+
+int roz_session_json_attempts_room(roz_session *s)
+{
+	roz_review_state *r = &s->review;
+	spans sp = {NULL, 0, 0};
+	roz_buf head = ROZ_BUF_INIT;
+	size_t drop;
+	int rc;
+
+	if (!r->raw_attempts)
+		return ROZ_OK;
+	if ((rc = attempt_spans(r, &sp)) < 0)
+		goto out;
+	/* the text's oldest go first, so the parsed ones and one more fit the cap */
+	drop = sp.n + r->n_attempts + 1 > ROZ_MAX_ATTEMPTS ? sp.n + r->n_attempts + 1 - ROZ_MAX_ATTEMPTS : 0;
+	if (!drop)
+		goto out;
+	if (drop >= sp.n) {
+		roz_free(r->raw_attempts);
+		r->raw_attempts = NULL;
+		r->raw_attempts_len = 0;
+		goto out;
+	}
+	roz_buf_addc(&head, '[');
+	roz_buf_add(&head, sp.v[drop].ptr, (size_t)(r->raw_attempts + r->raw_attempts_len - sp.v[drop].ptr));
+	if ((rc = roz_buf_failed(&head)) == ROZ_OK) {
+		roz_free(r->raw_attempts);
+		r->raw_attempts = roz_buf_detach(&head, &r->raw_attempts_len);
+	}
+out:
+	roz_buf_dispose(&head);
+	roz_free(sp.v);
 	return rc;
 }

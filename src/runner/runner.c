@@ -500,7 +500,7 @@ static void note_bad_session_id(roz_store *store, const roz_config *config, cons
 	if (!roz_session_id_valid(caller) ||
 	    roz_store_lock(store, caller, config->lock_timeout_ms, &lock) < 0)
 		return;
-	if (roz_store_get_state(store, caller, &s) == ROZ_OK && (a = roz_session_pending_attempt(s))) {
+	if (roz_store_get_state(store, caller, &s) == ROZ_OK && roz_session_pending_attempt(s, &a) == ROZ_OK && a) {
 		a->outcome = ROZ_OUTCOME_BAD_SESSION_ID;
 		s->updated_at = roz_clock_now();
 		if (roz_store_put(store, s) < 0) {

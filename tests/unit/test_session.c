@@ -18,6 +18,16 @@
 
 #define T0 INT64_C(1767609000) /* 2026-01-05T10:30:00Z */
 
+
+/* The newest pending attempt, read without fail. */
+static roz_attempt *pending_of(roz_session *s)
+{
+	roz_attempt *a = NULL;
+
+	assert_int_equal(roz_session_pending_attempt(s, &a), ROZ_OK);
+	return a;
+}
+
 static roz_time at(int64_t offset)
 {
 	return roz_time_make(T0 + offset, 0);
@@ -79,7 +89,7 @@ static void test_new_session_defaults(void **state)
 	assert_int_equal(s->n_trace, 0);
 	assert_int_equal(roz_time_cmp(s->created_at, at(0)), 0);
 	assert_int_equal(roz_time_cmp(s->updated_at, at(0)), 0);
-	assert_null(roz_session_pending_attempt(s));
+	assert_null(pending_of(s));
 	assert_false(roz_session_decided_at(s).set);
 	roz_session_free(s);
 }
@@ -536,15 +546,15 @@ static void test_pending_attempt_is_newest_pending(void **state)
 	(void)state;
 	assert_int_equal(roz_session_add_attempt(s, "first", at(1)), ROZ_OK);
 	assert_int_equal(roz_session_add_attempt(s, "second", at(2)), ROZ_OK);
-	a = roz_session_pending_attempt(s);
+	a = pending_of(s);
 	assert_non_null(a);
 	assert_string_equal(a->template_id, "second");
 	a->outcome = ROZ_OUTCOME_NOT_SPAWNED;
-	a = roz_session_pending_attempt(s);
+	a = pending_of(s);
 	assert_non_null(a);
 	assert_string_equal(a->template_id, "first");
 	a->outcome = ROZ_OUTCOME_NO_DECISION;
-	assert_null(roz_session_pending_attempt(s));
+	assert_null(pending_of(s));
 	roz_session_free(s);
 }
 
@@ -568,7 +578,7 @@ static void test_attempts_capped_keeping_newest(void **state)
 	}
 	/* even-numbered attempts were resolved; the newest odd one is still pending */
 	snprintf(buf, sizeof(buf), "t%d", (total - 1) % 2 ? total - 1 : total - 2);
-	assert_string_equal(roz_session_pending_attempt(s)->template_id, buf);
+	assert_string_equal(pending_of(s)->template_id, buf);
 	roz_session_free(s);
 }
 
