@@ -1300,9 +1300,183 @@ static void test_setters_round_trip(void **state)
 	roz_session_free(s);
 }
 
+/* ---- a hook's state: the long lists kept as text ------------------------------------ */
+
+/* The state text of a session, as the store saves it. */
+static char *state_text(const roz_session *s)
+{
+	roz_buf b = ROZ_BUF_INIT;
+	char *out;
+
+	assert_int_equal(roz_session_json_write_state(s, 0, &b), ROZ_OK);
+	out = t_sprintf("%s", roz_buf_cstr(&b));
+	roz_buf_dispose(&b);
+	return out;
+}
+
+/* A session `n` cycles long: n prompts, n replaced decisions, n attempts, the last one pending. */
+static char *long_state(int n)
+{
+	roz_session *s = plain_session();
+	roz_decision d = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
+	char *text;
+
+	for (int i = 0; i < n; i++) {
+		char p[48];
+
+		snprintf(p, sizeof(p), "#roz task %d \"quoted\" \xc3\xa9", i);
+		assert_int_equal(roz_session_add_prompt(s, p), ROZ_OK);
+		assert_int_equal(roz_session_decision_set(&d, i % 2 ? ROZ_DECISION_ISSUES : ROZ_DECISION_COMPLETE, p,
+							  NULL, i % 2 ? "again" : NULL),
+				 ROZ_OK);
+		assert_int_equal(roz_session_record_decision(s, &d, at(i, i)), ROZ_OK);
+		assert_int_equal(roz_session_add_attempt(s, i % 3 ? "default" : "pending-ish", at(i, 7)), ROZ_OK);
+		if (i + 1 < n)
+			s->review.attempts[s->review.n_attempts - 1].outcome = ROZ_OUTCOME_SUCCESS;
+	}
+	roz_session_decision_dispose(&d);
+	text = state_text(s);
+	roz_session_free(s);
+	return text;
+}
+
+/* What a hook does to the lists, on a session read whole or read as a hook reads it. */
+static void hook_steps(roz_session *s, int k)
+{
+	roz_decision d = {ROZ_DECISION_PENDING, NULL, NULL, NULL};
+	roz_attempt *a;
+	roz_opt_time when;
+
+	when = roz_session_decided_at(s);
+	assert_int_equal(roz_session_pending_attempt(s, &a), ROZ_OK);
+	if (a)
+		a->outcome = ROZ_OUTCOME_NOT_SPAWNED;
+	assert_int_equal(roz_session_add_attempt(s, "default", at(1000 + k, when.set ? when.t.nsec : 0)), ROZ_OK);
+	assert_int_equal(roz_session_add_prompt(s, "#roz one more"), ROZ_OK);
+	assert_int_equal(roz_session_decision_set(&d, ROZ_DECISION_ISSUES, "s", NULL, "m"), ROZ_OK);
+	assert_int_equal(roz_session_record_decision(s, &d, at(2000 + k, 0)), ROZ_OK);
+	roz_session_decision_dispose(&d);
+	assert_int_equal(roz_session_newest_attempt(s, &a), ROZ_OK);
+	assert_non_null(a);
+	a->outcome = ROZ_OUTCOME_NO_DECISION;
+}
+
+/*
+ * Short lists, full lists and lists over the cap: a hook that keeps them as
+ * text writes, step for step, what one that parses them writes, reads the
+ * same times back, and parsed whole again it is the same session.
+ */
+static void test_lists_as_text_write_what_parsed_lists_write(void **state)
+{
+	static const int sizes[] = {0, 1, 2, 49, 50, 51, 70};
+
+	(void)state;
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+		char *text = long_state(sizes[z]);
+		roz_session *whole = load(text), *hook = NULL;
+
+		assert_int_equal(roz_session_json_parse_state(text, strlen(text), &hook), ROZ_OK);
+		/* nothing parsed yet: written back as read */
+		if (sizes[z]) {
+			assert_non_null(hook->review.raw_prompts);
+			assert_int_equal(hook->review.n_prompts, 0);
+		}
+		{
+			char *again = state_text(hook);
+
+			assert_string_equal(again, text);
+			free(again);
+		}
+		for (int k = 0; k < 3; k++) {
+			char *a, *b;
+			roz_opt_time ta = roz_session_decided_at(whole), tb = roz_session_decided_at(hook);
+
+			assert_int_equal(ta.set, tb.set);
+			assert_int_equal(roz_time_cmp(ta.t, tb.t), 0);
+			hook_steps(whole, k);
+			hook_steps(hook, k);
+			a = state_text(whole);
+			b = state_text(hook);
+			if (strcmp(a, b) != 0)
+				fail_msg("size %d, step %d: kept as text\n%s\nparsed\n%s", sizes[z], k, b, a);
+			free(a);
+			free(b);
+		}
+		assert_int_equal(roz_session_json_lists_load(hook), ROZ_OK);
+		assert_null(hook->review.raw_history);
+		assert_null(hook->review.raw_attempts);
+		assert_sessions_equal(whole, hook);
+		roz_session_free(whole);
+		roz_session_free(hook);
+		free(text);
+	}
+}
+
+/* Entries of the wrong shape in a list kept as text are found when it is parsed, and nothing changes. */
+static void test_lists_as_text_corrupt_found_when_parsed(void **state)
+{
+	static const char *const bad[] = {
+		"\"user_prompts\":[\"ok\",7]",
+		"\"decision_history\":[{\"decision\":{\"type\":\"nonsense\"},\"timestamp\":\"2026-01-01T00:00:00Z\"}]",
+		"\"attempts\":[{\"template_id\":\"t\",\"timestamp\":\"2026-01-01T00:00:00Z\","
+		"\"outcome\":{\"type\":\"pending\"}},{\"template_id\":3}]",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *text = t_sprintf("{\"session_id\":\"s\",\"review\":{\"enabled\":true,%s},"
+				       "\"created_at\":\"2026-01-01T00:00:00Z\",\"updated_at\":\"2026-01-01T00:00:00Z\"}",
+				       bad[i]);
+		roz_session *s = NULL;
+		roz_attempt *a = NULL;
+		char *before;
+
+		assert_int_equal(roz_session_json_parse(text, strlen(text), &s), ROZ_ECORRUPT);
+		assert_int_equal(roz_session_json_parse_state(text, strlen(text), &s), ROZ_OK);
+		before = state_text(s);
+		if (i == 2) {
+			assert_int_equal(roz_session_newest_attempt(s, &a), ROZ_ECORRUPT);
+			assert_null(a);
+		}
+		assert_int_equal(roz_session_json_lists_load(s), ROZ_ECORRUPT);
+		{
+			char *after = state_text(s);
+
+			assert_string_equal(after, before);
+			free(after);
+		}
+		roz_session_free(s);
+		free(before);
+		free(text);
+	}
+}
+
+/* The pending attempt is found behind one whose template id says "pending" and is not. */
+static void test_lists_as_text_pending_look_alike(void **state)
+{
+	static const char text[] =
+		"{\"session_id\":\"s\",\"review\":{\"enabled\":true,\"attempts\":["
+		"{\"template_id\":\"a\",\"timestamp\":\"2026-01-01T00:00:00Z\",\"outcome\":{\"type\":\"pending\"}},"
+		"{\"template_id\":\"b\",\"timestamp\":\"2026-01-01T00:00:01Z\",\"outcome\":{\"type\":\"no_decision\"}},"
+		"{\"template_id\":\"pending\",\"timestamp\":\"2026-01-01T00:00:02Z\",\"outcome\":{\"type\":\"not_spawned\"}}"
+		"]},\"created_at\":\"2026-01-01T00:00:00Z\",\"updated_at\":\"2026-01-01T00:00:00Z\"}";
+	roz_session *s = NULL;
+	roz_attempt *a = NULL;
+
+	(void)state;
+	assert_int_equal(roz_session_json_parse_state(text, sizeof(text) - 1, &s), ROZ_OK);
+	assert_int_equal(roz_session_pending_attempt(s, &a), ROZ_OK);
+	assert_non_null(a);
+	assert_string_equal(a->template_id, "a");
+	roz_session_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lists_as_text_write_what_parsed_lists_write),
+		cmocka_unit_test(test_lists_as_text_corrupt_found_when_parsed),
+		cmocka_unit_test(test_lists_as_text_pending_look_alike),
 		cmocka_unit_test(test_new_session_exact_text),
 		cmocka_unit_test(test_absent_optionals_omitted),
 		cmocka_unit_test(test_set_optionals_written),
