@@ -396,6 +396,7 @@ typedef struct review_ctx {
 	cJSON *obj;
 	roz_review_state *r;
 	bool lazy;
+	unsigned seen; /* the lists met so far, one bit each */
 } review_ctx;
 
 static bool key_is(roz_json_span key, const char *name)
@@ -461,6 +462,7 @@ static bool key_is(roz_json_span key, const char *name);
 static int keep_raw(review_ctx *c, roz_json_span key, const char *s, size_t len, size_t *pos, bool *kept)
 {
 	size_t start = *pos;
+	unsigned bit;
 	char **raw;
 	size_t *raw_len;
 	int rc;
@@ -469,19 +471,28 @@ static int keep_raw(review_ctx *c, roz_json_span key, const char *s, size_t len,
 	if (key_is(key, "decision_history")) {
 		raw = &c->r->raw_history;
 		raw_len = &c->r->raw_history_len;
+		bit = 1;
 	} else if (key_is(key, "user_prompts")) {
 		raw = &c->r->raw_prompts;
 		raw_len = &c->r->raw_prompts_len;
+		bit = 2;
 	} else if (key_is(key, "attempts")) {
 		raw = &c->r->raw_attempts;
 		raw_len = &c->r->raw_attempts_len;
+		bit = 4;
 	} else {
 		return ROZ_OK;
 	}
 	if ((rc = roz_json_skip_value(s, len, pos)) < 0)
 		return rc;
-	/* a second copy of the key, null, or a pretty-printed list: parsed as any other member */
-	if (*raw || s[start] != '[' || memchr(s + start, '\n', *pos - start)) {
+	/* a second copy of the key is passed over, as the reader takes the first */
+	if (c->seen & bit) {
+		*kept = true;
+		return ROZ_OK;
+	}
+	c->seen |= bit;
+	/* null, or a pretty-printed list: parsed as any other member */
+	if (s[start] != '[' || memchr(s + start, '\n', *pos - start)) {
 		*pos = start;
 		return ROZ_OK;
 	}
@@ -530,7 +541,7 @@ static int on_review_member(void *ud, roz_json_span key, const char *s, size_t l
 /* The review object at s[*pos]: its members walked once, the long lists kept as text when lazy. */
 static int review_at(load_ctx *lc, const char *s, size_t len, size_t *pos)
 {
-	review_ctx c = {NULL, &lc->s->review, lc->lazy};
+	review_ctx c = {NULL, &lc->s->review, lc->lazy, 0};
 	size_t start = *pos;
 	int rc;
 
@@ -728,6 +739,8 @@ static int load_attempts(roz_review_state *r)
 	r->n_attempts += n_newer;
 	roz_free(newer);
 	drop = r->n_attempts > ROZ_MAX_ATTEMPTS ? r->n_attempts - ROZ_MAX_ATTEMPTS : 0;
+	if (!drop)
+		return ROZ_OK;
 	for (size_t i = 0; i < drop; i++) {
 		roz_free(r->attempts[i].template_id);
 		roz_free(r->attempts[i].decision_type);

@@ -178,7 +178,8 @@ static int mem_put(roz_store *store, const roz_session *session)
 	}
 	if (made)
 		ms->n++;
-	memcpy(e->trace + e->n_trace, ev, n_ev * sizeof(*ev));
+	if (n_ev)
+		memcpy(e->trace + e->n_trace, ev, n_ev * sizeof(*ev));
 	e->n_trace += n_ev;
 	roz_free(ev);
 	ev = NULL;
