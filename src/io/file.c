@@ -55,7 +55,8 @@ int roz_file_read_fd(int fd, size_t size_hint, size_t max, char **text, size_t *
 	return *text ? ROZ_OK : ROZ_ENOMEM;
 }
 
-int roz_file_read_path(const char *path, int flags, size_t max, char **text, size_t *len)
+int roz_file_read_path_owned(const char *path, int flags, size_t max, char **text, size_t *len,
+			     unsigned long *owner)
 {
 	struct stat st;
 	int fd, rc;
@@ -83,7 +84,32 @@ int roz_file_read_path(const char *path, int flags, size_t max, char **text, siz
 			roz_error_set("%s: larger than %zu bytes", path, max);
 		else if (rc == ROZ_EIO)
 			roz_error_prefix("%s", path);
+		if (owner)
+			*owner = (unsigned long)st.st_uid;
 	}
 	close(fd);
 	return rc;
+}
+
+int roz_file_read_path(const char *path, int flags, size_t max, char **text, size_t *len)
+{
+	return roz_file_read_path_owned(path, flags, max, text, len, NULL);
+}
+
+int roz_file_write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return ROZ_EIO;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return ROZ_OK;
 }

@@ -473,19 +473,10 @@ out:
 
 static int write_all(int fd, const char *data, size_t len, const char *path)
 {
-	while (len) {
-		ssize_t n = write(fd, data, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			roz_error_set_errno(n < 0 ? errno : EIO, "cannot write '%s'", path);
-			return ROZ_EIO;
-		}
-		data += n;
-		len -= (size_t)n;
-	}
-	return ROZ_OK;
+	if (roz_file_write_all(fd, data, len) == ROZ_OK)
+		return ROZ_OK;
+	roz_error_set_errno(errno, "cannot write '%s'", path);
+	return ROZ_EIO;
 }
 
 static int sync_dir(const char *dir)
@@ -524,6 +515,28 @@ static int remove_leftover(const char *tmp)
 	return ROZ_OK;
 }
 
+/*
+ * Create a temp file afresh (O_EXCL: what is written to is a new file).
+ * Under the session's lock its name is the holder's, so one a killed
+ * writer left is replaced first, if it is a file.
+ */
+static int open_temp(const char *tmp, bool locked, int *fd)
+{
+	int rc;
+
+	*fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (*fd < 0 && errno == EEXIST && locked) {
+		if ((rc = remove_leftover(tmp)) < 0)
+			return rc;
+		*fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	}
+	if (*fd < 0) {
+		roz_error_set_errno(errno, "cannot create '%s'", tmp);
+		return ROZ_EIO;
+	}
+	return ROZ_OK;
+}
+
 /* Replace the state file: a temp file renamed over it. */
 static int put_state(file_store *fs, const roz_session *session, size_t trace_events)
 {
@@ -556,17 +569,8 @@ static int put_state(file_store *fs, const roz_session *session, size_t trace_ev
 		rc = ROZ_ENOMEM;
 		goto out;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0 && errno == EEXIST && locked) {
-		if ((rc = remove_leftover(tmp)) < 0)
-			goto out;
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	}
-	if (fd < 0) {
-		roz_error_set_errno(errno, "cannot create '%s'", tmp);
-		rc = ROZ_EIO;
+	if ((rc = open_temp(tmp, locked, &fd)) < 0)
 		goto out;
-	}
 	made = true;
 	if ((rc = write_all(fd, json.ptr, json.len, tmp)) < 0)
 		goto out;
@@ -633,10 +637,12 @@ static int compact_trace(file_store *fs, const roz_session *session, const char 
 		ev[n].len = fresh[i].len;
 	}
 	if ((rc = roz_session_trace_compact(ev, &n, fs->max_events)) == ROZ_OK) {
+		int fd;
+
 		if (!(tmp = path_for(fs, session->session_id, ROZ_TRACE_FILE_SUFFIX ".tmp-locked")))
 			rc = ROZ_ENOMEM;
-		else
-			rc = roz_trace_file_replace(path, tmp, ev, n, fs->fsync);
+		else if ((rc = open_temp(tmp, true, &fd)) == ROZ_OK)
+			rc = roz_trace_file_replace(fd, tmp, path, ev, n, fs->fsync);
 	}
 	if (rc == ROZ_OK)
 		*kept = n;

@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "roz/append.h"
@@ -59,42 +58,23 @@ static int split(const char *text, size_t len, roz_trace_entry **out, size_t *n_
 
 int roz_trace_file_read(const char *path, uid_t owner, uid_t dir_owner, roz_trace_entry **ev, size_t *n)
 {
-	struct stat st;
+	unsigned long uid = 0;
 	char *text = NULL;
 	size_t len = 0;
-	int fd, rc;
+	int rc = roz_file_read_path_owned(path, O_NOFOLLOW, MAX_TRACE_FILE, &text, &len, &uid);
 
 	*ev = NULL;
 	*n = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return ROZ_OK;
-		roz_error_set_errno(errno, "cannot read '%s'", path);
-		return ROZ_EIO;
+	if (rc == ROZ_ENOTFOUND)
+		return ROZ_OK;
+	if (rc == ROZ_OK && uid != (unsigned long)owner && uid != (unsigned long)dir_owner) {
+		roz_error_set("'%s' belongs to another user (uid %lu), not a trace roz wrote", path, uid);
+		rc = ROZ_EIO;
 	}
-	if (fstat(fd, &st) < 0) {
-		roz_error_set_errno(errno, "cannot read '%s'", path);
-		rc = ROZ_EIO;
-	} else if (!S_ISREG(st.st_mode)) {
-		roz_error_set("'%s' is not a regular file, not a trace roz wrote", path);
-		rc = ROZ_EIO;
-	} else if (st.st_uid != owner && st.st_uid != dir_owner) {
-		roz_error_set("'%s' belongs to another user (uid %lu), not a trace roz wrote", path,
-			      (unsigned long)st.st_uid);
-		rc = ROZ_EIO;
-	} else {
-		rc = roz_file_read_fd(fd, (size_t)st.st_size, MAX_TRACE_FILE, &text, &len);
-		if (rc == ROZ_EIO)
-			roz_error_set_errno(errno, "cannot read '%s'", path);
-		else if (rc == ROZ_EINVALID) {
-			roz_error_set("'%s' is larger than %u bytes", path, MAX_TRACE_FILE);
-			rc = ROZ_EIO;
-		}
-	}
-	close(fd);
 	if (rc == ROZ_OK)
 		rc = split(text, len, ev, n);
+	else if (rc == ROZ_EINVALID)
+		rc = ROZ_EIO; /* not a file, or too large: not a trace this store reads */
 	roz_free(text);
 	return rc;
 }
@@ -115,39 +95,18 @@ int roz_trace_file_append(const char *path, const char *lines, size_t len, bool 
 	return len ? roz_append_lines(path, lines, len, &opts) : ROZ_OK;
 }
 
-int roz_trace_file_replace(const char *path, const char *tmp, const roz_trace_entry *ev, size_t n, bool fsync)
+int roz_trace_file_replace(int fd, const char *tmp, const char *path, const roz_trace_entry *ev, size_t n,
+			   bool fsync)
 {
 	roz_buf b = ROZ_BUF_INIT;
-	const char *p;
-	size_t left;
-	int fd = -1, rc;
+	int rc;
 
 	if ((rc = roz_trace_file_lines(ev, n, &b)) < 0)
 		goto out;
-	/* under the session's lock the temp name is ours: what a killed writer left is replaced */
-	if (unlink(tmp) < 0 && errno != ENOENT) {
-		roz_error_set_errno(errno, "cannot replace '%s'", tmp);
+	if (roz_file_write_all(fd, b.ptr, b.len) < 0) {
+		roz_error_set_errno(errno, "cannot write '%s'", tmp);
 		rc = ROZ_EIO;
 		goto out;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0) {
-		roz_error_set_errno(errno, "cannot create '%s'", tmp);
-		rc = ROZ_EIO;
-		goto out;
-	}
-	for (p = b.ptr, left = b.len; left;) {
-		ssize_t w = write(fd, p, left);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			roz_error_set_errno(w < 0 ? errno : EIO, "cannot write '%s'", tmp);
-			rc = ROZ_EIO;
-			goto out;
-		}
-		p += w;
-		left -= (size_t)w;
 	}
 	if (fsync && fdatasync(fd) < 0) {
 		roz_error_set_errno(errno, "cannot sync '%s'", tmp);

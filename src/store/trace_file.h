@@ -41,12 +41,12 @@ int roz_trace_file_lines(const roz_trace_entry *ev, size_t n, roz_buf *b) ROZ_WA
 int roz_trace_file_append(const char *path, const char *lines, size_t len, bool locked) ROZ_WARN_UNUSED;
 
 /*
- * Replace the file with exactly these events: written to `tmp` (which the
- * caller's lock makes its own: one left by a killed writer is replaced),
- * synced when `fsync`, renamed over `path`. A reader sees the old file or
- * the new one. ROZ_OK, ROZ_EIO or ROZ_ENOMEM (the old file stays).
+ * Replace the file at `path` with exactly these events: written to `fd`, a
+ * temp file `tmp` the caller created afresh (this closes it), synced when
+ * `fsync`, renamed over `path`. A reader sees the old file or the new one.
+ * ROZ_OK, ROZ_EIO or ROZ_ENOMEM (the old file stays, the temp file goes).
  */
-int roz_trace_file_replace(const char *path, const char *tmp, const roz_trace_entry *ev, size_t n,
+int roz_trace_file_replace(int fd, const char *tmp, const char *path, const roz_trace_entry *ev, size_t n,
 			   bool fsync) ROZ_WARN_UNUSED;
 
 #endif

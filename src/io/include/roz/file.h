@@ -38,6 +38,17 @@ int roz_file_read_fd(int fd, size_t size_hint, size_t max, char **text, size_t *
  */
 int roz_file_read_path(const char *path, int flags, size_t max, char **text, size_t *len) ROZ_WARN_UNUSED;
 
+/* The same, and the owner of the file read in *owner (when ROZ_OK). */
+int roz_file_read_path_owned(const char *path, int flags, size_t max, char **text, size_t *len,
+			     unsigned long *owner) ROZ_WARN_UNUSED;
+
+/*
+ * Write all `len` bytes to `fd`, retrying short writes and signals. ROZ_OK,
+ * or ROZ_EIO with errno the failed write's (a write of 0 bytes is EIO); the
+ * caller names the file.
+ */
+int roz_file_write_all(int fd, const char *data, size_t len) ROZ_WARN_UNUSED;
+
 #ifdef __cplusplus
 }
 #endif
