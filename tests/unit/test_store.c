@@ -2466,6 +2466,7 @@ static void test_file_writer_killed_midway(void **state)
 {
 	fixture *f = *state;
 	roz_session *mine = minimal_session("s1"), *got;
+	char *state_path = session_path(f, "s1", ".json");
 	roz_lock *lk = NULL;
 	char *ids;
 	pid_t pid;
@@ -2477,6 +2478,9 @@ static void test_file_writer_killed_midway(void **state)
 		assert_true(pid >= 0);
 		if (pid == 0)
 			write_forever(f->root, -1);
+		/* once it has written (a slow start, valgrind's, must not end the round before) */
+		for (int waited = 0; !exists(state_path) && waited < 30000; waited += 5)
+			sleep_ms(5);
 		sleep_ms(20 + 15 * round);
 		kill(pid, SIGKILL);
 		assert_int_equal(waitpid(pid, &st, 0), pid);
@@ -2504,6 +2508,7 @@ static void test_file_writer_killed_midway(void **state)
 		assert_int_equal(roz_store_delete(f->store, "s1"), ROZ_OK);
 	}
 	roz_session_free(mine);
+	free(state_path);
 }
 
 /* ---- the file backend when memory runs out ------------------------------------------ */
