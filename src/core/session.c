@@ -823,8 +823,8 @@ static size_t stands_for(const roz_trace_entry *e)
 static char *marker_json(const roz_trace_entry *newest, size_t dropped, size_t keep_start, size_t keep_end,
 			 size_t *len)
 {
-	char hex[ROZ_SHA256_HEX_SIZE], id[ROZ_UUID_SIZE], payload[160];
-	unsigned char bytes[16];
+	unsigned char md[ROZ_SHA256_SIZE];
+	char id[ROZ_UUID_SIZE], payload[160];
 	roz_trace_event ev;
 	roz_time at = {0, 0};
 
@@ -833,14 +833,8 @@ static char *marker_json(const roz_trace_entry *newest, size_t dropped, size_t k
 			at = ev.timestamp;
 		roz_session_trace_event_dispose(&ev);
 	}
-	roz_digest_sha256_hex(newest->json, newest->len, hex);
-	for (size_t i = 0; i < sizeof(bytes); i++) {
-		unsigned hi = (unsigned)(hex[2 * i] <= '9' ? hex[2 * i] - '0' : hex[2 * i] - 'a' + 10);
-		unsigned lo = (unsigned)(hex[2 * i + 1] <= '9' ? hex[2 * i + 1] - '0' : hex[2 * i + 1] - 'a' + 10);
-
-		bytes[i] = (unsigned char)(hi << 4 | lo);
-	}
-	roz_uuid_format(bytes, id);
+	roz_digest_sha256_bytes(newest->json, newest->len, md); /* its first 16 bytes name the marker */
+	roz_uuid_format(md, id);
 	snprintf(payload, sizeof(payload), "{\"dropped_events\":%zu,\"kept_end\":%zu,\"kept_start\":%zu}",
 		 dropped, keep_end, keep_start);
 	return event_json(ROZ_EVENT_TRACE_COMPACTED, id, at, payload, len);

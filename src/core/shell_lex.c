@@ -7,6 +7,8 @@
  */
 #include "shell_int.h"
 
+#include "roz/digest.h"
+
 #include <string.h>
 
 /* Where a `$`, backquote or backslash is being read: the rules differ. */
@@ -125,17 +127,6 @@ static void lex_squote(struct parser *p, struct lexer *l, struct acc *a)
 	l->pos = (size_t)(q - l->s) + 1;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static void add_utf8(struct acc *a, unsigned long cp)
 {
 	char u[4];
@@ -196,8 +187,8 @@ static void lex_ansi(struct parser *p, struct lexer *l, struct acc *a)
 				acc_addc(a, (char)(ch(l, l->pos++) & 0x1F));
 		} else if (e == 'x' || e == 'u' || e == 'U') {
 			max = e == 'x' ? 2 : e == 'u' ? 4 : 8;
-			for (v = 0, i = 0; i < max && hexval(ch(l, l->pos)) >= 0; i++, l->pos++)
-				v = v * 16 + (unsigned long)hexval(ch(l, l->pos));
+			for (v = 0, i = 0; i < max && roz_digest_hex_digit(ch(l, l->pos)) >= 0; i++, l->pos++)
+				v = v * 16 + (unsigned long)roz_digest_hex_digit(ch(l, l->pos));
 			if (!i) {
 				acc_addc(a, '\\');
 				acc_addc(a, (char)e);

@@ -17,6 +17,7 @@
  * read callback.
  */
 #include "roz/verify.h"
+#include "roz/digest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -94,22 +95,11 @@ static uint64_t hash_bytes(const char *s, size_t n)
 	return h;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* 64 hex digits to 32 bytes; false when it is not that (an empty hash). */
 static bool hex_to_bytes(const char *hex, unsigned char out[HASH_BYTES])
 {
 	for (size_t i = 0; i < HASH_BYTES; i++) {
-		int hi = hexval(hex[2 * i]), lo = hi < 0 ? -1 : hexval(hex[2 * i + 1]);
+		int hi = roz_digest_hex_digit(hex[2 * i]), lo = hi < 0 ? -1 : roz_digest_hex_digit(hex[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return false;

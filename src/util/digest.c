@@ -19,15 +19,32 @@ static void to_hex(const unsigned char md[SHA256_DIGEST_LENGTH], char out[ROZ_SH
 	out[64] = '\0';
 }
 
-void roz_digest_sha256_hex(const void *data, size_t len, char out[ROZ_SHA256_HEX_SIZE])
+void roz_digest_sha256_bytes(const void *data, size_t len, unsigned char out[ROZ_SHA256_SIZE])
 {
-	unsigned char md[SHA256_DIGEST_LENGTH];
 	SHA256_CTX ctx;
 
 	SHA256_Init(&ctx);
 	SHA256_Update(&ctx, data, len);
-	SHA256_Final(md, &ctx);
+	SHA256_Final(out, &ctx);
+}
+
+void roz_digest_sha256_hex(const void *data, size_t len, char out[ROZ_SHA256_HEX_SIZE])
+{
+	unsigned char md[ROZ_SHA256_SIZE];
+
+	roz_digest_sha256_bytes(data, len, md);
 	to_hex(md, out);
+}
+
+int roz_digest_hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
 }
 
 struct roz_digest_sha256 {

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "roz/digest.h"
 #include "roz/utf8.h"
 
 /*
@@ -157,17 +158,11 @@ int roz_json_hex4(const char *s, size_t len, size_t pos, unsigned *out)
 	if (len - pos < 4)
 		return -1;
 	for (int i = 0; i < 4; i++) {
-		char c = s[pos + (size_t)i];
+		int d = roz_digest_hex_digit((unsigned char)s[pos + (size_t)i]);
 
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (unsigned)(c - 'A' + 10);
-		else
+		if (d < 0)
 			return -1;
+		v = v << 4 | (unsigned)d;
 	}
 	*out = v;
 	return 0;

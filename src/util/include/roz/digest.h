@@ -13,8 +13,14 @@ extern "C" {
 
 #define ROZ_SHA256_HEX_SIZE 65
 
+#define ROZ_SHA256_SIZE 32
+
+/* SHA-256 of `len` bytes, as its 32 bytes. */
+void roz_digest_sha256_bytes(const void *data, size_t len, unsigned char out[ROZ_SHA256_SIZE]);
 /* Lowercase hex SHA-256 of `len` bytes; `out` gets 64 digits and a NUL. */
 void roz_digest_sha256_hex(const void *data, size_t len, char out[ROZ_SHA256_HEX_SIZE]);
+/* The value of a hex digit (either case), or -1 for anything else. */
+int roz_digest_hex_digit(int c);
 
 /*
  * The same over text that arrives in pieces (a file read in blocks):
