@@ -197,7 +197,7 @@ typedef struct roz_session {
 	roz_trace_entry *trace;
 	size_t n_trace, cap_trace;
 	size_t trace_saved;  /* the first trace_saved events of `trace` are stored already */
-	size_t trace_inline; /* of the rest, the first ones came inline from an older file */
+	bool trace_inline;   /* the rest begin with events an older file held inline */
 	size_t trace_kept;   /* the store's count of the events it holds (its own business) */
 	roz_time created_at;
 	roz_time updated_at;

@@ -538,21 +538,14 @@ static int on_review_member(void *ud, roz_json_span key, const char *s, size_t l
 	return rc;
 }
 
-/* The review object at s[*pos]: its members walked once, the long lists kept as text when lazy. */
+/* The review object at s[*pos]: its members walked once into an object, the long lists kept as text when lazy. */
 static int review_at(load_ctx *lc, const char *s, size_t len, size_t *pos)
 {
 	review_ctx c = {NULL, &lc->s->review, lc->lazy, 0};
 	size_t start = *pos;
 	int rc;
 
-	if (!lc->lazy) {
-		cJSON *review = NULL;
-
-		if ((rc = roz_json_parse_at(s, len, pos, &review)) < 0)
-			return rc;
-		return read_review(review, &lc->s->review);
-	}
-	if (s[start] != '{') {
+	if (start >= len || s[start] != '{') {
 		if ((rc = roz_json_skip_value(s, len, pos)) < 0)
 			return rc;
 		return corrupt("review", "is not an object");

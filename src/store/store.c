@@ -83,7 +83,7 @@ int roz_store_put(roz_store *store, roz_session *session)
 		fresh = session->n_trace - session->trace_saved;
 		session->trace_kept = session->trace_kept > SIZE_MAX - fresh ? SIZE_MAX : session->trace_kept + fresh;
 		session->trace_saved = session->n_trace;
-		session->trace_inline = 0;
+		session->trace_inline = false;
 	}
 	return ROZ_OK;
 }

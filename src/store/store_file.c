@@ -375,7 +375,7 @@ static int note_inline(file_store *fs, roz_session *s)
 	int rc;
 
 	s->trace_saved = 0;
-	s->trace_inline = s->n_trace;
+	s->trace_inline = s->n_trace > 0;
 	if (!s->n_trace)
 		return ROZ_OK;
 	if (!(path = path_for(fs, s->session_id, ROZ_TRACE_FILE_SUFFIX)))
@@ -392,7 +392,7 @@ static int note_inline(file_store *fs, roz_session *s)
 		for (size_t i = 0; i < s->n_trace; i++)
 			roz_free(s->trace[i].json);
 		s->n_trace = 0;
-		s->trace_inline = 0;
+		s->trace_inline = false;
 	}
 	return ROZ_OK;
 }
