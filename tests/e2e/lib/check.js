@@ -14,7 +14,8 @@
 //              stdout, stderr, rc, output (parsed hook stdout, undefined if
 //              empty or not JSON), start, end (ms since the epoch, fractional),
 //              real (the roz that ran), sessionEnv, fromHook, run (1, 2, ...:
-//              which `claude -p` run of a multi-prompt scenario made it)}
+//              which `claude -p` run of a multi-prompt scenario made it),
+//              launch ('exec' or 'shell': whether a shell started it)}
 //   sessionFiles()  [{id, file, text}] of $ROZ_HOME/sessions/*.json
 //   read(name) a file of the results directory as text
 // }
@@ -65,9 +66,19 @@ function loadRozCalls(dir) {
       sessionEnv: readOr(path.join(d, 'session_env'), ''),
       fromHook: readOr(path.join(d, 'context'), '') === 'hook',
       run: Number(readOr(path.join(d, 'run'), '0')) || null,
+      launch: launchOf(readOr(path.join(d, 'parent'), '')),
     };
   });
   return calls.sort((a, b) => a.start - b.start || a.id.localeCompare(b.id));
+}
+
+// How a recorded call was started, from its parent's command line (see
+// lib/roz-shim.sh): 'shell' when a shell ran it (`/bin/sh -c ...`, Claude
+// Code's shell form, or the Bash tool's shell), 'exec' when nothing stood
+// between the caller and roz.
+function launchOf(parent) {
+  const argv0 = parent.split(' ')[0] || '';
+  return /(^|\/)(sh|bash|dash|zsh|ash|ksh)$/.test(argv0) ? 'shell' : 'exec';
 }
 
 function loadRun(dir) {

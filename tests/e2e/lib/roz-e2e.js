@@ -387,15 +387,16 @@ function expectTrace(session, expected) {
   }
 }
 
-// Invariants of every roz scenario: roz was called by the hooks, every hook
-// exited 0 with a JSON object, none ever answered "allow", every session file
-// is valid JSON.
+// Invariants of every roz scenario: roz was called by the hooks, each
+// started in exec form (no shell in front of it), every hook exited 0 with a
+// JSON object, none ever answered "allow", every session file is valid JSON.
 function commonChecks(run) {
   const hooks = run.rozCalls.filter((c) => c.hook !== null);
   if (!hooks.length) fail('roz was never called by a hook (plugin not loaded, or no roz on PATH?)');
   const noReal = run.rozCalls.find((c) => !c.real);
   if (noReal) fail(`no roz on PATH behind the recording shim (call ${noReal.args.join(' ')})`);
   for (const c of hooks) {
+    if (c.launch !== 'exec') fail(`roz hook ${c.hook} was started through a shell (the plugin's hooks.json is not in exec form?)`);
     const a = answerOf(c);
     if (a.startsWith('bad:')) fail(`roz hook ${c.hook} answered badly (${a.slice(4)}); stderr: ${c.stderr.slice(0, 200)}`);
     if (/"permissionDecision"\s*:\s*"allow"/.test(c.stdout)) fail(`roz hook ${c.hook} answered permissionDecision "allow": ${c.stdout}`);

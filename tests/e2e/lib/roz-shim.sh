@@ -33,6 +33,7 @@ printf '%s' "$start" > "$rec/start"
 printf '%s' "$real" > "$rec/real"
 printf '%s' "${CLAUDE_CODE_SESSION_ID:-}" > "$rec/session_env"
 printf '%s' "${CLAUDE_PLUGIN_ROOT:+hook}" > "$rec/context"
+tr '\0' ' ' < "/proc/$PPID/cmdline" > "$rec/parent" 2>/dev/null
 # which prompt's run: the print mode sets ROZ_E2E_RUN per process; the
 # stream-json driver keeps one process and says so in current-run
 run="${ROZ_E2E_RUN:-}"
