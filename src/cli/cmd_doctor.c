@@ -31,6 +31,7 @@
 #include "roz/config_load.h"
 #include "roz/destructive.h"
 #include "roz/glob.h"
+#include "roz/matcher.h"
 #include "roz/orchestration.h"
 #include "roz/runner.h"
 #include "roz/version.h"
@@ -307,7 +308,11 @@ static void check_templates(doctor *d, const roz_config *config, const char *plu
 		pass("templates: random with no weights (the built-in text)");
 }
 
-/* The plugin roz itself installed: beside the binary, or in the source tree next to the build. */
+/*
+ * The plugin roz itself installed: beside the binary, in the source tree
+ * next to the build, or in the source tree it was built from (a build
+ * directory can be anywhere).
+ */
 static char *local_plugin_dir(void)
 {
 	char exe[PATH_MAX], *slash, *p;
@@ -320,10 +325,11 @@ static char *local_plugin_dir(void)
 	if (!(slash = strrchr(exe, '/')))
 		return NULL;
 	*slash = '\0';
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		char real[PATH_MAX];
 
-		p = roz_asprintf(i ? "%s/../plugin" : "%s/../share/roz/plugin", exe);
+		p = i == 2 ? roz_strdup(ROZ_BUILT_FROM_PLUGIN)
+			   : roz_asprintf(i ? "%s/../plugin" : "%s/../share/roz/plugin", exe);
 		if (p && realpath(p, real)) {
 			roz_free(p);
 			return roz_strdup(real);
@@ -333,25 +339,78 @@ static char *local_plugin_dir(void)
 	return NULL;
 }
 
-/* The first hook command registered for an event, or NULL; *matcher gets its matcher. */
-static const char *hook_command(const cJSON *hooks, const char *event, const char **matcher)
-{
-	const cJSON *groups = cJSON_GetObjectItemCaseSensitive(hooks, event), *g, *h;
+/* How a hooks.json entry runs `roz hook <name>`, if it does. */
+typedef enum hook_form { FORM_NONE, FORM_SHELL, FORM_EXEC } hook_form;
 
-	*matcher = NULL;
-	cJSON_ArrayForEach(g, groups) {
+/* Is `word` (its first n bytes) roz: `roz` or a path ending in `/roz`? */
+static bool names_roz(const char *word, size_t n)
+{
+	return (n == 3 && memcmp(word, "roz", 3) == 0) || (n > 3 && memcmp(word + n - 4, "/roz", 4) == 0);
+}
+
+static hook_form form_of(const cJSON *h, const char *name)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(h, "command"),
+		    *args = cJSON_GetObjectItemCaseSensitive(h, "args");
+	const char *p, *words[3];
+	size_t lens[3];
+	int n = 0;
+
+	if (!cJSON_IsString(c))
+		return FORM_NONE;
+	if (cJSON_IsArray(args)) {
+		const cJSON *a0 = cJSON_GetArrayItem(args, 0), *a1 = cJSON_GetArrayItem(args, 1);
+
+		return names_roz(c->valuestring, strlen(c->valuestring)) && cJSON_GetArraySize(args) == 2 &&
+				       cJSON_IsString(a0) && strcmp(a0->valuestring, "hook") == 0 &&
+				       cJSON_IsString(a1) && strcmp(a1->valuestring, name) == 0
+			       ? FORM_EXEC
+			       : FORM_NONE;
+	}
+	/* a command line: roz hook <name>, perhaps with more after it */
+	for (p = c->valuestring; *p && n < 3;) {
+		p += strspn(p, " \t");
+		if (!*p)
+			break;
+		words[n] = p;
+		lens[n] = strcspn(p, " \t");
+		p += lens[n++];
+	}
+	return n == 3 && names_roz(words[0], lens[0]) && lens[1] == 4 && memcmp(words[1], "hook", 4) == 0 &&
+			       lens[2] == strlen(name) && memcmp(words[2], name, lens[2]) == 0
+		       ? FORM_SHELL
+		       : FORM_NONE;
+}
+
+#define MAX_ROZ_HOOKS 8
+
+/* The entries of one event that run `roz hook <name>`: their form, command and group matcher. */
+typedef struct roz_hooks {
+	int n;
+	hook_form form[MAX_ROZ_HOOKS];
+	const char *command[MAX_ROZ_HOOKS];
+	const char *matcher[MAX_ROZ_HOOKS]; /* NULL: the group has none, every call */
+} roz_hooks;
+
+static void find_roz_hooks(const cJSON *hooks, const char *event, const char *name, roz_hooks *out)
+{
+	const cJSON *g, *h;
+
+	out->n = 0;
+	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(hooks, event)) {
 		const cJSON *m = cJSON_GetObjectItemCaseSensitive(g, "matcher");
 
 		cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(g, "hooks")) {
-			const cJSON *c = cJSON_GetObjectItemCaseSensitive(h, "command");
+			hook_form f = form_of(h, name);
 
-			if (cJSON_IsString(c)) {
-				*matcher = cJSON_IsString(m) ? m->valuestring : NULL;
-				return c->valuestring;
-			}
+			if (f == FORM_NONE || out->n == MAX_ROZ_HOOKS)
+				continue;
+			out->form[out->n] = f;
+			out->command[out->n] = cJSON_GetObjectItemCaseSensitive(h, "command")->valuestring;
+			out->matcher[out->n] = cJSON_IsString(m) && *m->valuestring ? m->valuestring : NULL;
+			out->n++;
 		}
 	}
-	return NULL;
 }
 
 /* Claude Code's own directory: $CLAUDE_CONFIG_DIR, else ~/.claude. Caller frees; NULL if unknown. */
@@ -473,25 +532,173 @@ static void find_installs(installs *in)
 	roz_free(home);
 }
 
-static void check_plugin(doctor *d, const char *dir, const char *installed_as)
+/* roz's hooks: the event, roz's name for it, and what its matcher must select (NULL: no matcher). */
+static const char *const pre_tool_needs[] = {"Bash",  "Write", "Edit", "MultiEdit", "NotebookEdit",
+					     "Agent", "Task",  "mcp__server__tool", NULL};
+static const char *const post_tool_needs[] = {"Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", NULL};
+static const char *const reviewer_needs[] = {"roz:roz", NULL};
+
+static const struct plugin_hook {
+	const char *event, *name, *matcher;
+	const char *const *needs;
+} plugin_hooks[] = {
+	{"SessionStart", "session-start", NULL, NULL},
+	{"UserPromptSubmit", "user-prompt", NULL, NULL},
+	{"PreToolUse", "pre-tool-use", ROZ_MATCHER_PRE_TOOL_USE, pre_tool_needs},
+	{"PostToolUse", "post-tool-use", ROZ_MATCHER_POST_TOOL_USE, post_tool_needs},
+	{"Stop", "stop", NULL, NULL},
+	{"SubagentStart", "subagent-start", ROZ_MATCHER_REVIEWER, reviewer_needs},
+	{"SubagentStop", "subagent-stop", ROZ_MATCHER_REVIEWER, reviewer_needs},
+	{"SessionEnd", "session-end", NULL, NULL},
+};
+
+/* What is wrong with one event's roz hooks, a line each; how many problems. */
+static int check_event(const struct plugin_hook *w, const roz_hooks *rh, int *shell_form, bool *every_tool)
 {
-	static const struct {
-		const char *event, *cmd, *matcher;
-	} want[] = {
-		{"SessionStart", "roz hook session-start", NULL},
-		{"UserPromptSubmit", "roz hook user-prompt", NULL},
-		{"PreToolUse", "roz hook pre-tool-use", NULL},
-		{"PostToolUse", "roz hook post-tool-use", "^(Read|Write|Edit|MultiEdit|NotebookEdit|Bash)$"},
-		{"Stop", "roz hook stop", NULL},
-		{"SubagentStart", "roz hook subagent-start", "^roz:roz$"},
-		{"SubagentStop", "roz hook subagent-stop", "^roz:roz$"},
-		{"SessionEnd", "roz hook session-end", NULL},
-	};
+	bool pre = strcmp(w->event, "PreToolUse") == 0;
+	int bad = 0;
+
+	if (!rh->n) {
+		printf("    %s: no hook runs roz for it; expected \"command\": \"roz\", \"args\": [\"hook\", \"%s\"]\n",
+		       w->event, w->name);
+		return 1;
+	}
+	for (int i = 0; i < rh->n; i++) {
+		if (rh->form[i] == FORM_SHELL) {
+			printf("    %s: \"%s\" is in shell form: Claude Code starts /bin/sh, which then starts roz, on "
+			       "every call; in exec form it starts roz alone: \"command\": \"roz\", \"args\": "
+			       "[\"hook\", \"%s\"]\n",
+			       w->event, rh->command[i], w->name);
+			(*shell_form)++;
+			bad++;
+		}
+		if (!w->needs && rh->matcher[i] && strcmp(rh->matcher[i], "*") != 0) {
+			printf("    %s: a matcher (\"%s\") limits which calls roz sees\n", w->event, rh->matcher[i]);
+			bad++;
+		}
+		if (pre && !rh->matcher[i])
+			*every_tool = true;
+	}
+	for (size_t k = 0; w->needs && w->needs[k]; k++) {
+		bool selected = false;
+
+		for (int i = 0; i < rh->n && !selected; i++) {
+			int rc = roz_matcher_selects(rh->matcher[i], pre, w->needs[k]);
+
+			if (rc < 0) {
+				printf("    %s: %s\n", w->event, roz_error_last());
+				return bad + 1;
+			}
+			selected = rc == 1;
+		}
+		if (!selected) {
+			printf("    %s: the matcher leaves out %s, which roz acts on; roz's matcher is \"%s\"\n", w->event,
+			       w->needs[k], w->matcher);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/* The PreToolUse matchers of roz's hooks in Claude Code's settings files, which run beside a plugin's. */
+typedef struct settings_hooks {
+	cJSON *doc[3];
+	roz_hooks pre[3];
+	char *user_path; /* where a hook of one's own goes: the user's settings.json */
+} settings_hooks;
+
+static void settings_hooks_load(settings_hooks *sh)
+{
+	char *home = claude_home(), *paths[3];
+
+	memset(sh, 0, sizeof *sh);
+	paths[0] = home ? roz_asprintf("%s/settings.json", home) : NULL;
+	paths[1] = roz_strdup(".claude/settings.json");
+	paths[2] = roz_strdup(".claude/settings.local.json");
+	for (int i = 0; i < 3; i++) {
+		size_t len = 0;
+		char *text = paths[i] ? read_small_file(paths[i], &len) : NULL;
+
+		if (text && roz_json_parse(text, len, &sh->doc[i]) == ROZ_OK && cJSON_IsObject(sh->doc[i]))
+			find_roz_hooks(cJSON_GetObjectItemCaseSensitive(sh->doc[i], "hooks"), "PreToolUse",
+				       "pre-tool-use", &sh->pre[i]);
+		roz_free(text);
+	}
+	sh->user_path = paths[0] ? paths[0] : roz_strdup("~/.claude/settings.json");
+	roz_free(paths[1]);
+	roz_free(paths[2]);
+	roz_free(home);
+}
+
+static void settings_hooks_dispose(settings_hooks *sh)
+{
+	for (int i = 0; i < 3; i++)
+		cJSON_Delete(sh->doc[i]);
+	roz_free(sh->user_path);
+}
+
+/*
+ * Gates on tools Claude Code never starts roz for cannot hold: the gates of
+ * the config against every PreToolUse matcher that starts roz, the plugin's
+ * and those in the settings files.
+ */
+static void check_gate_reach(doctor *d, const roz_config *config, const roz_hooks *plugin,
+			     const settings_hooks *sh, const char *where)
+{
+	const char *matchers[MAX_ROZ_HOOKS * 4];
+	roz_buf gaps = ROZ_BUF_INIT, gates = ROZ_BUF_INIT;
+	size_t n = 0;
+	int found = 0;
+
+	for (int i = 0; i < plugin->n; i++)
+		matchers[n++] = plugin->matcher[i];
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < sh->pre[k].n; i++)
+			matchers[n++] = sh->pre[k].matcher[i];
+	for (size_t g = 0; g < config->n_gate_tools; g++) {
+		int rc = roz_matcher_gate_gaps(matchers, n, config->gate_tools[g], &gaps);
+
+		if (rc < 0)
+			break; /* an unreadable matcher is reported with the plugin's hooks */
+		if (rc > 0) {
+			roz_buf_addf(&gates, "%s`%s`", found ? ", " : "", config->gate_tools[g]);
+			found++;
+		}
+	}
+	if (found && !roz_buf_failed(&gaps) && !roz_buf_failed(&gates)) {
+		char *matcher = roz_matcher_of_names(roz_buf_cstr(&gaps));
+		roz_buf fix = ROZ_BUF_INIT;
+
+		roz_buf_addf(&fix,
+			     "add a PreToolUse hook of your own for them to %s (it stays when the plugin is "
+			     "updated, and selects no tool the plugin's does, so no call starts roz twice): "
+			     "\"hooks\": {\"PreToolUse\": [{\"matcher\": ",
+			     sh->user_path);
+		roz_json_add_string(&fix, matcher ? matcher : "");
+		roz_buf_adds(&fix, ", \"hooks\": [{\"type\": \"command\", \"command\": \"roz\", \"args\": [\"hook\", "
+				   "\"pre-tool-use\"], \"timeout\": 5}]}]}");
+		fail(d, roz_buf_cstr(&fix),
+		     "gate%s %s name%s %s, which the PreToolUse matcher%s leaves out: Claude Code never starts roz "
+		     "for %s, so %s cannot hold",
+		     found == 1 ? "" : "s", roz_buf_cstr(&gates), found == 1 ? "s" : "", roz_buf_cstr(&gaps), where,
+		     strchr(roz_buf_cstr(&gaps), ',') ? "them" : "it", found == 1 ? "the gate" : "these gates");
+		roz_free(matcher);
+		roz_buf_dispose(&fix);
+	}
+	roz_buf_dispose(&gaps);
+	roz_buf_dispose(&gates);
+}
+
+static void check_plugin(doctor *d, const char *dir, const char *installed_as, const roz_config *config,
+			 const settings_hooks *sh)
+{
 	char *path = roz_asprintf("%s/hooks/hooks.json", dir), *text = NULL, where[160] = "";
+	int bad = 0, shell_form = 0;
+	bool every_tool = false;
+	roz_hooks pre = {0};
 	size_t len = 0;
 	cJSON *doc = NULL;
 	const cJSON *hooks;
-	int bad = 0;
 
 	if (!path)
 		return;
@@ -510,27 +717,27 @@ static void check_plugin(doctor *d, const char *dir, const char *installed_as)
 		     roz_error_last());
 		goto out;
 	}
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		const char *matcher, *cmd = hook_command(hooks, want[i].event, &matcher);
-		size_t n = strlen(want[i].cmd);
+	for (size_t i = 0; i < sizeof(plugin_hooks) / sizeof(plugin_hooks[0]); i++) {
+		roz_hooks rh;
 
-		if (!cmd || strncmp(cmd, want[i].cmd, n) != 0 || (cmd[n] && cmd[n] != ' ')) {
-			printf("    %s: expected \"%s\"%s%s\n", want[i].event, want[i].cmd, cmd ? ", found " : "",
-			       cmd ? cmd : "");
-			bad++;
-		} else if (want[i].matcher && (!matcher || strcmp(matcher, want[i].matcher) != 0)) {
-			printf("    %s: matcher should be \"%s\"\n", want[i].event, want[i].matcher);
-			bad++;
-		} else if (!want[i].matcher && matcher && *matcher && strcmp(matcher, "*") != 0) {
-			printf("    %s: a matcher (\"%s\") limits which calls roz sees\n", want[i].event, matcher);
-			bad++;
-		}
+		find_roz_hooks(hooks, plugin_hooks[i].event, plugin_hooks[i].name, &rh);
+		bad += check_event(&plugin_hooks[i], &rh, &shell_form, &every_tool);
+		if (plugin_hooks[i].needs == pre_tool_needs)
+			pre = rh;
 	}
 	if (bad)
-		fail(d, "restore hooks.json from the roz release", "%s%s: %d hook%s not wired to roz", path, where,
-		     bad, bad == 1 ? "" : "s");
+		fail(d,
+		     shell_form == bad ? "put the hooks in exec form, as this release's hooks.json has them (update "
+					 "or reinstall the plugin)"
+				       : "restore hooks.json from the roz release",
+		     "%s%s: %d hook%s not wired to roz", path, where, bad, bad == 1 ? "" : "s");
 	else
 		pass("plugin hooks%s: %s", where, path);
+	if (every_tool)
+		warn("roz's matcher, \"" ROZ_MATCHER_PRE_TOOL_USE "\", starts it only for the calls it can act on",
+		     "PreToolUse%s has no matcher: Claude Code starts roz for every tool call", where);
+	if (pre.n)
+		check_gate_reach(d, config, &pre, sh, where);
 out:
 	cJSON_Delete(doc);
 	roz_free(text);
@@ -538,25 +745,30 @@ out:
 }
 
 /* Which plugin to check: the one named, else every install Claude Code has and roz's own. */
-static void check_plugins(doctor *d, const char *given, char **template_dir)
+static void check_plugins(doctor *d, const char *given, const roz_config *config, char **template_dir)
 {
 	const char *env = getenv("CLAUDE_PLUGIN_ROOT");
+	settings_hooks sh;
 	char *local;
 	installs in;
 
 	*template_dir = NULL;
 	if (given || (env && *env)) {
 		*template_dir = roz_strdup(given ? given : env);
+		settings_hooks_load(&sh);
 		if (*template_dir)
-			check_plugin(d, *template_dir, NULL);
+			check_plugin(d, *template_dir, NULL, config, &sh);
+		settings_hooks_dispose(&sh);
 		return;
 	}
+	settings_hooks_load(&sh);
 	find_installs(&in);
 	for (int i = 0; i < in.n; i++)
-		check_plugin(d, in.dir[i], in.name[i]);
+		check_plugin(d, in.dir[i], in.name[i], config, &sh);
 	local = local_plugin_dir();
 	if (local)
-		check_plugin(d, local, NULL);
+		check_plugin(d, local, NULL, config, &sh);
+	settings_hooks_dispose(&sh);
 	if (!in.n && !local)
 		fail(d, "pass --plugin-dir DIR, or install roz (cmake --install build)",
 		     "cannot find the roz plugin to check");
@@ -951,7 +1163,7 @@ int cmd_doctor(int argc, char **argv)
 	if (!check_config(&d, &config))
 		return cli_finish_stdout(ROZ_EXIT_FAILURE);
 	check_storage(&d, &config);
-	check_plugins(&d, given, &plugin);
+	check_plugins(&d, given, &config, &plugin);
 	check_templates(&d, &config, plugin);
 	check_claude();
 	check_governance_config(&d, &config);

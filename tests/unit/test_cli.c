@@ -6,6 +6,7 @@
 #include "support.h"
 
 #include "roz/claude_versions.h"
+#include "roz/matcher.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -239,7 +240,7 @@ static void doctor_reports_a_miswired_plugin(void **state)
 {
 	home h;
 	t_run r;
-	char *plugin, *hooks, *src, *text, *bad;
+	char *plugin, *hooks, *src, *text;
 
 	(void)state;
 	home_make(&h);
@@ -253,27 +254,123 @@ static void doctor_reports_a_miswired_plugin(void **state)
 	src = t_sprintf("%s/plugin/hooks/hooks.json", ROZ_SOURCE_DIR);
 	text = t_read_file(src, NULL);
 	assert_non_null(text);
-	bad = strstr(text, "\"PreToolUse\": [\n      {");
-	assert_non_null(bad);
 	{
-		char *edited = t_sprintf("%.*s\"PreToolUse\": [\n      {\"matcher\": \"Bash\", %s", (int)(bad - text),
-					 text, bad + strlen("\"PreToolUse\": [\n      {"));
-		char *m = strstr(edited, "\"^roz:roz$\", \"hooks\": [{\"type\": \"command\", \"command\": \"roz hook subagent-stop\"");
+		roz_buf e = ROZ_BUF_INIT;
+		char *edited, *m;
 
+		roz_buf_add_replaced(&e, text, "\"" ROZ_MATCHER_PRE_TOOL_USE "\"", "\"Bash\"");
+		edited = roz_buf_detach(&e, NULL);
+		assert_non_null(edited);
+
+		m = strstr(edited, "\"^roz:roz$\", \"hooks\": [{\"type\": \"command\", \"command\": \"roz\", "
+				   "\"args\": [\"hook\", \"subagent-stop\"]");
 		assert_non_null(m);
-		memcpy(m, "\"^roz:ro.$\"", 10);
+		memcpy(m, "\"^roz:rox$\"", 11);
 		t_write_file(hooks, edited);
-		free(edited);
+		roz_free(edited);
 	}
 	r = doctor(&h, plugin);
-	expect_failure(&r, "2 hooks not wired to roz", "restore hooks.json");
-	assert_non_null(strstr(r.out, "PreToolUse: a matcher (\"Bash\")"));
-	assert_non_null(strstr(r.out, "SubagentStop: matcher should be \"^roz:roz$\""));
+	/* six tools roz acts on before they run, and the reviewer's stop */
+	expect_failure(&r, "8 hooks not wired to roz", "restore hooks.json");
+	assert_non_null(strstr(r.out, "PreToolUse: the matcher leaves out Write, which roz acts on; roz's matcher "
+				      "is \"" ROZ_MATCHER_PRE_TOOL_USE "\""));
+	assert_non_null(strstr(r.out, "PreToolUse: the matcher leaves out mcp__server__tool"));
+	assert_null(strstr(r.out, "PreToolUse: the matcher leaves out Bash"));
+	assert_non_null(strstr(r.out, "SubagentStop: the matcher leaves out roz:roz"));
 	t_run_dispose(&r);
 	free(text);
 	free(src);
 	free(plugin);
 	free(hooks);
+	home_dispose(&h);
+}
+
+/* The plugin as it was before exec form: every hook a command line that /bin/sh runs. */
+static const char shell_form_hooks[] =
+	"{\"hooks\": {\n"
+	"\"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"roz hook session-start\"}]}],\n"
+	"\"UserPromptSubmit\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"roz hook user-prompt\"}]}],\n"
+	"\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"roz hook pre-tool-use\"}]}],\n"
+	"\"PostToolUse\": [{\"matcher\": \"^(Read|Write|Edit|MultiEdit|NotebookEdit|Bash)$\", \"hooks\": "
+	"[{\"type\": \"command\", \"command\": \"roz hook post-tool-use\"}]}],\n"
+	"\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"/usr/local/bin/roz hook stop\"}]}],\n"
+	"\"SubagentStart\": [{\"matcher\": \"^roz:roz$\", \"hooks\": [{\"type\": \"command\", \"command\": "
+	"\"roz\", \"args\": [\"hook\", \"subagent-start\"]}]}],\n"
+	"\"SubagentStop\": [{\"matcher\": \"^roz:roz$\", \"hooks\": [{\"type\": \"command\", \"command\": "
+	"\"roz\", \"args\": [\"hook\", \"subagent-stop\"]}]}],\n"
+	"\"SessionEnd\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"roz hook session-end\"}]}]\n"
+	"}}\n";
+
+/* Shell form works but puts a shell in front of every call: doctor says how to start roz alone. */
+static void doctor_reports_hooks_in_shell_form(void **state)
+{
+	home h;
+	t_run r;
+	char *plugin, *hooks;
+
+	(void)state;
+	home_make(&h);
+	plugin = t_sprintf("%s/plugin", h.dir);
+	hooks = t_sprintf("%s/hooks/hooks.json", plugin);
+	t_write_file(hooks, shell_form_hooks);
+	r = doctor(&h, plugin);
+	expect_failure(&r, "6 hooks not wired to roz", "put the hooks in exec form");
+	assert_non_null(strstr(r.out, "PreToolUse: \"roz hook pre-tool-use\" is in shell form: Claude Code starts "
+				      "/bin/sh, which then starts roz, on every call; in exec form it starts roz "
+				      "alone: \"command\": \"roz\", \"args\": [\"hook\", \"pre-tool-use\"]"));
+	assert_non_null(strstr(r.out, "Stop: \"/usr/local/bin/roz hook stop\" is in shell form"));
+	assert_null(strstr(r.out, "SubagentStart:"));
+	/* and that PreToolUse has no matcher: every tool call starts roz */
+	assert_non_null(strstr(r.out, "PreToolUse has no matcher: Claude Code starts roz for every tool call"));
+	t_run_dispose(&r);
+	free(plugin);
+	free(hooks);
+	home_dispose(&h);
+}
+
+/*
+ * A gate on a tool the plugin's matcher leaves out never holds: doctor fails
+ * with the hook of one's own that covers it, and passes once it is there.
+ */
+static void doctor_reports_gates_no_hook_reaches(void **state)
+{
+	home h;
+	t_run r;
+	char *config, *settings, *fix;
+
+	(void)state;
+	home_make(&h);
+	config = t_sprintf("%s/config.toml", h.dir);
+	t_write_file(config, "[review.gates]\ntools = [\"Bash:git push*\", \"mcp__github__merge*\", \"WebFetch\", "
+			     "\"Web*\"]\n");
+	r = doctor(&h, NULL);
+	fix = t_sprintf("add a PreToolUse hook of your own for them to %s/.claude/settings.json", h.dir);
+	expect_failure(&r, "gates `WebFetch`, `Web*` name WebFetch, WebSearch, which the PreToolUse matcher "
+			   "leaves out: Claude Code never starts roz for them, so these gates cannot hold",
+		       fix);
+	assert_non_null(strstr(r.out, "\"hooks\": {\"PreToolUse\": [{\"matcher\": \"^(WebFetch|WebSearch)$\", "
+				      "\"hooks\": [{\"type\": \"command\", \"command\": \"roz\", \"args\": [\"hook\", "
+				      "\"pre-tool-use\"], \"timeout\": 5}]}]}"));
+	t_run_dispose(&r);
+	/* the fix, as written: the gates are reached, and nothing else fails */
+	settings = t_sprintf("%s/.claude/settings.json", h.dir);
+	t_write_file(settings, "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"^(WebFetch|WebSearch)$\", \"hooks\": "
+			       "[{\"type\": \"command\", \"command\": \"roz\", \"args\": [\"hook\", "
+			       "\"pre-tool-use\"], \"timeout\": 5}]}]}}\n");
+	r = doctor(&h, NULL);
+	if (r.status != 0)
+		fail_msg("doctor with the gates' own hook (exit %d):\n%s%s", r.status, r.out, r.err);
+	t_run_dispose(&r);
+	/* gates the plugin reaches need nothing */
+	t_write_file(settings, "{}\n");
+	t_write_file(config, "[review.gates]\ntools = [\"Bash:git push*\", \"mcp__github__merge*\", \"Agent\"]\n");
+	r = doctor(&h, NULL);
+	if (r.status != 0)
+		fail_msg("doctor with gates the plugin reaches (exit %d):\n%s%s", r.status, r.out, r.err);
+	t_run_dispose(&r);
+	free(settings);
+	free(fix);
+	free(config);
 	home_dispose(&h);
 }
 
@@ -1145,6 +1242,8 @@ int main(void)
 		cmocka_unit_test(doctor_reports_a_bad_config_with_position),
 		cmocka_unit_test(doctor_reports_templates_it_cannot_use),
 		cmocka_unit_test(doctor_reports_a_miswired_plugin),
+		cmocka_unit_test(doctor_reports_hooks_in_shell_form),
+		cmocka_unit_test(doctor_reports_gates_no_hook_reaches),
 		cmocka_unit_test(doctor_reports_every_config_problem),
 		cmocka_unit_test(doctor_finds_the_marketplace_install),
 		cmocka_unit_test(doctor_finds_the_plugin_cache_without_its_record),
