@@ -26,6 +26,12 @@
 
 /* Longest any batch of processes may take before the test gives up on it. */
 #define BATCH_DEADLINE_MS 120000
+/*
+ * The lock wait of the homes whose hooks all run at once: longer than any
+ * batch may take, so however slowly a loaded machine runs them, every hook
+ * gets the lock, and an update lost can only be one the lock let through.
+ */
+#define PATIENT "\n[storage]\nlock_timeout_ms = 150000\n"
 
 static int64_t now_ms(void)
 {
@@ -41,6 +47,17 @@ static void sleep_us(long us)
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
+}
+
+/*
+ * How much later than asked a timed wait may end: a loaded machine is slow
+ * to start and wake a process, valgrind (ROZ_UNDER_VALGRIND) far slower.
+ */
+static int64_t late_ms(void)
+{
+	const char *v = getenv("ROZ_UNDER_VALGRIND");
+
+	return v && *v && strcmp(v, "0") != 0 ? 20000 : 2000;
 }
 
 /* A throwaway ROZ_HOME with its config, and a place for each child's stdin, stdout and stderr. */
@@ -346,7 +363,7 @@ static void test_parallel_prompts_lose_nothing(void **state)
 	int n = 0, reads;
 
 	(void)state;
-	home_make(&h, "conc-64", "[trace]\nmax_events = 100000\n");
+	home_make(&h, "conc-64", "[trace]\nmax_events = 100000\n" PATIENT);
 	session_start(&h);
 	/* every process is started before any is waited on */
 	for (int i = 0; i < N_PROMPTS; i++) {
@@ -496,7 +513,7 @@ static void test_mixed_writers_lose_nothing(void **state)
 	(void)state;
 	/* verdicts here come from plain `roz decide` runs; trusting them keeps the event count exact */
 	home_make(&h, "mix", "[trace]\nmax_events = 100000\n\n[review]\nrequire_reviewer = false\n\n"
-			     "[review.gates]\ntools = [\"Bash:git push*\"]\n");
+			     "[review.gates]\ntools = [\"Bash:git push*\"]\n" PATIENT);
 	session_start(&h);
 	for (int round = 0; round < ROUNDS; round++) {
 		for (int i = 0; i < PER_ROUND; i++) {
@@ -585,7 +602,7 @@ static void test_parallel_governed_hooks_lose_nothing(void **state)
 	t_run r;
 
 	(void)state;
-	home_make(&h, "gov", "[trace]\nmax_events = 100000\n");
+	home_make(&h, "gov", "[trace]\nmax_events = 100000\n" PATIENT);
 	path = t_sprintf("%s/.git/HEAD", repo);
 	t_write_file(path, "ref: refs/heads/main\n");
 	free(path);
@@ -683,7 +700,7 @@ static void test_parallel_ledger_appends_are_whole(void **state)
 	int lines = 0;
 
 	(void)state;
-	home_make(&h, "ledger-a", "[trace]\nmax_events = 100000\n");
+	home_make(&h, "ledger-a", "[trace]\nmax_events = 100000\n" PATIENT);
 	path = t_sprintf("%s/.git/HEAD", repo);
 	t_write_file(path, "ref: refs/heads/main\n");
 	free(path);
@@ -783,10 +800,10 @@ static void test_busy_lock_bounded_wait(void **state)
 	if (r.status != 0)
 		fail_msg("stop on a busy session exited %d: %s", r.status, r.err);
 	assert_string_equal(r.out, "{}\n");
-	if (!strstr(r.err, "roz: warning:") || !strstr(r.err, "lock"))
-		fail_msg("stop on a busy session did not warn about the lock; stderr: '%s'", r.err);
-	/* it waited for the lock (not some other failure) but only as long as configured */
-	if (elapsed < 250 || elapsed > 2000)
+	/* it waited for the lock (not some other failure) as long as configured, and said so */
+	if (!strstr(r.err, "roz: warning:") || !strstr(r.err, "timed out after 300 ms waiting for the lock"))
+		fail_msg("stop on a busy session did not warn of its 300 ms wait for the lock; stderr: '%s'", r.err);
+	if (elapsed < 250 || elapsed >= 300 + late_ms())
 		fail_msg("stop on a busy session took %lld ms; lock_timeout_ms is 300", (long long)elapsed);
 	t_run_dispose(&r);
 	/* it did not write without the lock */
@@ -803,9 +820,10 @@ static void test_busy_lock_bounded_wait(void **state)
 	run_ok(&h, NULL, decide, &r);
 	elapsed = now_ms() - t0;
 	assert_int_not_equal(r.status, 0);
-	if (!strstr(r.err, "lock"))
-		fail_msg("decide on a busy session did not mention the lock; stderr: '%s'", r.err);
-	assert_true(elapsed < 2000);
+	if (!strstr(r.err, "timed out after 300 ms waiting for the lock"))
+		fail_msg("decide on a busy session did not tell of its 300 ms wait for the lock; stderr: '%s'", r.err);
+	if (elapsed < 250 || elapsed >= 300 + late_ms())
+		fail_msg("decide on a busy session took %lld ms; lock_timeout_ms is 300", (long long)elapsed);
 	t_run_dispose(&r);
 
 	/* once released, the next hook goes through */
