@@ -9,6 +9,7 @@
 #include "roz/matcher.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -1093,33 +1094,44 @@ static void clean_shows_file_names_escaped(void **state)
 
 static int run_to_full(const char *arg, char *err, size_t errsize)
 {
-	int pipefd[2], st;
+	int pipefd[2], st = 0;
+	size_t got = 0;
 	pid_t pid;
 	ssize_t n;
 
 	assert_int_equal(pipe(pipefd), 0);
 	pid = fork();
+	assert_true(pid >= 0);
 	if (pid == 0) {
 		int full = open("/dev/full", O_WRONLY);
 
-		dup2(full, 1);
-		dup2(pipefd[1], 2);
+		if (full < 0 || dup2(full, 1) < 0 || dup2(pipefd[1], 2) < 0)
+			_exit(126);
+		close(full);
 		close(pipefd[0]);
+		close(pipefd[1]);
+		/* a roz that blocks instead of failing ends here, and the test says so */
+		alarm(20);
 		execl(ROZ_BINARY, "roz", arg, (char *)NULL);
 		_exit(127);
 	}
 	close(pipefd[1]);
 	/* stderr is unbuffered: the message may come in several writes */
-	for (size_t got = 0;;) {
-		n = read(pipefd[0], err + got, errsize - 1 - got);
-		if (n <= 0) {
-			err[got] = '\0';
-			break;
-		}
+	while ((n = read(pipefd[0], err + got, errsize - 1 - got)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			fail_msg("reading roz's stderr: %s", strerror(errno));
 		got += (size_t)n;
 	}
+	err[got] = '\0';
 	close(pipefd[0]);
-	waitpid(pid, &st, 0);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			fail_msg("waitpid: %s", strerror(errno));
+	if (WIFSIGNALED(st))
+		fail_msg("roz %s was killed by signal %d (SIGALRM: it blocked writing to a full device)", arg,
+			 WTERMSIG(st));
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
