@@ -106,10 +106,21 @@ typedef enum roz_output_kind {
 	ROZ_OUTPUT_ASK      /* PreToolUse ask */
 } roz_output_kind;
 
+/*
+ * The most text one answer carries, in characters as Claude Code counts
+ * them (UTF-16 code units). Claude Code shows a hook's text inline up to
+ * about 10,000 characters and past that only a preview, so roz stays under
+ * it: a longer text is cut at the end of a line (within a line longer than
+ * the bound, at a character) and ends with a note saying how much was left
+ * out and how to see it (the answer's `more`).
+ */
+#define ROZ_OUTPUT_MAX_CHARS 9000
+
 typedef struct roz_hook_output {
 	roz_output_kind kind;
 	char *text;             /* reason or context; NULL for ALLOW */
 	const char *event_name; /* CONTEXT: "SessionStart", "UserPromptSubmit", ... */
+	const char *more;       /* how to see what a cut left out ("`roz context X` shows it"); borrowed */
 } roz_hook_output;
 
 void roz_hook_output_dispose(roz_hook_output *out); /* back to ALLOW */
@@ -117,8 +128,17 @@ void roz_hook_output_dispose(roz_hook_output *out); /* back to ALLOW */
 int roz_hook_output_set(roz_hook_output *out, roz_output_kind kind, const char *text) ROZ_WARN_UNUSED;
 /* Same, taking ownership of text (which may be NULL after a failed build). */
 int roz_hook_output_take(roz_hook_output *out, roz_output_kind kind, char *text) ROZ_WARN_UNUSED;
-/* Append the JSON answer plus a newline. */
+/* Append the JSON answer plus a newline, its text cut to ROZ_OUTPUT_MAX_CHARS. */
 int roz_hook_output_write(const roz_hook_output *out, roz_buf *b) ROZ_WARN_UNUSED;
+
+/*
+ * Append text (valid UTF-8) to b, whole when it is at most max_chars UTF-16
+ * code units, else cut to fit with the note included: whole lines while
+ * they fit (a single line longer than that: whole characters), then
+ * "[roz: N more lines (M characters) not shown here; <more>.]". Returns how
+ * many characters it left out.
+ */
+size_t roz_hook_text_add_clipped(roz_buf *b, const char *text, size_t max_chars, const char *more);
 
 #ifdef __cplusplus
 }

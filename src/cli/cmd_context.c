@@ -84,6 +84,24 @@ void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, 
 		cli_verdict_overridden(s) ? " (override)" : "", r->decision.summary ? " - " : "");
 	cli_put_safe(f, r->decision.summary ? r->decision.summary : "", true);
 	fputc('\n', f);
+	if (r->decision.message_to_agent) {
+		/* whole: a Stop answer quotes it only up to its bound */
+		fprintf(f, "%sMessage to the agent:\n", pad);
+		indented(f, pad, r->decision.message_to_agent, "  ");
+	}
+	/* what earlier reviewers asked for, newest first: the agent may be pointed here after a later verdict */
+	for (size_t i = r->n_history, shown = 0; i-- > 0;) {
+		const roz_decision *d = &r->history[i].decision;
+
+		if (d->kind != ROZ_DECISION_ISSUES || !d->message_to_agent)
+			continue;
+		if (!shown++)
+			fprintf(f, "%sEarlier messages to the agent (newest first):\n", pad);
+		fprintf(f, "%s  [until %s] ", pad, roz_time_format_sec(r->history[i].timestamp, a));
+		cli_put_safe(f, d->summary ? d->summary : "", true);
+		fputc('\n', f);
+		indented(f, pad, d->message_to_agent, "    ");
+	}
 	fprintf(f, "%sBlocks:   %u of %u\n", pad, (unsigned)r->block_count, (unsigned)config->max_blocks);
 	if (s->gov.present) {
 		fprintf(f, "%sIntent:   ", pad);

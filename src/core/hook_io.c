@@ -675,9 +675,67 @@ int roz_hook_output_set(roz_hook_output *out, roz_output_kind kind, const char *
 	return roz_hook_output_take(out, kind, copy);
 }
 
+/* The note that ends a cut text. */
+static void add_cut_note(roz_buf *b, size_t lines, size_t chars, const char *more)
+{
+	roz_buf_addf(b, "\n\n[roz: %zu more line%s (%zu character%s) not shown here; %s.]", lines,
+		     lines == 1 ? "" : "s", chars, chars == 1 ? "" : "s",
+		     more && *more ? more : "they are left out of this answer");
+}
+
+size_t roz_hook_text_add_clipped(roz_buf *b, const char *text, size_t max_chars, const char *more)
+{
+	size_t len = strlen(text), total = roz_utf8_utf16_len(text, len), budget, cut, kept, lines = 0;
+	size_t line_cut = 0, char_cut = 0;
+	roz_buf note = ROZ_BUF_INIT;
+
+	if (total <= max_chars) {
+		roz_buf_add(b, text, len);
+		return 0;
+	}
+	/* the note at its longest, numbers as large as they can be */
+	add_cut_note(&note, len, total, more);
+	kept = roz_utf8_utf16_len(roz_buf_cstr(&note), strlen(roz_buf_cstr(&note)));
+	budget = max_chars > kept ? max_chars - kept : 0;
+	roz_buf_dispose(&note);
+	/* whole lines while they fit; the first line alone too long: whole characters */
+	for (size_t i = 0, units = 0; i < len;) {
+		size_t n = roz_utf8_char_len(text + i, len - i), u = (unsigned char)text[i] >= 0xF0 ? 2 : 1;
+
+		if (units + u > budget)
+			break;
+		units += u;
+		i += n ? n : 1;
+		char_cut = i;
+		if (text[i - 1] == '\n')
+			line_cut = i;
+	}
+	cut = line_cut ? line_cut : char_cut;
+	while (cut && text[cut - 1] == '\n')
+		cut--;
+	for (size_t i = cut; i < len; i++)
+		lines += text[i] == '\n';
+	/* the last line, when nothing ends it */
+	lines += text[len - 1] != '\n';
+	kept = roz_utf8_utf16_len(text, cut);
+	roz_buf_add(b, text, cut);
+	add_cut_note(b, lines, total - kept, more);
+	return total - kept;
+}
+
 int roz_hook_output_write(const roz_hook_output *out, roz_buf *b)
 {
+	roz_buf cut = ROZ_BUF_INIT;
 	const char *text = out->text ? out->text : "";
+
+	if (roz_utf8_utf16_len(text, strlen(text)) > ROZ_OUTPUT_MAX_CHARS) {
+		roz_hook_text_add_clipped(&cut, text, ROZ_OUTPUT_MAX_CHARS, out->more);
+		if (roz_buf_failed(&cut)) {
+			roz_buf_dispose(&cut);
+			return ROZ_ENOMEM;
+		}
+		text = roz_buf_cstr(&cut);
+	}
 
 	switch (out->kind) {
 	case ROZ_OUTPUT_BLOCK:
@@ -704,5 +762,6 @@ int roz_hook_output_write(const roz_hook_output *out, roz_buf *b)
 	default:
 		roz_buf_adds(b, "{}\n");
 	}
+	roz_buf_dispose(&cut);
 	return roz_buf_failed(b);
 }

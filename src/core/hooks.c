@@ -13,6 +13,7 @@
 #include "roz/breaker.h"
 #include "roz/decide.h"
 #include "roz/template.h"
+#include "roz/utf8.h"
 #include "trace_event.h"
 
 /* How often one reviewer's stop is held for want of a verdict before it is let go. */
@@ -295,18 +296,41 @@ static int on_user_prompt(const roz_hook_input *in, const roz_env *env, const ro
 
 /* ---- stop ---------------------------------------------------------------------------- */
 
+/*
+ * What a Stop answers after an ISSUES verdict: the reviewer's message, then
+ * how to get the next review. However long the message, the answer stays
+ * within ROZ_OUTPUT_MAX_CHARS and keeps its end (the SESSION_ID the next
+ * review needs): the message is what gets cut, and `roz context` shows it
+ * whole.
+ */
 static char *issues_message(const roz_session *s)
 {
 	const roz_decision *d = &s->review.decision;
 	const char *msg = d->message_to_agent ? d->message_to_agent : d->summary ? d->summary : "";
+	roz_buf b = ROZ_BUF_INIT, tail = ROZ_BUF_INIT;
+	static const char head[] = "roz: the reviewer found problems to fix before you finish:\n\n";
+	size_t room;
+	char *more;
 
-	return roz_asprintf("roz: the reviewer found problems to fix before you finish:\n\n%s\n\n"
-			    "Fix them, then start the reviewer again (the Agent tool with "
-			    "subagent_type \"roz:roz\") with a prompt that begins with this line:\n\n"
-			    "SESSION_ID=%s\n\n"
-			    "If it runs in the background, end your turn once it has started: you "
-			    "will be notified when it finishes.\n",
-			    msg, s->session_id);
+	roz_buf_addf(&tail,
+		     "\n\nFix them, then start the reviewer again (the Agent tool with "
+		     "subagent_type \"roz:roz\") with a prompt that begins with this line:\n\n"
+		     "SESSION_ID=%s\n\n"
+		     "If it runs in the background, end your turn once it has started: you "
+		     "will be notified when it finishes.\n",
+		     s->session_id);
+	more = roz_asprintf("`roz context %s` shows the reviewer's whole message", s->session_id);
+	room = roz_utf8_utf16_len(head, strlen(head)) + roz_utf8_utf16_len(roz_buf_cstr(&tail), tail.len);
+	roz_buf_adds(&b, head);
+	roz_hook_text_add_clipped(&b, msg, ROZ_OUTPUT_MAX_CHARS > room ? ROZ_OUTPUT_MAX_CHARS - room : 0, more);
+	roz_buf_add(&b, roz_buf_cstr(&tail), tail.len);
+	if (!more || roz_buf_failed(&tail) < 0 || roz_buf_failed(&b) < 0) {
+		roz_buf_dispose(&b);
+		b.oom = true;
+	}
+	roz_free(more);
+	roz_buf_dispose(&tail);
+	return roz_buf_detach(&b, NULL);
 }
 
 /*

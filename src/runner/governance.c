@@ -196,6 +196,8 @@ static int briefing(gov_run *g, roz_hook_event ev, const roz_session *s, roz_hoo
 	rc = add_context(res, ev == ROZ_HOOK_SESSION_START ? "SessionStart" : "UserPromptSubmit",
 			 roz_buf_cstr(&b));
 	roz_buf_dispose(&b);
+	res->output.more = "`roz intent list` shows every intent, and the lessons are in "
+			   ".orchestration/CLAUDE.md";
 	return rc;
 }
 
@@ -228,6 +230,7 @@ static int merge(roz_hook_result *res, roz_gov_result *gr)
 		return ROZ_ENOMEM;
 	}
 	rc = roz_hook_output_take(o, gr->kind, roz_buf_detach(&text, NULL));
+	o->more = "`roz intent list` shows every intent and `roz intent show <ID>` one in full";
 	return rc;
 }
 

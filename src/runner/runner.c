@@ -289,7 +289,7 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 	roz_session *session = NULL;
 	roz_env env;
 	runner_ctx ctx;
-	char *second = NULL, *moved_to = NULL, recovered[512] = "", why[512];
+	char *second = NULL, *moved_to = NULL, recovered[512] = "", why[512], more[256];
 	bool have_config = false, have_input = false, own_store = false;
 	gov_run gov;
 	int rc;
@@ -428,6 +428,12 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 	}
 	if (res.save && session && recovered[0] && note_recovery(session, &env, moved_to, recovered) < 0)
 		goto fail;
+	/* an answer cut to its bound says where the rest is; the session's record, unless it says better */
+	if (!res.output.more && in.session_id) {
+		snprintf(more, sizeof more, "`roz context %.128s` shows what roz recorded of this session",
+			 in.session_id);
+		res.output.more = more;
+	}
 	/* the answer is built before saving, so state is never kept for an answer never given */
 	if (roz_hook_output_write(&res.output, out) < 0)
 		goto fail;

@@ -95,6 +95,19 @@ size_t roz_utf8_count(const char *s, size_t len)
 	return n;
 }
 
+size_t roz_utf8_utf16_len(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c & 0xC0) != 0x80)
+			n += c >= 0xF0 ? 2 : 1;
+	}
+	return n;
+}
+
 size_t roz_utf8_offset(const char *s, size_t len, size_t chars)
 {
 	size_t i = 0, n = 0;

@@ -6,6 +6,7 @@
 #include "support.h"
 
 #include "roz/hook_io.h"
+#include "roz/utf8.h"
 #include "roz/json.h"
 
 #include <cjson/cJSON.h>
@@ -864,6 +865,130 @@ static void test_block_escape_exact(void **state)
 		       "{\"decision\":\"block\",\"reason\":\"a \\\"q\\\"\\nb\\\\c\\u0001\"}\n");
 }
 
+/* ---- the bound on what an answer says ----------------------------------------- */
+
+/* Characters as Claude Code counts them: UTF-16 code units. */
+static size_t units(const char *s)
+{
+	return roz_utf8_utf16_len(s, strlen(s));
+}
+
+/* Cut `text` to max with `more`; checks what every cut must be and returns the result. */
+static char *clipped(const char *text, size_t max, const char *more, size_t *left)
+{
+	roz_buf b = ROZ_BUF_INIT;
+	char *got;
+
+	*left = roz_hook_text_add_clipped(&b, text, max, more);
+	got = roz_buf_detach(&b, NULL);
+	assert_non_null(got);
+	assert_true(roz_utf8_valid(got, strlen(got)));
+	if (units(got) > max && units(text) > max)
+		fail_msg("cut to %zu characters, over the bound of %zu", units(got), max);
+	return got;
+}
+
+static void test_text_within_the_bound_is_whole(void **state)
+{
+	size_t left;
+	char *got;
+
+	(void)state;
+	got = clipped("short\ntext\n", 100, "see elsewhere", &left);
+	assert_string_equal(got, "short\ntext\n");
+	assert_int_equal(left, 0);
+	roz_free(got);
+}
+
+static void test_long_text_is_cut_at_a_line(void **state)
+{
+	roz_buf text = ROZ_BUF_INIT;
+	size_t left, kept;
+	char *got, *note;
+
+	(void)state;
+	for (int i = 0; i < 1000; i++)
+		roz_buf_addf(&text, "line %04d: caf\xc3\xa9 and more words\n", i);
+	got = clipped(roz_buf_cstr(&text), 9000, "`roz context s1` shows the rest", &left);
+	note = strstr(got, "\n\n[roz: ");
+	assert_non_null(note);
+	kept = (size_t)(note - got);
+	/* whole lines of the text, and as many as fit */
+	assert_memory_equal(got, roz_buf_cstr(&text), kept);
+	assert_int_equal(roz_buf_cstr(&text)[kept], '\n');
+	assert_true(units(got) > 9000 - 60);
+	/* the note counts what was left out exactly, and says where it is */
+	{
+		size_t lines = 0, chars = units(roz_buf_cstr(&text)) - roz_utf8_utf16_len(got, kept);
+		char *want;
+
+		for (const char *p = roz_buf_cstr(&text) + kept; *p; p++)
+			lines += *p == '\n';
+		want = roz_asprintf("\n\n[roz: %zu more lines (%zu characters) not shown here; `roz context s1` "
+				    "shows the rest.]",
+				    lines, chars);
+		assert_string_equal(note, want);
+		assert_int_equal(left, chars);
+		roz_free(want);
+	}
+	roz_free(got);
+	roz_buf_dispose(&text);
+}
+
+static void test_one_long_line_is_cut_at_a_character(void **state)
+{
+	roz_buf text = ROZ_BUF_INIT;
+	size_t left;
+	char *got;
+
+	(void)state;
+	/* 3-byte and 4-byte characters: a 4-byte one counts as two */
+	for (int i = 0; i < 4000; i++)
+		roz_buf_adds(&text, i % 2 ? "\xe2\x82\xac" : "\xf0\x9f\x8e\x89");
+	got = clipped(roz_buf_cstr(&text), 1000, NULL, &left);
+	assert_non_null(strstr(got, "\n\n[roz: 1 more line ("));
+	assert_non_null(strstr(got, "not shown here; they are left out of this answer.]"));
+	assert_true(units(got) >= 1000 - 10);
+	assert_int_equal(left + units(got) - units(strstr(got, "\n\n[roz: ")), units(roz_buf_cstr(&text)));
+	roz_free(got);
+	roz_buf_dispose(&text);
+}
+
+/* Every answer's text, whatever its kind, stays within ROZ_OUTPUT_MAX_CHARS and says how to see the rest. */
+static void test_every_answer_is_bounded(void **state)
+{
+	static const roz_output_kind kinds[] = {ROZ_OUTPUT_BLOCK, ROZ_OUTPUT_CONTEXT, ROZ_OUTPUT_DENY, ROZ_OUTPUT_ASK};
+	roz_buf big = ROZ_BUF_INIT;
+
+	(void)state;
+	for (int i = 0; i < 3000; i++)
+		roz_buf_addf(&big, "item %d of a long list\n", i);
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		roz_hook_output out = {ROZ_OUTPUT_ALLOW, NULL, "SessionStart", NULL};
+		roz_buf b = ROZ_BUF_INIT;
+		cJSON *root, *hso;
+		const cJSON *got;
+
+		assert_int_equal(roz_hook_output_set(&out, kinds[k], roz_buf_cstr(&big)), ROZ_OK);
+		out.more = "`roz intent list` shows them all";
+		assert_int_equal(roz_hook_output_write(&out, &b), ROZ_OK);
+		root = cJSON_Parse(roz_buf_cstr(&b));
+		assert_non_null(root);
+		hso = cJSON_GetObjectItemCaseSensitive(root, "hookSpecificOutput");
+		got = kinds[k] == ROZ_OUTPUT_BLOCK	 ? cJSON_GetObjectItemCaseSensitive(root, "reason")
+		      : kinds[k] == ROZ_OUTPUT_CONTEXT ? cJSON_GetObjectItemCaseSensitive(hso, "additionalContext")
+						       : cJSON_GetObjectItemCaseSensitive(hso, "permissionDecisionReason");
+		assert_true(cJSON_IsString(got));
+		assert_true(units(got->valuestring) <= ROZ_OUTPUT_MAX_CHARS);
+		assert_true(strncmp(got->valuestring, "item 0 of a long list\nitem 1", 28) == 0);
+		assert_non_null(strstr(got->valuestring, "not shown here; `roz intent list` shows them all.]"));
+		cJSON_Delete(root);
+		roz_buf_dispose(&b);
+		roz_hook_output_dispose(&out);
+	}
+	roz_buf_dispose(&big);
+}
+
 static void test_never_allow_or_approve(void **state)
 {
 	static const roz_output_kind kinds[] = {ROZ_OUTPUT_ALLOW, ROZ_OUTPUT_BLOCK, ROZ_OUTPUT_CONTEXT,
@@ -991,7 +1116,7 @@ static void test_output_write_out_of_memory(void **state)
 /* An answer quoting bytes that are not UTF-8 is repaired: Claude Code reads JSON. */
 static void test_output_text_is_always_utf8(void **state)
 {
-	roz_hook_output out = {ROZ_OUTPUT_ALLOW, NULL, NULL};
+	roz_hook_output out = {ROZ_OUTPUT_ALLOW, NULL, NULL, NULL};
 	roz_buf b = ROZ_BUF_INIT;
 
 	(void)state;
@@ -1043,6 +1168,10 @@ int main(void)
 		cmocka_unit_test(test_write_ask),
 		cmocka_unit_test(test_reasons_escaped),
 		cmocka_unit_test(test_block_escape_exact),
+		cmocka_unit_test(test_text_within_the_bound_is_whole),
+		cmocka_unit_test(test_long_text_is_cut_at_a_line),
+		cmocka_unit_test(test_one_long_line_is_cut_at_a_character),
+		cmocka_unit_test(test_every_answer_is_bounded),
 		cmocka_unit_test(test_never_allow_or_approve),
 		cmocka_unit_test(test_deny_has_no_legacy_fields),
 		cmocka_unit_test(test_context_not_at_top_level),

@@ -9,6 +9,7 @@
 #include "roz/runner.h"
 #include "roz/session_json.h"
 #include "roz/template.h"
+#include "roz/utf8.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -302,6 +303,40 @@ static void stop_after_issues_blocks_with_message(void **state)
 	assert_non_null(strstr(out.text, "Fix the tests"));
 	assert_non_null(strstr(out.text, "SESSION_ID=" SID));
 	th_out_dispose(&out);
+}
+
+/*
+ * A reviewer's message of any length: the Stop answer stays within the bound
+ * Claude Code shows whole, keeps the message's start and the SESSION_ID the
+ * next review needs, and says where the whole message is.
+ */
+static void stop_after_long_issues_is_bounded(void **state)
+{
+	t_hooks *h = *state;
+	roz_buf msg = ROZ_BUF_INIT;
+	roz_session *s;
+	t_out out;
+
+	enable_review(h);
+	th_stop(h, SID);
+	roz_buf_adds(&msg, "FIRST-FINDING\n");
+	for (int i = 0; i < 700; i++)
+		roz_buf_addf(&msg, "- finding %d: the handler drops the last line of its input\n", i);
+	roz_buf_adds(&msg, "LAST-FINDING");
+	th_review(h, SID, ROZ_DECISION_ISSUES, "many findings", roz_buf_cstr(&msg));
+	assert_int_equal(th_run(h, ROZ_HOOK_STOP, &out, "{\"session_id\":\"%s\",\"cwd\":\"/w\"}", SID),
+			 ROZ_OUTPUT_BLOCK);
+	assert_true(roz_utf8_utf16_len(out.text, strlen(out.text)) <= ROZ_OUTPUT_MAX_CHARS);
+	assert_non_null(strstr(out.text, "FIRST-FINDING\n- finding 0:"));
+	assert_null(strstr(out.text, "LAST-FINDING"));
+	assert_non_null(strstr(out.text, "not shown here; `roz context " SID "` shows the reviewer's whole message.]"));
+	assert_non_null(strstr(out.text, "SESSION_ID=" SID "\n"));
+	th_out_dispose(&out);
+	/* the whole message is kept */
+	s = th_get(h, SID);
+	assert_string_equal(s->review.decision.message_to_agent, roz_buf_cstr(&msg));
+	roz_session_free(s);
+	roz_buf_dispose(&msg);
 }
 
 static void stop_after_issues_without_message_uses_summary(void **state)
@@ -1700,6 +1735,7 @@ int main(void)
 		T(stop_with_pending_review_blocks_with_template),
 		T(stop_after_complete_allows),
 		T(stop_after_issues_blocks_with_message),
+		T(stop_after_long_issues_is_bounded),
 		T(stop_after_issues_without_message_uses_summary),
 		T(stop_records_stop_hook_active),
 		T(stop_uses_loaded_template),

@@ -406,6 +406,31 @@ function commonChecks(run) {
   }
 }
 
+// The most text roz puts in one answer, in characters as Claude Code counts
+// them (UTF-16 code units, JavaScript's length): ROZ_OUTPUT_MAX_CHARS.
+const OUTPUT_MAX_CHARS = 9000;
+
+// A reviewer's message longer than an answer may be: the Stop answer that
+// carried it stays within the bound, keeps the message's start and the
+// SESSION_ID line, leaves out its last line `end`, and says that
+// `roz context <sid>` shows the whole message, which it does; `seen` (what
+// the agent was given) is that answer.
+function expectBoundedIssues(run, sid, seen, message, end) {
+  const reasons = hookCalls(run, 'stop').filter((c) => answerOf(c) === 'block').map((c) => c.output.reason)
+    .filter((r) => r.includes('the reviewer found problems'));
+  if (reasons.length !== 1) fail(`${reasons.length} Stop answers carried the reviewer's ISSUES, expected 1`);
+  const reason = reasons[0];
+  const note = `\`roz context ${sid}\` shows the reviewer's whole message.]`;
+  if (reason.length > OUTPUT_MAX_CHARS) fail(`the ISSUES answer is ${reason.length} characters, over the bound of ${OUTPUT_MAX_CHARS}`);
+  if (!reason.includes(message.split('\n')[0])) fail('the ISSUES answer lost the start of the reviewer\'s message');
+  if (reason.includes(end)) fail(`the ISSUES answer (${reason.length} characters) kept the message's last line; nothing was cut`);
+  if (!reason.includes(note)) fail(`the ISSUES answer does not say where the rest is (${JSON.stringify(reason.slice(-600))})`);
+  if (!reason.includes(`SESSION_ID=${sid}`)) fail('the cut ISSUES answer lost the SESSION_ID line the next review needs');
+  if (!seen.includes(note) || seen.includes(end)) fail('the agent was not given the bounded answer');
+  const context = execFileSync('roz', ['context', sid], { env: { ...process.env, ROZ_HOME: run.rozHome }, encoding: 'utf8' });
+  if (!context.includes(end)) fail(`roz context ${sid} does not show the reviewer's whole message`);
+}
+
 // The figures of a run that say what the review loop cost: stops roz
 // blocked, stops it let through while a reviewer worked, reviewers started,
 // requests the main agent made. Written to <results>/metrics.json for
@@ -431,6 +456,8 @@ function git(dir, ...args) {
 }
 
 module.exports = {
+  OUTPUT_MAX_CHARS,
+  expectBoundedIssues,
   FEEDBACK,
   FEEDBACK_RE,
   reviewerLaunches,

@@ -12,7 +12,18 @@ const t = require('../lib/roz-e2e.js');
 
 const UNIQUE = 'ISSUE-7f3a: feature.txt must end with a exclamation mark';
 
-function make({ slow = 0, background } = {}) {
+// A reviewer's message far longer than Claude Code shows whole: its first
+// line is what the agent acts on, its last must be cut from the Stop answer.
+const LONG_END = 'ISSUE-LAST-LINE-c91d';
+function longMessage() {
+  const lines = [UNIQUE];
+  for (let i = 0; lines.join('\n').length < 30000; i++) lines.push(`- finding ${i}: the handler drops the last line of its input`);
+  lines.push(LONG_END);
+  return lines.join('\n');
+}
+
+function make({ slow = 0, background, long = false } = {}) {
+  const message = long ? longMessage() : UNIQUE;
   const spawn = (ctx) => t.spawnReviewerOnce(ctx, t.sidOf(ctx), { round: t.agentCalls(ctx).length + 1, background, what: 'write feature.txt' });
   return {
     prompt: '#roz write feature.txt saying hello!',
@@ -22,7 +33,7 @@ function make({ slow = 0, background } = {}) {
         return t.reviewer(ctx, {
           slow,
           verdict: (c) => (t.reviewRound(c) === 1
-            ? { verdict: 'ISSUES', summary: 'missing exclamation mark', message: UNIQUE }
+            ? { verdict: 'ISSUES', summary: 'missing exclamation mark', message }
             : { verdict: 'COMPLETE', summary: 'fix verified' }),
         });
       }
@@ -75,6 +86,7 @@ function make({ slow = 0, background } = {}) {
       if (JSON.stringify(outcomes) !== JSON.stringify(['success/issues', 'success/complete'])) t.fail(`attempt outcomes ${outcomes}, expected [success/issues, success/complete]`);
       t.expectTrace(s, { prompt_received: 1, stop_hook_called: 3 + m.waits, roz_decision: 2 });
       if (s.review.circuit_breaker_tripped) t.fail('the circuit breaker tripped');
+      if (long) t.expectBoundedIssues(run, sid, issues[0].ctx.lastUserText, message, LONG_END);
       t.commonChecks(run);
     },
   };

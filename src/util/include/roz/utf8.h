@@ -32,6 +32,13 @@ void roz_utf8_add(roz_buf *b, unsigned long cp);
 /* Number of code points in a valid UTF-8 string. */
 size_t roz_utf8_count(const char *s, size_t len);
 
+/*
+ * Length of a valid UTF-8 string in UTF-16 code units: what JavaScript's
+ * `length` says of it, and so how Claude Code counts characters (a code
+ * point past U+FFFF counts twice).
+ */
+size_t roz_utf8_utf16_len(const char *s, size_t len);
+
 /* Byte offset of the first `chars` code points (len if the string is shorter). */
 size_t roz_utf8_offset(const char *s, size_t len, size_t chars);
 
