@@ -25,146 +25,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PATH_CAP 1024
+#include "proc.h"
+
 #define INPUT_CAP 4096
-#define OUT_CAP 8192 /* answer bytes kept for classifying; the rest is read and dropped */
-#define ERR_CAP 2048
 #define RSS_RUNS 3 /* traced runs per program for its peak RSS */
 #define CASE_I 1000000L /* the task number the measured step and its set-up share */
 #define SID "5d1c7e2a-9b3f-4c8e-a0d6-3e7f1b2c4a9d"
 #define GATES_CONFIG "[review.gates]\ntools = [\"Bash:git push*\", \"mcp__tissue__close*\"]\n"
-
-/* ---- small helpers ------------------------------------------------------------ */
-
-static char work[PATH_CAP]; /* the run's scratch directory */
-static bool keep_work;
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("bench: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	if (work[0] && !keep_work)
-		fprintf(stderr, "bench: the scratch directory %s is left for inspection\n", work);
-	exit(1);
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p)
-		die("out of memory");
-	return p;
-}
-
-/* Every path here is built from short fixed parts; one that does not fit is a bug. */
-static void fmt_path(char *dst, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(dst, PATH_CAP, fmt, ap);
-	va_end(ap);
-	if (n < 0 || n >= PATH_CAP)
-		die("path too long: %s", dst);
-}
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static void make_dir(const char *path)
-{
-	if (mkdir(path, 0700) < 0 && errno != EEXIST)
-		die("mkdir %s: %s", path, strerror(errno));
-}
-
-static void write_file(const char *path, const char *text, size_t len, mode_t mode)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	size_t off = 0;
-
-	if (fd < 0)
-		die("create %s: %s", path, strerror(errno));
-	while (off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			die("write %s: %s", path, strerror(errno));
-		off += (size_t)n;
-	}
-	if (close(fd) < 0)
-		die("close %s: %s", path, strerror(errno));
-}
-
-/*
- * Copy through a small buffer rather than holding files in memory: a child
- * started by posix_spawn shares this process's memory until it execs, and
- * the kernel folds that peak into the child's ru_maxrss.
- */
-static void copy_file(const char *from, const char *to, mode_t mode)
-{
-	char buf[16384];
-	int in = open(from, O_RDONLY | O_CLOEXEC), out;
-	ssize_t n;
-
-	if (in < 0)
-		die("open %s: %s", from, strerror(errno));
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (out < 0)
-		die("create %s: %s", to, strerror(errno));
-	while ((n = read(in, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			die("read %s: %s", from, strerror(errno));
-		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(out, buf + off, (size_t)(n - off));
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w < 0)
-				die("write %s: %s", to, strerror(errno));
-			off += w;
-		}
-	}
-	close(in);
-	if (close(out) < 0)
-		die("close %s: %s", to, strerror(errno));
-}
-
-static bool exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
-}
-
-static void rmtree(const char *path)
-{
-	if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0 && errno != ENOENT)
-		fprintf(stderr, "bench: warning: cannot remove %s: %s\n", path, strerror(errno));
-}
 
 /* A session's trace file, beside <id>.json: <id>.trace.jsonl (roz 0.3 on). */
 static void trace_of(const char *session, char *out)
@@ -214,120 +81,6 @@ static long count_events(const char *path, long *bytes)
 		*bytes += tbytes;
 	}
 	return n;
-}
-
-/* ---- one process, the way Claude Code starts a hook ------------------------------ */
-
-typedef struct run_result {
-	double us;
-	double cpu_us; /* user + system time: unlike wall time, not stretched by waiting for a CPU */
-	long rss_kib;
-	int status; /* exit status, 128 + signal, or -1 if it could not start */
-	char out[OUT_CAP];
-	size_t out_len;
-	char err[ERR_CAP];
-	size_t err_len;
-} run_result;
-
-static void keep_bytes(char *dst, size_t cap, size_t *len, const char *src, size_t n)
-{
-	size_t room = *len + 1 < cap ? cap - 1 - *len : 0;
-
-	if (n > room)
-		n = room;
-	memcpy(dst + *len, src, n);
-	*len += n;
-	dst[*len] = '\0';
-}
-
-static void close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-
-/*
- * Start argv[0] with input on its stdin, read its stdout and stderr to EOF
- * and reap it. The clock runs from just before the spawn to just after the
- * wait, so it covers what Claude Code waits for; the pipes are made first.
- */
-static void run_proc(char *const argv[], char *const envp[], const char *input, size_t len,
-		     run_result *r)
-{
-	int in[2], out[2], err[2], st, rc;
-	posix_spawn_file_actions_t fa;
-	struct rusage ru;
-	size_t off = 0;
-	double t0;
-	pid_t pid;
-
-	r->out_len = r->err_len = 0;
-	r->out[0] = r->err[0] = '\0';
-	r->status = -1;
-	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
-		die("pipe: %s", strerror(errno));
-	/* never block on a child that stops reading; poll says when it can take more */
-	fcntl(in[1], F_SETFL, O_NONBLOCK);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, err[1], 2);
-
-	t0 = now_us();
-	rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, envp);
-	posix_spawn_file_actions_destroy(&fa);
-	close(in[0]);
-	close(out[1]);
-	close(err[1]);
-	if (rc != 0) {
-		close(in[1]);
-		close(out[0]);
-		close(err[0]);
-		die("cannot start %s: %s", argv[0], strerror(rc));
-	}
-	if (len == 0)
-		close_fd(&in[1]);
-	while (in[1] >= 0 || out[0] >= 0 || err[0] >= 0) {
-		struct pollfd p[3] = {{in[1], POLLOUT, 0}, {out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
-		char chunk[4096];
-		ssize_t n;
-
-		if (poll(p, 3, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			die("poll: %s", strerror(errno));
-		}
-		if (p[0].revents) {
-			n = write(in[1], input + off, len - off);
-			if (n > 0)
-				off += (size_t)n;
-			/* a child that exits without reading all its input is its own business */
-			if ((n < 0 && errno != EAGAIN && errno != EINTR) || off == len)
-				close_fd(&in[1]);
-		}
-		for (int k = 1; k <= 2; k++) {
-			int *fd = k == 1 ? &out[0] : &err[0];
-
-			if (!p[k].revents)
-				continue;
-			n = read(*fd, chunk, sizeof(chunk));
-			if (n > 0 && k == 1)
-				keep_bytes(r->out, OUT_CAP, &r->out_len, chunk, (size_t)n);
-			else if (n > 0)
-				keep_bytes(r->err, ERR_CAP, &r->err_len, chunk, (size_t)n);
-			else if (n == 0 || (errno != EINTR && errno != EAGAIN))
-				close_fd(fd);
-		}
-	}
-	while (wait4(pid, &st, 0, &ru) < 0)
-		if (errno != EINTR)
-			die("wait4: %s", strerror(errno));
-	r->us = now_us() - t0;
-	r->cpu_us = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
-		    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-	r->rss_kib = ru.ru_maxrss;
-	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* The VmHWM line of a live process's status, in KiB; -1 if it cannot be read. */
@@ -613,6 +366,8 @@ typedef struct binary {
 	const char *label;
 	char path[PATH_CAP]; /* a private copy: a rebuild during the run cannot swap it */
 	char version[128];
+	const char *shell;       /* started through `<shell> -c 'roz hook <event>'`, or NULL */
+	char env_path[PATH_CAP + 64]; /* PATH for it: its own directory first (the shell finds roz there) */
 } binary;
 
 typedef struct cmd {
@@ -622,6 +377,7 @@ typedef struct cmd {
 	char env_sid[96];
 	char env_project[PATH_CAP + 24];
 	char summary[96];
+	char line[64];
 	char *envp[8];
 	char *argv[8];
 	char input[INPUT_CAP];
@@ -640,7 +396,7 @@ static void cmd_make(cmd *c, const binary *b, const char *home, enum step st, lo
 	snprintf(c->env_home, sizeof(c->env_home), "HOME=%s", home);
 	snprintf(c->env_roz_home, sizeof(c->env_roz_home), "ROZ_HOME=%s", home);
 	snprintf(c->env_plugin, sizeof(c->env_plugin), "CLAUDE_PLUGIN_ROOT=%s/plugin", work);
-	c->envp[e++] = (char *)"PATH=/usr/local/bin:/usr/bin:/bin";
+	c->envp[e++] = b->shell ? (char *)b->env_path : (char *)"PATH=/usr/local/bin:/usr/bin:/bin";
 	c->envp[e++] = c->env_home;
 	c->envp[e++] = c->env_roz_home;
 	c->envp[e++] = c->env_plugin;
@@ -657,6 +413,13 @@ static void cmd_make(cmd *c, const binary *b, const char *home, enum step st, lo
 		c->argv[a++] = (char *)SID;
 		c->argv[a++] = (char *)"COMPLETE";
 		c->argv[a++] = c->summary;
+	} else if (b->shell) {
+		/* what Claude Code runs for a hook in shell form: the shell, which finds roz on PATH */
+		snprintf(c->line, sizeof(c->line), "roz hook %s", steps[st].hook);
+		a = 0;
+		c->argv[a++] = (char *)b->shell;
+		c->argv[a++] = (char *)"-c";
+		c->argv[a++] = c->line;
 	} else {
 		c->argv[a++] = (char *)"hook";
 		c->argv[a++] = (char *)steps[st].hook;
@@ -828,20 +591,22 @@ static size_def sizes[] = {
 /* ---- options ------------------------------------------------------------------------- */
 
 static struct {
-	const char *roz, *vs, *floor, *floor2, *only, *sizes;
+	const char *roz, *vs, *floor, *floor2, *only, *sizes, *shell;
 	long runs, warmup;
 	unsigned long seed;
 	bool csv;
-} opt = {"build/roz", NULL, NULL, NULL, NULL, "fresh,100,cap,10k", 300, 5, 1, false};
+} opt = {"build/roz", NULL, NULL, NULL, NULL, "fresh,100,cap,10k", NULL, 300, 5, 1, false};
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: bench --floor PATH [--roz PATH] [--vs PATH] [--runs N] [--only TEXT]\n"
+		"usage: bench --floor PATH [--roz PATH] [--vs PATH | --shell PATH] [--runs N] [--only TEXT]\n"
 		"             [--sizes LIST] [--prompts N] [--warmup N] [--seed N] [--csv] [--keep]\n\n"
 		"Times roz hooks as Claude Code runs them, interleaved with a floor program.\n"
 		"  --roz PATH     roz under test (default build/roz)\n"
 		"  --vs PATH      another hook binary run on the same inputs; prints theirs/ours\n"
+		"  --shell PATH   instead of --vs: the same roz started as a shell-form hook is,\n"
+		"                 PATH -c 'roz hook <event>' with roz found on PATH\n"
 		"  --floor PATH   the floor program (bench/run.sh builds and passes it)\n"
 		"  --floor2 PATH  the second floor: a hook that saves 1 KiB by atomic rename\n"
 		"  --runs N       measured runs per case and binary (default 300)\n"
@@ -891,6 +656,8 @@ static void parse_args(int argc, char **argv)
 			opt.roz = v;
 		} else if (strcmp(a, "--vs") == 0) {
 			opt.vs = v;
+		} else if (strcmp(a, "--shell") == 0) {
+			opt.shell = v;
 		} else if (strcmp(a, "--floor") == 0) {
 			opt.floor = v;
 		} else if (strcmp(a, "--floor2") == 0) {
@@ -1139,6 +906,11 @@ static void prepare_job(job *j, const bcase *c, int who, const char *dir, int id
 		check_holds(c, j->session, c->repo->after_setup, "after its set-up");
 	cmd_make(&j->cmd, b, j->home, c->measured, CASE_I, repo);
 
+	/* `roz decide` is the reviewer's command through Bash, never a hook: no shell form of it */
+	if (b->shell && c->measured == ST_DECIDE) {
+		j->na = true;
+		return;
+	}
 	/* one probe run: what it answers is what every measured run must answer */
 	restore(j);
 	run_proc(j->cmd.argv, j->cmd.envp, j->cmd.input, j->cmd.input_len, &scratch);
@@ -1378,8 +1150,8 @@ static void run_size(const size_def *sz)
 		if (n_floor2)
 			printf(" %8s", "×2nd");
 		if (n_bins > 1)
-			printf("  | %-8s %9s %9s %9s %8s %8s %9s  %s", "theirs", "p50 µs", "p90 µs",
-			       "p99 µs", "×floor", "RSS KiB", "CPU µs", "theirs/ours");
+			printf("  | %-8s %9s %9s %9s %8s %8s %9s  %s", bins[1].label, "p50 µs", "p90 µs",
+			       "p99 µs", "×floor", "RSS KiB", "CPU µs", opt.shell ? "sh/exec" : "theirs/ours");
 		printf("\n");
 		for (size_t k = 0; k < n_jobs; k += (size_t)n_bins) {
 			printf("%-46s", jobs[k].c->name);
@@ -1606,8 +1378,22 @@ int main(int argc, char **argv)
 	make_dir(bindir);
 	install_binary(&bins[0], "ours", opt.roz);
 	n_bins = 1;
+	if (opt.vs && opt.shell)
+		die("--vs and --shell both name the second column; give one");
 	if (opt.vs) {
 		install_binary(&bins[1], "theirs", opt.vs);
+		n_bins = 2;
+	}
+	if (opt.shell) {
+		char dir[PATH_CAP];
+
+		/* the same roz, as `roz` in a directory of its own that leads PATH */
+		fmt_path(dir, "%s/bin/shell-bin", work);
+		make_dir(dir);
+		install_binary(&bins[1], "shell-bin/roz", opt.roz);
+		bins[1].label = "sh-form";
+		bins[1].shell = opt.shell;
+		snprintf(bins[1].env_path, sizeof(bins[1].env_path), "PATH=%s:/usr/local/bin:/usr/bin:/bin", dir);
 		n_bins = 2;
 	}
 	install_binary(&floor_bin, "floor", opt.floor);
@@ -1624,7 +1410,10 @@ int main(int argc, char **argv)
 	printf("%smachine: %s, %ld cores, %s %s, load average %s at start\n", opt.csv ? "# " : "", cpu,
 	       sysconf(_SC_NPROCESSORS_ONLN), un.sysname, un.release, load_average(load, sizeof(load)));
 	printf("%sours: %s (%s)\n", opt.csv ? "# " : "", bins[0].version, opt.roz);
-	if (n_bins > 1)
+	if (n_bins > 1 && opt.shell)
+		printf("%ssh-form: the same roz as a shell-form hook: %s -c 'roz hook <event>'\n", opt.csv ? "# " : "",
+		       opt.shell);
+	else if (n_bins > 1)
 		printf("%stheirs: %s (%s)\n", opt.csv ? "# " : "", bins[1].version, opt.vs);
 	printf("%s%ld measured runs per case and binary after %ld warm-up rounds, interleaved with the "
 	       "floor; seed %lu\n",

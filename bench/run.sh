@@ -9,7 +9,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/roz_bench_build.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 flags="-std=c11 -O2 -Wall -Wextra -Wpedantic -Wshadow -Werror"
 # shellcheck disable=SC2086 # $flags is a list of compiler flags
-${CC:-cc} $flags -o "$tmp/bench" "$here/bench.c" -lm
+${CC:-cc} $flags -o "$tmp/bench" "$here/bench.c" "$here/proc.c" -lm
 # shellcheck disable=SC2086
 ${CC:-cc} $flags -o "$tmp/floor" "$here/floor.c"
 # shellcheck disable=SC2086
