@@ -97,17 +97,20 @@ for k in sys.argv[2].split("."):
 print(len(v) if isinstance(v, (list, dict)) else v)
 EOF
 	}
-	# json_commands FILE: every "command" string in the file, one a line
-	json_commands() {
+	# json_hooks FILE: every hook with a "command", one a line: "exec", then
+	# the command and its "args", tab-separated; "shell" and the command line
+	# when it has no "args" (Claude Code runs it through /bin/sh -c)
+	json_hooks() {
 		python3 - "$1" <<'EOF'
 import json, sys
 def walk(v):
     if isinstance(v, dict):
-        for k, x in v.items():
-            if k == "command" and isinstance(x, str):
-                print(x)
-            else:
-                walk(x)
+        if isinstance(v.get("command"), str):
+            args = v.get("args")
+            print("\t".join(["exec", v["command"]] + args) if isinstance(args, list) else "shell\t" + v["command"])
+            return
+        for x in v.values():
+            walk(x)
     elif isinstance(v, list):
         for x in v:
             walk(x)
@@ -122,13 +125,15 @@ let v = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
 for (const k of process.argv[2].split(".")) v = v[k];
 console.log(typeof v === "object" ? Object.keys(v).length : v);' "$1" "$2"
 	}
-	json_commands() {
+	json_hooks() {
 		node -e '
 const walk = (v) => {
   if (Array.isArray(v)) v.forEach(walk);
-  else if (v && typeof v === "object")
-    for (const [k, x] of Object.entries(v))
-      k === "command" && typeof x === "string" ? console.log(x) : walk(x);
+  else if (v && typeof v === "object") {
+    if (typeof v.command === "string")
+      console.log(Array.isArray(v.args) ? ["exec", v.command, ...v.args].join("\t") : `shell\t${v.command}`);
+    else Object.values(v).forEach(walk);
+  }
 };
 walk(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")));' "$1"
 	}
@@ -206,23 +211,28 @@ if have_json; then
 	fi
 	if [[ $v == "$version" ]]; then ok "marketplace.json version is $version"; else bad "marketplace.json version is '$v', expected '$version'"; fi
 
-	# Every hook command, run as Claude Code would with the installed roz
-	# first on PATH, must exit 0 and answer with a JSON object.
-	commands="$(json_commands "$plugin/hooks/hooks.json" 2>/dev/null)"
-	if [[ -z $commands ]]; then
+	# Every hook, started as Claude Code starts one in exec form (its command
+	# found on PATH, the installed roz first, no shell between), must exit 0
+	# and answer with a JSON object.
+	hooks="$(json_hooks "$plugin/hooks/hooks.json" 2>/dev/null)"
+	if [[ -z $hooks ]]; then
 		bad "hooks/hooks.json names no hook commands"
 	fi
-	while IFS= read -r cmd; do
-		[[ -n $cmd ]] || continue
-		out="$(cd "$scratch" && printf '{}' | clean_env sh -c "$cmd" 2>/dev/null)"
+	while IFS=$'\t' read -r -a argv; do
+		[[ ${#argv[@]} -gt 0 ]] || continue
+		if [[ ${argv[0]} != exec ]]; then
+			bad "hook command '${argv[*]:1}' is in shell form: Claude Code would start /bin/sh for it"
+			continue
+		fi
+		out="$(cd "$scratch" && printf '{}' | clean_env "${argv[@]:1}" 2>/dev/null)"
 		rc=$?
 		if [[ $rc -eq 0 && $out == "{"* ]] && printf '%s' "$out" >"$scratch/answer.json" &&
 			json_valid "$scratch/answer.json"; then
-			ok "hook command '$cmd' answers with JSON"
+			ok "hook '${argv[*]:1}' answers with JSON"
 		else
-			bad "hook command '$cmd' (exit $rc) answered '$out'"
+			bad "hook '${argv[*]:1}' (exit $rc) answered '$out'"
 		fi
-	done <<<"$commands"
+	done <<<"$hooks"
 else
 	note "neither python3 nor node found; not reading the plugin manifests"
 fi
