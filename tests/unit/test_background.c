@@ -8,6 +8,7 @@
 #include "hookenv.h"
 
 #include <cjson/cJSON.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SID "bg-1"
@@ -367,6 +368,61 @@ static void without_a_task_list_a_stop_is_never_let_through(void **state)
 	assert_int_equal(th_stop(h, SID), ROZ_OUTPUT_BLOCK);
 }
 
+/*
+ * A Stop input exactly as the newest release in the matrix sends it (a
+ * fixture captured from it), made this session's: the session id, and the
+ * id of the reviewer task it lists, if any, set to ours.
+ */
+static roz_output_kind stop_as_captured(t_hooks *h, const char *fixture, const char *agent_id, t_out *out)
+{
+	char *path = t_sprintf("%s/tests/e2e/fixtures/hook-inputs/2.1.332/%s", ROZ_SOURCE_DIR, fixture);
+	char *text = t_read_file(path, NULL), *json;
+	cJSON *doc = cJSON_Parse(text), *task;
+	roz_output_kind k;
+
+	assert_non_null(doc);
+	cJSON_ReplaceItemInObject(doc, "session_id", cJSON_CreateString(SID));
+	cJSON_ArrayForEach(task, cJSON_GetObjectItemCaseSensitive(doc, "background_tasks"))
+		if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(task, "agent_type")))
+			cJSON_ReplaceItemInObject(task, "id", cJSON_CreateString(agent_id));
+	json = cJSON_PrintUnformatted(doc);
+	k = th_run(h, ROZ_HOOK_STOP, out, "%s", json);
+	cJSON_free(json);
+	cJSON_Delete(doc);
+	free(text);
+	free(path);
+	return k;
+}
+
+/* On the newest release's own Stop inputs, its task list decides whether the reviewer still works. */
+static void the_newest_release_says_whether_the_reviewer_works(void **state)
+{
+	t_hooks *h = *state;
+	roz_session *s;
+	t_out out;
+
+	reviewer_started(h, "ag1");
+	/* it lists the reviewer as running: the turn may end, no block is spent */
+	assert_int_equal(stop_as_captured(h, "Stop-background-running.json", "ag1", &out), ROZ_OUTPUT_ALLOW);
+	assert_non_null(strstr(out.notes, "still working on session " SID));
+	th_out_dispose(&out);
+	/* an empty list, though roz saw the reviewer start and no stop: it is not working */
+	assert_int_equal(stop_as_captured(h, "Stop.json", "ag1", &out), ROZ_OUTPUT_BLOCK);
+	th_out_dispose(&out);
+	s = th_get(h, SID);
+	assert_int_equal(s->review.n_reviewers, 0);
+	assert_int_equal(s->review.wait_blocks, 1);
+	roz_session_free(s);
+	/* the next reviewer approves; after its notification the stop goes through */
+	assert_int_equal(launch_kind(h), ROZ_OUTPUT_ALLOW);
+	th_reviewer(h, ROZ_HOOK_SUBAGENT_START, SID, "ag2");
+	record(h, ROZ_DECISION_COMPLETE, "all there", NULL);
+	assert_int_equal(th_reviewer(h, ROZ_HOOK_SUBAGENT_STOP, SID, "ag2"), ROZ_OUTPUT_ALLOW);
+	notification(h, "ag2");
+	assert_int_equal(stop_as_captured(h, "Stop-after-notification.json", "ag2", &out), ROZ_OUTPUT_ALLOW);
+	th_out_dispose(&out);
+}
+
 /* ---- notifications --------------------------------------------------------------------------- */
 
 static void a_notification_is_not_a_prompt(void **state)
@@ -433,6 +489,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(a_foreground_review_is_unchanged, setup, teardown),
 		cmocka_unit_test_setup_teardown(without_a_task_list_a_stop_is_never_let_through, setup, teardown),
+		cmocka_unit_test_setup_teardown(the_newest_release_says_whether_the_reviewer_works, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_notification_is_not_a_prompt, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_verdict_after_the_last_stop_is_kept, setup, teardown),
 	};

@@ -24,9 +24,9 @@
  */
 static const char *const required_dirs[] = {
 	"2.1.197",
-	"2.1.331",
-	"2.1.331/stream-json",
-	"2.1.331/interactive",
+	"2.1.332",
+	"2.1.332/stream-json",
+	"2.1.332/interactive",
 };
 #define N_REQUIRED (sizeof(required_dirs) / sizeof(required_dirs[0]))
 
