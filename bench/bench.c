@@ -1273,11 +1273,7 @@ static void make_repo(enum repo which, const char *name)
 	char *dir = repo_dirs[which], p[PATH_CAP];
 
 	fmt_path(dir, "%s/%s", work, name);
-	make_dir(dir);
-	fmt_path(p, "%s/.git", dir);
-	make_dir(p);
-	fmt_path(p, "%s/.git/HEAD", dir);
-	write_file(p, "ref: refs/heads/main\n", 21, 0600);
+	make_git_stub(dir);
 	fmt_path(p, "%s/src", dir);
 	make_dir(p);
 	fmt_path(p, "%s/src/billing", dir);

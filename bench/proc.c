@@ -170,6 +170,17 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+void make_git_stub(const char *dir)
+{
+	char p[PATH_CAP];
+
+	make_dir(dir);
+	fmt_path(p, "%s/.git", dir);
+	make_dir(p);
+	fmt_path(p, "%s/.git/HEAD", dir);
+	write_file(p, "ref: refs/heads/main\n", 21, 0600);
+}
+
 /*
  * Start argv[0] with input on its stdin, read its stdout and stderr to EOF
  * and reap it. The clock runs from just before the spawn to just after the

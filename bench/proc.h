@@ -27,6 +27,8 @@ void write_file(const char *path, const char *text, size_t len, mode_t mode);
 void copy_file(const char *from, const char *to, mode_t mode);
 bool exists(const char *path);
 void rmtree(const char *path);
+/* `dir` made a git work tree as far as roz looks: a .git whose HEAD names main. */
+void make_git_stub(const char *dir);
 
 typedef struct run_result {
 	double us;

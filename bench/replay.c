@@ -187,11 +187,7 @@ static void fresh_run(const char *run)
 	rmtree(run);
 	make_dir(run);
 	fmt_path(p, "%s/work", run);
-	make_dir(p);
-	fmt_path(p, "%s/work/.git", run);
-	make_dir(p);
-	fmt_path(p, "%s/work/.git/HEAD", run);
-	write_file(p, "ref: refs/heads/main\n", 21, 0600);
+	make_git_stub(p);
 	fmt_path(p, "%s/home", run);
 	make_dir(p);
 	fmt_path(p, "%s/roz-home", run);

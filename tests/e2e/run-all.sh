@@ -4,7 +4,8 @@
 # once per cell of the version matrix: every Claude Code release listed in
 # versions/matrix, in each of the modes listed for it.
 # usage: run-all.sh [SCENARIO...]
-# ROZ_E2E_CELLS="2.1.331:print ..." limits the run to those cells.
+# ROZ_E2E_CELLS="2.1.332:print ..." limits the run to those cells;
+# ROZ_E2E_JOBS=N runs N cells side by side (default 2).
 #
 # The roz under test is the first `roz` on PATH; when there is none,
 # <repo>/build/roz is used (build it with cmake -S . -B build && cmake --build
@@ -100,7 +101,10 @@ else
   done < <(sed -e 's/#.*//' "$here/versions/matrix" | awk 'NF')
 fi
 
-for cell in "${cells[@]}"; do
+# One cell: every scenario in it, one after the other; its lines go to
+# $root/<version>-<mode>.log, each result line starting PASS, FAIL or SKIP.
+run_cell() {
+  local cell=$1 v m n s rc
   v="${cell%%:*}" m="${cell#*:}"
   echo "run-all: Claude Code $v, $m mode"
   for s in "${scenarios[@]}"; do
@@ -108,13 +112,34 @@ for cell in "${cells[@]}"; do
     "$here/run-scenario.sh" -V "$v" -m "$m" -r "$root/$v-$m/$n" "$s" 2>&1 | sed "s/^/  /"
     rc=${PIPESTATUS[0]}
     case $rc in
-      0) echo "PASS $n [$v $m]"; passed=$((passed + 1)) ;;
-      77) echo "SKIP $n [$v $m]"; skipped=$((skipped + 1)) ;;
-      124) echo "FAIL $n [$v $m] (Claude Code timed out; artefacts in $root/$v-$m/$n)"; failed=$((failed + 1)) ;;
-      1) echo "FAIL $n [$v $m] (check failed or Claude Code exited 1; artefacts in $root/$v-$m/$n)"; failed=$((failed + 1)) ;;
-      *) echo "FAIL $n [$v $m] (exit $rc; artefacts in $root/$v-$m/$n)"; failed=$((failed + 1)) ;;
+      0) echo "PASS $n [$v $m]" ;;
+      77) echo "SKIP $n [$v $m]" ;;
+      124) echo "FAIL $n [$v $m] (Claude Code timed out; artefacts in $root/$v-$m/$n)" ;;
+      1) echo "FAIL $n [$v $m] (check failed or Claude Code exited 1; artefacts in $root/$v-$m/$n)" ;;
+      *) echo "FAIL $n [$v $m] (exit $rc; artefacts in $root/$v-$m/$n)" ;;
     esac
   done
+}
+
+# The cells run side by side, ROZ_E2E_JOBS at a time (default 2): a run
+# spends most of its time waiting on Claude Code's start and on the fake
+# model, and every run has its own namespaces, home and results. Each cell's
+# lines are printed together, in matrix order, once it is done.
+jobs_max="${ROZ_E2E_JOBS:-2}"
+[[ "$jobs_max" =~ ^[1-9][0-9]*$ ]] || jobs_max=2
+pids=()
+for cell in "${cells[@]}"; do
+  while [[ $(jobs -rp | wc -l) -ge $jobs_max ]]; do wait -n; done
+  run_cell "$cell" > "$root/${cell/:/-}.log" 2>&1 &
+  pids+=($!)
+done
+wait "${pids[@]}"
+for cell in "${cells[@]}"; do
+  log="$root/${cell/:/-}.log"
+  cat "$log"
+  passed=$((passed + $(grep -c '^PASS ' "$log")))
+  failed=$((failed + $(grep -c '^FAIL ' "$log")))
+  skipped=$((skipped + $(grep -c '^SKIP ' "$log")))
 done
 
 # what the review loop cost, per scenario and cell (scenarios that wrote metrics.json)
