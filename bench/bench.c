@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -727,44 +726,6 @@ static void check_selection(void)
 	}
 }
 
-/* ---- statistics ------------------------------------------------------------------------ */
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-typedef struct stats {
-	double p50, p90, p99;
-} stats;
-
-/* Nearest-rank percentiles; sorts the samples in place. */
-static stats summarize(double *v, size_t n)
-{
-	stats s = {0, 0, 0};
-
-	if (!n)
-		return s;
-	qsort(v, n, sizeof(*v), cmp_double);
-	s.p50 = v[(size_t)ceil(0.50 * (double)n) - 1];
-	s.p90 = v[(size_t)ceil(0.90 * (double)n) - 1];
-	s.p99 = v[(size_t)ceil(0.99 * (double)n) - 1];
-	return s;
-}
-
-static uint64_t rng_state;
-
-static uint64_t rng_next(void)
-{
-	/* xorshift64*: plenty for shuffling a run order, and reproducible from --seed */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4914F6CDD1DULL;
-}
-
 /* ---- one table: a session size ------------------------------------------------------------ */
 
 typedef struct job {
@@ -1357,13 +1318,7 @@ int main(int argc, char **argv)
 
 	parse_args(argc, argv);
 	check_selection();
-	signal(SIGPIPE, SIG_IGN);
-	/* fds 0-2 must exist, or a pipe could land on one and be shut by the dup2 in a child */
-	for (int fd = open("/dev/null", O_RDWR); fd >= 0 && fd <= 2; fd = open("/dev/null", O_RDWR))
-		;
-	rng_state = 0x9E3779B97F4A7C15ULL ^ (opt.seed * 0xBF58476D1CE4E5B9ULL);
-	if (!rng_state)
-		rng_state = 1;
+	proc_init(opt.seed);
 
 	fmt_path(work, "%s/roz-bench.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(work))

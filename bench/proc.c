@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <math.h>
+#include <signal.h>
 #include <poll.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -24,6 +26,46 @@
 
 char work[PATH_CAP];
 bool keep_work;
+
+static uint64_t rng_state;
+
+void proc_init(unsigned long seed)
+{
+	signal(SIGPIPE, SIG_IGN);
+	for (int fd = open("/dev/null", O_RDWR); fd >= 0 && fd <= 2; fd = open("/dev/null", O_RDWR))
+		;
+	rng_state = 0x9E3779B97F4A7C15ULL ^ (seed * 0xBF58476D1CE4E5B9ULL);
+	if (!rng_state)
+		rng_state = 1;
+}
+
+uint64_t rng_next(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545F4914F6CDD1DULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+stats summarize(double *v, size_t n)
+{
+	stats s = {0, 0, 0};
+
+	if (!n)
+		return s;
+	qsort(v, n, sizeof(*v), cmp_double);
+	s.p50 = v[(size_t)ceil(0.50 * (double)n) - 1];
+	s.p90 = v[(size_t)ceil(0.90 * (double)n) - 1];
+	s.p99 = v[(size_t)ceil(0.99 * (double)n) - 1];
+	return s;
+}
 
 void die(const char *fmt, ...)
 {

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #define PATH_CAP 1024
@@ -16,6 +17,22 @@
 
 extern char work[PATH_CAP]; /* the run's scratch directory */
 extern bool keep_work;      /* keep it at the end */
+
+/*
+ * Before any process is run: SIGPIPE ignored (a child may exit without
+ * reading its input), fds 0-2 open (else a pipe could land on one and be
+ * shut by the dup2 in a child), and the run order's generator seeded.
+ */
+void proc_init(unsigned long seed);
+/* xorshift64*: plenty for shuffling a run order, and reproducible from the seed. */
+uint64_t rng_next(void);
+
+typedef struct stats {
+	double p50, p90, p99;
+} stats;
+
+/* Nearest-rank percentiles; sorts the samples in place. */
+stats summarize(double *v, size_t n);
 
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void *xcalloc(size_t n, size_t size);

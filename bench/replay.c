@@ -12,7 +12,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <math.h>
 #include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,11 +21,7 @@
 #include <unistd.h>
 
 #include "proc.h"
-
-/* The matchers of the plugin before and after exec form (plugin/hooks/hooks.json). */
-#define POST_TOOL_MATCHER "^(Read|Write|Edit|MultiEdit|NotebookEdit|Bash)$"
-#define PRE_TOOL_MATCHER "^(Bash|Write|Edit|MultiEdit|NotebookEdit|Agent|Task|mcp__.*)$"
-#define REVIEWER_MATCHER "^roz:roz$"
+#include "roz/matcher.h" /* the plugin's matchers; before exec form PreToolUse had none */
 
 typedef struct layout {
 	const char *name;
@@ -39,8 +34,8 @@ typedef struct layout {
 static layout layouts[] = {
 	{"before: shell form, PreToolUse for every tool", true, false, NULL, {0}, {0}, {0}},
 	{"exec form, the same matchers", false, false, NULL, {0}, {0}, {0}},
-	{"after: exec form, PreToolUse only where roz acts", false, false, PRE_TOOL_MATCHER, {0}, {0}, {0}},
-	{"the floor, started where `after` starts roz", false, true, PRE_TOOL_MATCHER, {0}, {0}, {0}},
+	{"after: exec form, PreToolUse only where roz acts", false, false, ROZ_MATCHER_PRE_TOOL_USE, {0}, {0}, {0}},
+	{"the floor, started where `after` starts roz", false, true, ROZ_MATCHER_PRE_TOOL_USE, {0}, {0}, {0}},
 };
 #define N_LAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
 
@@ -68,31 +63,6 @@ static struct {
 	long rounds;
 	unsigned long seed;
 } opt = {"build/roz", NULL, NULL, "/bin/sh", 20, 1};
-
-static uint64_t rng = 0x9E3779B97F4A7C15ULL;
-
-static uint64_t rng_next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double percentile(double *v, size_t n, double p)
-{
-	size_t k = (size_t)ceil(p * (double)n);
-
-	qsort(v, n, sizeof *v, cmp_double);
-	return v[k ? k - 1 : 0];
-}
 
 /* Replace every @RUN@ in s by run; the caller frees. */
 static char *fill_run(const char *s, const char *run, size_t *len)
@@ -255,7 +225,7 @@ int main(int argc, char **argv)
 	event *ev;
 
 	parse_args(argc, argv);
-	rng ^= opt.seed * 0xBF58476D1CE4E5B9ULL;
+	proc_init(opt.seed);
 	fmt_path(work, "%s/roz-replay.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(work))
 		die("mkdtemp %s: %s", work, strerror(errno));
@@ -278,8 +248,8 @@ int main(int argc, char **argv)
 	if (!tools)
 		die("%s records no tool call", opt.calls);
 	for (size_t k = 0; k < N_LAYOUTS; k++) {
-		compile(&layouts[k].post_re, POST_TOOL_MATCHER);
-		compile(&layouts[k].sub_re, REVIEWER_MATCHER);
+		compile(&layouts[k].post_re, ROZ_MATCHER_POST_TOOL_USE);
+		compile(&layouts[k].sub_re, ROZ_MATCHER_REVIEWER);
 		if (layouts[k].pre)
 			compile(&layouts[k].pre_re, layouts[k].pre);
 		ms[k] = xcalloc((size_t)opt.rounds, sizeof(double));
@@ -339,15 +309,13 @@ int main(int argc, char **argv)
 
 	printf("\n%-50s %7s %9s %9s %14s %8s\n", "layout", "starts", "p50 ms", "p90 ms", "per 100 calls", "×after");
 	{
-		double p50[N_LAYOUTS], p90[N_LAYOUTS];
+		stats st[N_LAYOUTS];
 
-		for (size_t k = 0; k < N_LAYOUTS; k++) {
-			p90[k] = percentile(ms[k], (size_t)opt.rounds, 0.9);
-			p50[k] = percentile(ms[k], (size_t)opt.rounds, 0.5);
-		}
 		for (size_t k = 0; k < N_LAYOUTS; k++)
-			printf("%-50s %7zu %9.1f %9.1f %11.1f ms %8.2f\n", layouts[k].name, spawns[k], p50[k], p90[k],
-			       p50[k] * 100.0 / (double)tools, p50[k] / p50[2]);
+			st[k] = summarize(ms[k], (size_t)opt.rounds);
+		for (size_t k = 0; k < N_LAYOUTS; k++)
+			printf("%-50s %7zu %9.1f %9.1f %11.1f ms %8.2f\n", layouts[k].name, spawns[k], st[k].p50,
+			       st[k].p90, st[k].p50 * 100.0 / (double)tools, st[k].p50 / st[2].p50);
 	}
 	printf("\nstarts: processes Claude Code starts for the session's hooks; p50/p90: the session's whole hook\n"
 	       "time over the rounds; per 100 calls: p50 scaled to 100 tool calls. (%.1f s)\n",
@@ -356,6 +324,8 @@ int main(int argc, char **argv)
 		free(ev[i].name);
 		free(ev[i].input);
 	}
+	for (size_t k = 0; k < N_LAYOUTS; k++)
+		free(ms[k]);
 	free(ev);
 	free(r);
 	rmtree(work);

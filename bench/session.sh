@@ -10,7 +10,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/roz_replay_build.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 flags="-std=c11 -O2 -Wall -Wextra -Wpedantic -Wshadow -Werror"
 # shellcheck disable=SC2086 # $flags is a list of compiler flags
-${CC:-cc} $flags -o "$tmp/replay" "$here/replay.c" "$here/proc.c" -lm
+${CC:-cc} $flags -I "$here/../include" -I "$here/../src/util/include" -o "$tmp/replay" "$here/replay.c" "$here/proc.c" -lm
 # shellcheck disable=SC2086
 ${CC:-cc} $flags -o "$tmp/floor" "$here/floor.c"
 status=0
