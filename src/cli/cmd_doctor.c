@@ -555,7 +555,7 @@ static const struct plugin_hook {
 /* What is wrong with one event's roz hooks, a line each; how many problems. */
 static int check_event(const struct plugin_hook *w, const roz_hooks *rh, int *shell_form, bool *every_tool)
 {
-	bool pre = strcmp(w->event, "PreToolUse") == 0;
+	bool pre = w->needs == pre_tool_needs;
 	int bad = 0;
 
 	if (!rh->n) {
@@ -753,15 +753,14 @@ static void check_plugins(doctor *d, const char *given, const roz_config *config
 	installs in;
 
 	*template_dir = NULL;
+	settings_hooks_load(&sh);
 	if (given || (env && *env)) {
 		*template_dir = roz_strdup(given ? given : env);
-		settings_hooks_load(&sh);
 		if (*template_dir)
 			check_plugin(d, *template_dir, NULL, config, &sh);
 		settings_hooks_dispose(&sh);
 		return;
 	}
-	settings_hooks_load(&sh);
 	find_installs(&in);
 	for (int i = 0; i < in.n; i++)
 		check_plugin(d, in.dir[i], in.name[i], config, &sh);

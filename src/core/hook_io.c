@@ -728,7 +728,8 @@ int roz_hook_output_write(const roz_hook_output *out, roz_buf *b)
 	roz_buf cut = ROZ_BUF_INIT;
 	const char *text = out->text ? out->text : "";
 
-	if (roz_utf8_utf16_len(text, strlen(text)) > ROZ_OUTPUT_MAX_CHARS) {
+	/* no more bytes than the bound: no more characters either, nothing to count */
+	if (strlen(text) > ROZ_OUTPUT_MAX_CHARS && roz_utf8_utf16_len(text, strlen(text)) > ROZ_OUTPUT_MAX_CHARS) {
 		roz_hook_text_add_clipped(&cut, text, ROZ_OUTPUT_MAX_CHARS, out->more);
 		if (roz_buf_failed(&cut)) {
 			roz_buf_dispose(&cut);

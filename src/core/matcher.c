@@ -30,23 +30,19 @@ static bool all_of(const char *s, const char *set)
 	return *s && s[strspn(s, set)] == '\0';
 }
 
-/* A matcher that is a list of exact names: is `name` one of them? */
-static bool listed(const char *matcher, const char *seps, const char *name)
+/* Is `name` one of the names of `list`, separated by any of `seps`, spaces around them ignored? */
+static bool listed(const char *list, const char *seps, const char *name)
 {
 	size_t want = strlen(name);
 
-	for (const char *p = matcher; *p;) {
-		size_t n = strcspn(p, seps), lead = 0;
+	for (const char *p = list; *p; p += *p != '\0') {
+		size_t n = strcspn(p, seps), lead = strspn(p, " "), end = n;
 
-		while (lead < n && p[lead] == ' ')
-			lead++;
-		while (n > lead && p[n - 1] == ' ')
-			n--;
-		if (n - lead == want && memcmp(p + lead, name, want) == 0)
+		while (end > lead && p[end - 1] == ' ')
+			end--;
+		if (end - lead == want && memcmp(p + lead, name, want) == 0)
 			return true;
-		p += strcspn(p, seps);
-		if (*p)
-			p++;
+		p += n;
 	}
 	return false;
 }
@@ -117,22 +113,6 @@ static char *example_of(const char *gate)
 	return out;
 }
 
-/* Is `tool` already one of the ", "-separated names in `list`? */
-static bool in_list(const char *list, const char *tool)
-{
-	size_t want = strlen(tool);
-
-	for (const char *p = list; *p;) {
-		size_t n = strcspn(p, ",");
-
-		if (n == want && memcmp(p, tool, want) == 0)
-			return true;
-		p += n;
-		p += strspn(p, ", ");
-	}
-	return false;
-}
-
 /* 1 when `tool` was added to the gaps, 0 when a matcher selects it or it is listed already. */
 static int add_gap(const char *const *matchers, size_t n, const char *tool, roz_buf *gaps)
 {
@@ -142,7 +122,7 @@ static int add_gap(const char *const *matchers, size_t n, const char *tool, roz_
 		if (rc != 0)
 			return rc < 0 ? rc : 0;
 	}
-	if (in_list(roz_buf_cstr(gaps), tool))
+	if (listed(roz_buf_cstr(gaps), ",", tool))
 		return 0;
 	if (gaps->len)
 		roz_buf_adds(gaps, ", ");

@@ -429,7 +429,7 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 	if (res.save && session && recovered[0] && note_recovery(session, &env, moved_to, recovered) < 0)
 		goto fail;
 	/* an answer cut to its bound says where the rest is; the session's record, unless it says better */
-	if (!res.output.more && in.session_id) {
+	if (res.output.text && !res.output.more && in.session_id) {
 		snprintf(more, sizeof more, "`roz context %.128s` shows what roz recorded of this session",
 			 in.session_id);
 		res.output.more = more;
