@@ -39,7 +39,8 @@ static void check_position(const char *text, size_t len, const roz_intents_error
 	FUZZ_CHECK(err->col <= chars + 1);
 }
 
-static void check_text(const char *s, bool allow_tab)
+/* Text holds no control character but tab (where allowed) and newline (in prose only). */
+static void check_text(const char *s, bool allow_tab, bool allow_newline)
 {
 	size_t len;
 
@@ -49,18 +50,19 @@ static void check_text(const char *s, bool allow_tab)
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		FUZZ_CHECK(c >= 0x20 || (allow_tab && c == '\t'));
+		FUZZ_CHECK(c >= 0x20 || (allow_tab && c == '\t') || (allow_newline && c == '\n'));
 		FUZZ_CHECK(c != 0x7F);
 		/* no C1 control either */
 		FUZZ_CHECK(!(c == 0xC2 && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9F));
 	}
 }
 
-static void check_list(char *const *list, size_t n)
+/* Constraints and criteria are prose a person may write as a YAML block; scopes are one line. */
+static void check_list(char *const *list, size_t n, bool prose)
 {
 	FUZZ_CHECK((n == 0) == (list == NULL));
 	for (size_t i = 0; i < n; i++)
-		check_text(list[i], true);
+		check_text(list[i], true, prose);
 }
 
 static void check_intent(const roz_intents *ints, size_t k)
@@ -68,25 +70,25 @@ static void check_intent(const roz_intents *ints, size_t k)
 	const roz_intent *it = &ints->items[k];
 	size_t idlen;
 
-	check_text(it->id, false);
+	check_text(it->id, false, false);
 	idlen = strlen(it->id);
 	FUZZ_CHECK(idlen >= 1 && idlen <= ROZ_INTENTS_ID_MAX);
 	for (size_t i = 0; i < idlen; i++)
 		FUZZ_CHECK(it->id[i] > 0x20 && it->id[i] < 0x7F);
 	/* ids are unique, so find() gives back this very intent */
 	FUZZ_CHECK(roz_intents_find(ints, it->id) == it);
-	check_text(it->name, true);
+	check_text(it->name, true, false);
 	FUZZ_CHECK(strspn(it->name, " \t") < strlen(it->name));
 	FUZZ_CHECK(it->status <= ROZ_INTENT_ARCHIVED);
-	check_list(it->scope, it->nscope);
+	check_list(it->scope, it->nscope, false);
 	for (size_t i = 0; i < it->nscope; i++)
 		FUZZ_CHECK(roz_scope_pattern_check(it->scope[i], NULL));
-	check_list(it->constraints, it->nconstraints);
-	check_list(it->criteria, it->ncriteria);
+	check_list(it->constraints, it->nconstraints, true);
+	check_list(it->criteria, it->ncriteria, true);
 	if (it->created_at)
-		check_text(it->created_at, true);
+		check_text(it->created_at, true, false);
 	if (it->updated_at)
-		check_text(it->updated_at, true);
+		check_text(it->updated_at, true, false);
 	FUZZ_CHECK(it->line >= 1);
 }
 
