@@ -18,7 +18,8 @@
 static const char *const rule_names[] = {
 	"rm-recursive", "git-push-force", "git-reset-hard", "git-checkout-discard",
 	"git-restore-worktree", "git-clean-force", "git-branch-force-delete", "git-stash-drop",
-	"find-delete", "dd-output", "mkfs", "shred", "chmod-recursive-root", "sql-drop", NULL};
+	"find-delete", "dd-output", "mkfs", "shred", "chmod-recursive-root", "sql-drop",
+	"git-switch-discard", "git-rm-force", "git-checkout-index-force", "dropdb", "blkdiscard", NULL};
 
 const char *const *roz_destructive_rule_names(size_t *n)
 {
@@ -43,6 +44,39 @@ struct judge {
 
 /* ---- reading options --------------------------------------------------- */
 
+/*
+ * Each program's options are listed as the program has them, so `--ha` is
+ * read as git reads it: an unambiguous prefix of one long option is that
+ * option, and a prefix of several is refused (GNU getopt_long and git's
+ * parse-options agree on that). The lists are of git 2.39 and GNU coreutils
+ * 9; an option a newer version adds can only make a prefix ambiguous, which
+ * makes the program refuse it, so a stale list errs on asking.
+ */
+
+enum { ARG_NO, ARG_NEXT, ARG_EQ }; /* no value; `=v` or the next word; only `=v` */
+
+struct opt {
+	char ch;          /* short letter, or 0 */
+	const char *name; /* long name, or NULL */
+	unsigned char arg;
+	unsigned means;   /* what it means to the rule: the rule's own bits */
+};
+
+struct prog {
+	bool git;                /* git's parse-options: `--no-<name>` negates <name> */
+	const struct opt *opts;  /* ends with a zeroed entry */
+};
+
+/* The arguments of one command, read in order: options folded into what they mean. */
+struct args {
+	const roz_shell_cmd *c;
+	const struct prog *p;
+	size_t i;      /* the next word */
+	bool ended;    /* after `--` */
+	unsigned may;  /* every meaning an option could have (a computed option could be any) */
+	unsigned must; /* the meanings options surely have; `--no-<name>` takes <name>'s away */
+};
+
 static bool is_option(const roz_shell_cmd *c, size_t i)
 {
 	const char *s = c->words[i];
@@ -50,40 +84,124 @@ static bool is_option(const roz_shell_cmd *c, size_t i)
 	return s[0] == '-' && s[1] && c->info[i].known > 0;
 }
 
-/* `--name` or `--name=...` is `full` or an abbreviation of it of 3 letters or more. */
-static bool long_is(const char *word, const char *full)
+/* `--name` or `--name=value`: the whole name, or a prefix as the program takes it. */
+static void read_long(struct args *a, size_t i)
 {
-	if (word[0] != '-' || word[1] != '-')
-		return false;
-	const char *name = word + 2;
-	size_t n = strcspn(name, "="), len = strlen(full);
+	const char *w = a->c->words[i], *name = w + 2;
+	size_t n = strcspn(name, "="), known = a->c->info[i].known;
+	const struct opt *o, *hit = NULL;
+	unsigned all = ~0u, any = 0;
+	size_t count = 0;
 
-	return n <= len && (n == len || n >= 3) && !strncmp(name, full, n);
+	if (known < n + 2) {
+		/* computed: it could become any option its known start begins */
+		size_t kn = known > 2 ? known - 2 : 0;
+
+		for (o = a->p->opts; o->ch || o->name; o++)
+			if (o->name && !strncmp(o->name, name, kn))
+				any |= o->means;
+		a->may |= any;
+		if (a->p->git && !strncmp(name, "no-", kn < 3 ? kn : 3))
+			a->must = 0; /* it could be a `--no-...` taking any away */
+		return;
+	}
+	for (o = a->p->opts; (o->ch || o->name) && !hit; o++)
+		if (o->name && strlen(o->name) == n && !strncmp(o->name, name, n))
+			hit = o;
+	if (!hit && a->p->git && n > 3 && !strncmp(name, "no-", 3)) {
+		/* git's negation of an option, named whole or by a prefix */
+		for (o = a->p->opts; o->ch || o->name; o++)
+			if (o->name && strlen(o->name) >= n - 3 && !strncmp(o->name, name + 3, n - 3))
+				a->must &= ~o->means;
+		return;
+	}
+	if (!hit) {
+		for (o = a->p->opts; o->ch || o->name; o++)
+			if (o->name && strlen(o->name) > n && !strncmp(o->name, name, n)) {
+				hit = o;
+				all &= o->means;
+				count++;
+			}
+		if (!count)
+			return; /* not an option of the program's: it refuses the line */
+		if (count > 1) {
+			/* ambiguous: the program refuses it, but when every reading means
+			 * the same, a version lacking one of them would take it */
+			a->may |= all;
+			a->must |= all;
+			return;
+		}
+	}
+	a->may |= hit->means;
+	a->must |= hit->means;
+	if (hit->arg == ARG_NEXT && !name[n])
+		a->i++;
 }
 
-/* A cluster of short options `-xyz` holds `ch` before any option in `valued` ends it. */
-static bool short_has(const char *word, char ch, const char *valued)
+/* `-xyz`: letters up to one that takes a value (the rest of the word, or the next word). */
+static void read_short(struct args *a, size_t i)
 {
-	if (word[0] != '-' || word[1] == '-')
-		return false;
-	for (const char *p = word + 1; *p; p++) {
-		if (*p == ch)
+	const char *w = a->c->words[i];
+	size_t known = a->c->info[i].known;
+
+	for (size_t k = 1; w[k]; k++) {
+		const struct opt *o = NULL;
+
+		if (k >= known) {
+			/* computed from here: it could hold any letter */
+			for (o = a->p->opts; o->ch || o->name; o++)
+				if (o->ch)
+					a->may |= o->means;
+			return;
+		}
+		for (const struct opt *p = a->p->opts; (p->ch || p->name) && !o; p++)
+			if (p->ch == w[k])
+				o = p;
+		if (!o)
+			continue; /* an unknown letter: the program refuses the line; read on */
+		a->may |= o->means;
+		a->must |= o->means;
+		if (o->arg != ARG_NO) {
+			if (o->arg == ARG_NEXT && !w[k + 1])
+				a->i++;
+			return;
+		}
+	}
+}
+
+/* Reads options up to the next operand: true with its index in *at, false at the end. */
+static bool next_operand(struct args *a, size_t *at)
+{
+	while (a->i < a->c->nwords) {
+		size_t i = a->i++;
+		const char *w = a->c->words[i];
+
+		if (a->ended || !is_option(a->c, i)) {
+			*at = i;
 			return true;
-		if (valued && strchr(valued, *p))
-			return false;
+		}
+		if (!strcmp(w, "--"))
+			a->ended = true;
+		else if (w[1] == '-')
+			read_long(a, i);
+		else
+			read_short(a, i);
 	}
 	return false;
 }
 
-/* The short cluster ends with an option that takes the next word as its value. */
-static bool short_takes_next(const char *word, const char *valued)
+/* Reads every argument from word `from`; returns how many operands there are. */
+static size_t read_all(struct args *a, const roz_shell_cmd *c, const struct prog *p, size_t from)
 {
-	if (word[0] != '-' || word[1] == '-' || !valued)
-		return false;
-	for (const char *p = word + 1; *p; p++)
-		if (strchr(valued, *p))
-			return !p[1];
-	return false;
+	size_t at, n = 0;
+
+	memset(a, 0, sizeof *a);
+	a->c = c;
+	a->p = p;
+	a->i = from;
+	while (next_operand(a, &at))
+		n++;
+	return n;
 }
 
 /* Index of git's subcommand word after its global options, or 0. */
@@ -104,7 +222,26 @@ static size_t git_sub(const roz_shell_cmd *c)
 	return i < c->nwords && c->info[i].known == strlen(c->words[i]) ? i : 0;
 }
 
+/* The git subcommand `name` is what `c` runs: its index, or 0. */
+static size_t git_is(const roz_shell_cmd *c, const char *name)
+{
+	size_t s = git_sub(c);
+
+	return s && !strcmp(c->words[s], name) ? s : 0;
+}
+
 /* ---- rm -r ------------------------------------------------------------- */
+
+enum { RM_RECURSIVE = 1 };
+
+static const struct opt rm_opts[] = {
+	{'f', "force", ARG_NO, 0}, {'i', NULL, ARG_NO, 0}, {'I', NULL, ARG_NO, 0},
+	{0, "interactive", ARG_EQ, 0}, {0, "one-file-system", ARG_NO, 0},
+	{0, "no-preserve-root", ARG_NO, 0}, {0, "preserve-root", ARG_EQ, 0},
+	{'r', "recursive", ARG_NO, RM_RECURSIVE}, {'R', NULL, ARG_NO, RM_RECURSIVE},
+	{'d', "dir", ARG_NO, 0}, {'v', "verbose", ARG_NO, 0}, {0, "help", ARG_NO, 0},
+	{0, "version", ARG_NO, 0}, {0, "-presume-input-tty", ARG_NO, 0}, {0}};
+static const struct prog rm_prog = {false, rm_opts};
 
 /* The operand lies strictly inside one of the tmp dirs. */
 static bool inside_tmp(struct judge *j, const roz_shell_cmd *c, size_t i)
@@ -159,156 +296,229 @@ static bool inside_tmp(struct judge *j, const roz_shell_cmd *c, size_t i)
 
 static const char *rule_rm(struct judge *j, const roz_shell_cmd *c)
 {
-	bool recursive = false, ended = false, outside = c->more_args;
+	struct args a = {.c = c, .p = &rm_prog, .i = 1};
+	bool outside = c->more_args;
+	size_t at;
 
 	if (strcmp(c->words[0], "rm"))
 		return NULL;
-	for (size_t i = 1; i < c->nwords; i++) {
-		const char *s = c->words[i];
-
-		if (!ended && !strcmp(s, "--"))
-			ended = true;
-		else if (!ended && is_option(c, i))
-			recursive = recursive || long_is(s, "recursive") || short_has(s, 'r', NULL) ||
-				    short_has(s, 'R', NULL);
-		else if (!inside_tmp(j, c, i))
+	while (next_operand(&a, &at))
+		if (!inside_tmp(j, c, at))
 			outside = true;
-	}
-	return recursive && outside ? "it deletes whole directory trees outside the temporary directories" : NULL;
+	return a.may & RM_RECURSIVE && outside
+		       ? "it deletes whole directory trees outside the temporary directories"
+		       : NULL;
 }
 
 /* ---- git ---------------------------------------------------------------- */
 
+/* What git's options mean to the rules (each rule reads only its own). */
+enum {
+	G_FORCE = 1 << 0,     /* push: rewrites the remote; clean, rm, checkout...: overwrites */
+	G_DRY = 1 << 1,       /* -n/--dry-run */
+	G_HARD = 1 << 2,      /* reset --hard, --merge */
+	G_BRANCH = 1 << 3,    /* checkout -b/-B/--orphan: creates a branch */
+	G_PATHS = 1 << 4,     /* checkout --ours/--theirs: the operands are paths */
+	G_STAGED = 1 << 5,    /* restore --staged */
+	G_WORKTREE = 1 << 6,  /* restore --worktree */
+	G_DELETE = 1 << 7,    /* branch -d */
+	G_CACHED = 1 << 8,    /* rm --cached: the index only */
+	G_ALL = 1 << 9,       /* -a, --stdin, --pathspec-from-file: paths beyond the operands */
+	G_TEMP = 1 << 10      /* checkout-index --temp: writes temporary files, not the tree */
+};
+
+static const struct opt push_opts[] = {
+	{'v', "verbose", ARG_NO, 0}, {'q', "quiet", ARG_NO, 0}, {0, "repo", ARG_NEXT, 0},
+	{0, "all", ARG_NO, 0}, {0, "mirror", ARG_NO, G_FORCE}, {'d', "delete", ARG_NO, G_FORCE},
+	{0, "tags", ARG_NO, 0}, {'n', "dry-run", ARG_NO, G_DRY}, {0, "porcelain", ARG_NO, 0},
+	{'f', "force", ARG_NO, G_FORCE}, {0, "force-with-lease", ARG_EQ, G_FORCE},
+	{0, "force-if-includes", ARG_NO, G_FORCE}, {0, "recurse-submodules", ARG_NEXT, 0},
+	{0, "thin", ARG_NO, 0}, {0, "receive-pack", ARG_NEXT, 0}, {0, "exec", ARG_NEXT, 0},
+	{'u', "set-upstream", ARG_NO, 0}, {0, "progress", ARG_NO, 0}, {0, "prune", ARG_NO, G_FORCE},
+	{0, "no-verify", ARG_NO, 0}, {0, "verify", ARG_NO, 0}, {0, "follow-tags", ARG_NO, 0},
+	{0, "signed", ARG_EQ, 0}, {0, "atomic", ARG_NO, 0}, {'o', "push-option", ARG_NEXT, 0},
+	{'4', "ipv4", ARG_NO, 0}, {'6', "ipv6", ARG_NO, 0}, {0}};
+
+static const struct opt reset_opts[] = {
+	{'q', "quiet", ARG_NO, 0}, {0, "no-refresh", ARG_NO, 0}, {0, "refresh", ARG_NO, 0},
+	{0, "mixed", ARG_NO, 0}, {0, "soft", ARG_NO, 0}, {0, "hard", ARG_NO, G_HARD},
+	{0, "merge", ARG_NO, G_HARD}, {0, "keep", ARG_NO, 0}, {0, "recurse-submodules", ARG_EQ, 0},
+	{'p', "patch", ARG_NO, 0}, {'N', "intent-to-add", ARG_NO, 0},
+	{0, "pathspec-from-file", ARG_NEXT, 0}, {0, "pathspec-file-nul", ARG_NO, 0}, {0}};
+
+/* checkout and switch share most of theirs */
+#define CHECKOUT_COMMON                                                                        \
+	{'q', "quiet", ARG_NO, 0}, {0, "recurse-submodules", ARG_EQ, 0},                       \
+	{0, "progress", ARG_NO, 0}, {'m', "merge", ARG_NO, 0}, {0, "conflict", ARG_NEXT, 0},   \
+	{'d', "detach", ARG_NO, 0}, {'t', "track", ARG_EQ, 0}, {0, "guess", ARG_NO, 0},        \
+	{0, "overwrite-ignore", ARG_NO, 0}, {0, "ignore-other-worktrees", ARG_NO, 0}
+
+static const struct opt checkout_opts[] = {
+	CHECKOUT_COMMON, {'f', "force", ARG_NO, G_FORCE}, {'b', NULL, ARG_NEXT, G_BRANCH},
+	{'B', NULL, ARG_NEXT, G_BRANCH}, {0, "orphan", ARG_NEXT, G_BRANCH}, {'l', NULL, ARG_NO, 0},
+	{0, "overlay", ARG_NO, 0}, {'2', "ours", ARG_NO, G_PATHS}, {'3', "theirs", ARG_NO, G_PATHS},
+	{'p', "patch", ARG_NO, 0}, {0, "ignore-skip-worktree-bits", ARG_NO, 0},
+	{0, "pathspec-from-file", ARG_NEXT, G_ALL}, {0, "pathspec-file-nul", ARG_NO, 0}, {0}};
+
+static const struct opt switch_opts[] = {
+	CHECKOUT_COMMON, {'f', "force", ARG_NO, G_FORCE}, {0, "discard-changes", ARG_NO, G_FORCE},
+	{'c', "create", ARG_NEXT, 0}, {'C', "force-create", ARG_NEXT, 0}, {0, "orphan", ARG_NEXT, 0},
+	{0}};
+
+static const struct opt restore_opts[] = {
+	{'s', "source", ARG_NEXT, 0}, {'S', "staged", ARG_NO, G_STAGED},
+	{'W', "worktree", ARG_NO, G_WORKTREE}, {0, "ignore-unmerged", ARG_NO, 0},
+	{0, "overlay", ARG_NO, 0}, {'q', "quiet", ARG_NO, 0}, {0, "recurse-submodules", ARG_EQ, 0},
+	{0, "progress", ARG_NO, 0}, {'m', "merge", ARG_NO, 0}, {0, "conflict", ARG_NEXT, 0},
+	{'2', "ours", ARG_NO, 0}, {'3', "theirs", ARG_NO, 0}, {'p', "patch", ARG_NO, 0},
+	{0, "ignore-skip-worktree-bits", ARG_NO, 0}, {0, "pathspec-from-file", ARG_NEXT, 0},
+	{0, "pathspec-file-nul", ARG_NO, 0}, {0}};
+
+static const struct opt clean_opts[] = {
+	{'q', "quiet", ARG_NO, 0}, {'n', "dry-run", ARG_NO, G_DRY}, {'f', "force", ARG_NO, G_FORCE},
+	{'i', "interactive", ARG_NO, 0}, {'d', NULL, ARG_NO, 0}, {'e', "exclude", ARG_NEXT, 0},
+	{'x', NULL, ARG_NO, 0}, {'X', NULL, ARG_NO, 0}, {0}};
+
+static const struct opt branch_opts[] = {
+	{'v', "verbose", ARG_NO, 0}, {'q', "quiet", ARG_NO, 0}, {'t', "track", ARG_EQ, 0},
+	{0, "set-upstream", ARG_NO, 0}, {'u', "set-upstream-to", ARG_NEXT, 0},
+	{0, "unset-upstream", ARG_NO, 0}, {0, "color", ARG_EQ, 0}, {'r', "remotes", ARG_NO, 0},
+	{0, "contains", ARG_NEXT, 0}, {0, "no-contains", ARG_NEXT, 0}, {0, "with", ARG_NEXT, 0},
+	{0, "without", ARG_NEXT, 0}, {0, "abbrev", ARG_EQ, 0}, {'a', "all", ARG_NO, 0},
+	{'d', "delete", ARG_NO, G_DELETE}, {'D', NULL, ARG_NO, G_DELETE | G_FORCE},
+	{'m', "move", ARG_NO, 0}, {'M', NULL, ARG_NO, 0}, {'c', "copy", ARG_NO, 0},
+	{'C', NULL, ARG_NO, 0}, {'l', "list", ARG_NO, 0}, {0, "show-current", ARG_NO, 0},
+	{0, "create-reflog", ARG_NO, 0}, {0, "edit-description", ARG_NO, 0},
+	{'f', "force", ARG_NO, G_FORCE}, {0, "merged", ARG_NEXT, 0}, {0, "no-merged", ARG_NEXT, 0},
+	{0, "column", ARG_EQ, 0}, {0, "sort", ARG_NEXT, 0}, {0, "points-at", ARG_NEXT, 0},
+	{'i', "ignore-case", ARG_NO, 0}, {0, "recurse-submodules", ARG_NO, 0},
+	{0, "format", ARG_NEXT, 0}, {0}};
+
+static const struct opt rm_git_opts[] = {
+	{'n', "dry-run", ARG_NO, G_DRY}, {'q', "quiet", ARG_NO, 0}, {0, "cached", ARG_NO, G_CACHED},
+	{'f', "force", ARG_NO, G_FORCE}, {'r', NULL, ARG_NO, 0}, {0, "ignore-unmatch", ARG_NO, 0},
+	{0, "sparse", ARG_NO, 0}, {0, "pathspec-from-file", ARG_NEXT, 0},
+	{0, "pathspec-file-nul", ARG_NO, 0}, {0}};
+
+static const struct opt checkout_index_opts[] = {
+	{'a', "all", ARG_NO, G_ALL}, {0, "ignore-skip-worktree-bits", ARG_NO, 0},
+	{'f', "force", ARG_NO, G_FORCE}, {'q', "quiet", ARG_NO, 0}, {'n', "no-create", ARG_NO, 0},
+	{0, "create", ARG_NO, 0}, {'u', "index", ARG_NO, 0}, {'z', NULL, ARG_NO, 0},
+	{0, "stdin", ARG_NO, G_ALL}, {0, "temp", ARG_NO, G_TEMP}, {0, "prefix", ARG_NEXT, 0},
+	{0, "stage", ARG_NEXT, 0}, {0}};
+
+static const struct prog push_prog = {true, push_opts}, reset_prog = {true, reset_opts},
+			 checkout_prog = {true, checkout_opts}, switch_prog = {true, switch_opts},
+			 restore_prog = {true, restore_opts}, clean_prog = {true, clean_opts},
+			 branch_prog = {true, branch_opts}, rm_git_prog = {true, rm_git_opts},
+			 checkout_index_prog = {true, checkout_index_opts};
+
+static const char *const lose_changes = "it overwrites uncommitted changes in the working tree";
+
 static const char *rule_git_push(struct judge *j, const roz_shell_cmd *c)
 {
-	static const char *const longs[] = {"force", "force-with-lease", "force-if-includes",
-					    "mirror", "delete", "prune", NULL};
-	size_t s = git_sub(c), ops = 0;
-	bool ended = false;
+	size_t s = git_is(c, "push"), ops = 0, at;
+	struct args a = {.c = c, .p = &push_prog, .i = s + 1};
+	bool refspec = false;
 
 	(void)j;
-	if (!s || strcmp(c->words[s], "push"))
+	if (!s)
 		return NULL;
-	for (size_t i = s + 1; i < c->nwords; i++) {
-		const char *w = c->words[i];
+	while (next_operand(&a, &at)) {
+		const char *w = c->words[at];
 
-		if (!ended && !strcmp(w, "--")) {
-			ended = true;
-		} else if (!ended && is_option(c, i)) {
-			for (size_t k = 0; longs[k]; k++)
-				if (long_is(w, longs[k]))
-					return "it rewrites or deletes history on the remote";
-			if (short_has(w, 'f', "o") || short_has(w, 'd', "o"))
-				return "it rewrites or deletes history on the remote";
-			if (short_takes_next(w, "o"))
-				i++;
-		} else if (ops++ > 0 && c->info[i].known > 0 && (w[0] == '+' || w[0] == ':')) {
-			return "it rewrites or deletes history on the remote";
-		}
+		if (ops++ > 0 && c->info[at].known > 0 && (w[0] == '+' || w[0] == ':'))
+			refspec = true;
 	}
-	return NULL;
+	return (a.may & G_FORCE || refspec) && !(a.must & G_DRY)
+		       ? "it rewrites or deletes history on the remote"
+		       : NULL;
 }
 
 static const char *rule_git_reset(struct judge *j, const roz_shell_cmd *c)
 {
-	size_t s = git_sub(c);
+	size_t s = git_is(c, "reset");
+	struct args a;
 
 	(void)j;
-	if (!s || strcmp(c->words[s], "reset"))
+	if (!s)
 		return NULL;
-	for (size_t i = s + 1; i < c->nwords && strcmp(c->words[i], "--"); i++)
-		if (long_is(c->words[i], "hard") || long_is(c->words[i], "merge"))
-			return "it throws away uncommitted changes in the working tree";
-	return NULL;
+	read_all(&a, c, &reset_prog, s + 1);
+	return a.may & G_HARD ? "it throws away uncommitted changes in the working tree" : NULL;
 }
 
 static const char *rule_git_checkout(struct judge *j, const roz_shell_cmd *c)
 {
-	size_t s = git_sub(c), before = 0, after = 0;
-	bool ended = false, branch = false, force = false, dot = false;
+	size_t s = git_is(c, "checkout"), before = 0, after = 0, at;
+	struct args a = {.c = c, .p = &checkout_prog, .i = s + 1};
+	bool dot = false;
 
 	(void)j;
-	if (!s || strcmp(c->words[s], "checkout"))
+	if (!s)
 		return NULL;
-	for (size_t i = s + 1; i < c->nwords; i++) {
-		const char *w = c->words[i];
-
-		if (!ended && !strcmp(w, "--")) {
-			ended = true;
-		} else if (!ended && is_option(c, i)) {
-			force = force || long_is(w, "force") || short_has(w, 'f', "bB");
-			branch = branch || short_has(w, 'b', NULL) || short_has(w, 'B', NULL) ||
-				 long_is(w, "orphan");
-			if (short_takes_next(w, "bB") || (long_is(w, "orphan") && !strchr(w, '=')))
-				i++;
-		} else {
-			dot = dot || !strcmp(w, ".");
-			if (ended)
-				after++;
-			else
-				before++;
-		}
+	while (next_operand(&a, &at)) {
+		dot = dot || !strcmp(c->words[at], ".");
+		if (a.ended)
+			after++;
+		else
+			before++;
 	}
-	if (force || dot || after || (!branch && before >= 2))
-		return "it overwrites uncommitted changes in the working tree";
+	if (a.may & (G_FORCE | G_ALL) || dot || after || (a.may & G_PATHS && before) ||
+	    (!(a.must & G_BRANCH) && before >= 2))
+		return lose_changes;
 	return NULL;
+}
+
+static const char *rule_git_switch(struct judge *j, const roz_shell_cmd *c)
+{
+	size_t s = git_is(c, "switch");
+	struct args a;
+
+	(void)j;
+	if (!s)
+		return NULL;
+	read_all(&a, c, &switch_prog, s + 1);
+	return a.may & G_FORCE ? lose_changes : NULL;
 }
 
 static const char *rule_git_restore(struct judge *j, const roz_shell_cmd *c)
 {
-	size_t s = git_sub(c);
-	bool staged = false, worktree = false;
+	size_t s = git_is(c, "restore");
+	struct args a;
 
 	(void)j;
-	if (!s || strcmp(c->words[s], "restore"))
+	if (!s)
 		return NULL;
-	for (size_t i = s + 1; i < c->nwords && strcmp(c->words[i], "--"); i++) {
-		const char *w = c->words[i];
-
-		staged = staged || long_is(w, "staged") || short_has(w, 'S', "s");
-		worktree = worktree || long_is(w, "worktree") || short_has(w, 'W', "s");
-		if (short_takes_next(w, "s"))
-			i++;
-	}
-	return !staged || worktree ? "it overwrites uncommitted changes in the working tree" : NULL;
+	read_all(&a, c, &restore_prog, s + 1);
+	return !(a.must & G_STAGED) || a.may & G_WORKTREE ? lose_changes : NULL;
 }
 
 static const char *rule_git_clean(struct judge *j, const roz_shell_cmd *c)
 {
-	size_t s = git_sub(c);
-	bool force = false, dry = false;
+	size_t s = git_is(c, "clean");
+	struct args a;
 
 	(void)j;
-	if (!s || strcmp(c->words[s], "clean"))
+	if (!s)
 		return NULL;
-	for (size_t i = s + 1; i < c->nwords && strcmp(c->words[i], "--"); i++) {
-		const char *w = c->words[i];
-
-		force = force || long_is(w, "force") || short_has(w, 'f', "e");
-		dry = dry || long_is(w, "dry-run") || short_has(w, 'n', "e");
-		if (short_takes_next(w, "e") || (long_is(w, "exclude") && !strchr(w, '=')))
-			i++;
-	}
-	return force && !dry ? "it deletes untracked files, which git cannot bring back" : NULL;
+	read_all(&a, c, &clean_prog, s + 1);
+	return a.may & G_FORCE && !(a.must & G_DRY)
+		       ? "it deletes untracked files, which git cannot bring back"
+		       : NULL;
 }
 
 static const char *rule_git_branch(struct judge *j, const roz_shell_cmd *c)
 {
-	size_t s = git_sub(c);
-	bool del = false, force = false;
+	size_t s = git_is(c, "branch");
+	struct args a;
 
 	(void)j;
-	if (!s || strcmp(c->words[s], "branch"))
+	if (!s)
 		return NULL;
-	for (size_t i = s + 1; i < c->nwords && strcmp(c->words[i], "--"); i++) {
-		const char *w = c->words[i];
-
-		if (short_has(w, 'D', NULL))
-			del = force = true;
-		del = del || long_is(w, "delete") || short_has(w, 'd', NULL);
-		force = force || long_is(w, "force") || short_has(w, 'f', NULL);
-	}
-	return del && force ? "it deletes a branch even if its commits are merged nowhere" : NULL;
+	read_all(&a, c, &branch_prog, s + 1);
+	return a.may & G_DELETE && a.may & G_FORCE
+		       ? "it deletes a branch even if its commits are merged nowhere"
+		       : NULL;
 }
 
 static const char *rule_git_stash(struct judge *j, const roz_shell_cmd *c)
@@ -323,7 +533,35 @@ static const char *rule_git_stash(struct judge *j, const roz_shell_cmd *c)
 	return !strcmp(w, "drop") || !strcmp(w, "clear") ? "it deletes stashed changes" : NULL;
 }
 
+static const char *rule_git_rm(struct judge *j, const roz_shell_cmd *c)
+{
+	size_t s = git_is(c, "rm");
+	struct args a;
+
+	(void)j;
+	if (!s)
+		return NULL;
+	read_all(&a, c, &rm_git_prog, s + 1);
+	return a.may & G_FORCE && !(a.must & (G_CACHED | G_DRY))
+		       ? "it deletes files even when they hold changes git has not recorded"
+		       : NULL;
+}
+
+static const char *rule_git_checkout_index(struct judge *j, const roz_shell_cmd *c)
+{
+	size_t s = git_is(c, "checkout-index"), ops;
+	struct args a;
+
+	(void)j;
+	if (!s)
+		return NULL;
+	ops = read_all(&a, c, &checkout_index_prog, s + 1);
+	return a.may & G_FORCE && !(a.must & G_TEMP) && (ops || a.may & G_ALL) ? lose_changes : NULL;
+}
+
 /* ---- the rest ------------------------------------------------------------ */
+
+static const char *const finds_delete = "it deletes every file it finds";
 
 static const char *rule_find(struct judge *j, const roz_shell_cmd *c)
 {
@@ -348,12 +586,27 @@ static const char *rule_find(struct judge *j, const roz_shell_cmd *c)
 			continue;
 		}
 		if (!strcmp(w, "-delete"))
-			return "it deletes every file it finds";
+			return finds_delete;
 		for (size_t k = 0; valued[k] && !v; k++)
 			v = !strcmp(w, valued[k]);
 		if (v)
 			i++;
 	}
+	return NULL;
+}
+
+/*
+ * rm or unlink given the paths find finds (`find . -exec rm {} +`, also through
+ * -execdir, -ok, or a wrapper between them): the shell reader marks the `{}`.
+ */
+static const char *rule_find_rm(struct judge *j, const roz_shell_cmd *c)
+{
+	(void)j;
+	if (strcmp(c->words[0], "rm") && strcmp(c->words[0], "unlink"))
+		return NULL;
+	for (size_t i = 1; i < c->nwords; i++)
+		if (c->info[i].parts & ROZ_SHELL_PART_FOUND)
+			return finds_delete;
 	return NULL;
 }
 
@@ -385,29 +638,89 @@ static const char *rule_shred(struct judge *j, const roz_shell_cmd *c)
 	return !strcmp(c->words[0], "shred") ? "it overwrites files so they cannot be recovered" : NULL;
 }
 
+/* Only asks the program about itself: `--help` or `--version` anywhere. */
+static bool asks_help(const roz_shell_cmd *c)
+{
+	for (size_t i = 1; i < c->nwords; i++)
+		if (!strcmp(c->words[i], "--help") || !strcmp(c->words[i], "--version"))
+			return true;
+	return false;
+}
+
+static const char *rule_blkdiscard(struct judge *j, const roz_shell_cmd *c)
+{
+	(void)j;
+	return !strcmp(c->words[0], "blkdiscard") && !asks_help(c)
+		       ? "it discards every block of a device, erasing what is on it"
+		       : NULL;
+}
+
+/* dropdb, or mysqladmin's drop command (which it takes by any prefix of 2 letters or more). */
+static const char *rule_dropdb(struct judge *j, const roz_shell_cmd *c)
+{
+	const char *const why = "it deletes a whole database";
+
+	(void)j;
+	if (asks_help(c))
+		return NULL;
+	if (!strcmp(c->words[0], "dropdb"))
+		return why;
+	if (strcmp(c->words[0], "mysqladmin"))
+		return NULL;
+	for (size_t i = 1; i < c->nwords; i++) {
+		const char *w = c->words[i];
+		size_t n = strlen(w);
+
+		if (n >= 2 && n <= 4 && !strncasecmp(w, "drop", n))
+			return why;
+	}
+	return NULL;
+}
+
+enum { CH_RECURSIVE = 1, CH_REFERENCE = 2 };
+
+static const struct opt chmod_opts[] = {
+	{'c', "changes", ARG_NO, 0}, {'f', "silent", ARG_NO, 0}, {0, "quiet", ARG_NO, 0},
+	{'v', "verbose", ARG_NO, 0}, {0, "dereference", ARG_NO, 0}, {'h', "no-dereference", ARG_NO, 0},
+	{0, "no-preserve-root", ARG_NO, 0}, {0, "preserve-root", ARG_NO, 0},
+	{0, "reference", ARG_NEXT, CH_REFERENCE}, {'R', "recursive", ARG_NO, CH_RECURSIVE},
+	{0, "help", ARG_NO, 0}, {0, "version", ARG_NO, 0}, {0}};
+
+static const struct opt chown_opts[] = {
+	{'c', "changes", ARG_NO, 0}, {'f', "silent", ARG_NO, 0}, {0, "quiet", ARG_NO, 0},
+	{'v', "verbose", ARG_NO, 0}, {0, "dereference", ARG_NO, 0}, {'h', "no-dereference", ARG_NO, 0},
+	{0, "from", ARG_NEXT, 0}, {0, "no-preserve-root", ARG_NO, 0}, {0, "preserve-root", ARG_NO, 0},
+	{0, "reference", ARG_NEXT, CH_REFERENCE}, {'R', "recursive", ARG_NO, CH_RECURSIVE},
+	{0, "help", ARG_NO, 0}, {0, "version", ARG_NO, 0}, {0}};
+
+static const struct prog chmod_prog = {false, chmod_opts}, chown_prog = {false, chown_opts};
+
 static const char *rule_chmod(struct judge *j, const roz_shell_cmd *c)
 {
 	static const char *const roots[] = {"/", "/home", "/etc", "/usr", "/var", "/bin", "/sbin",
 					    "/lib", "/boot", "/root", "/opt", NULL};
 	const char *n = c->words[0];
-	bool chmod = !strcmp(n, "chmod"), recursive = false, first = true, ended = false, hit = false;
+	bool chmod = !strcmp(n, "chmod"), recursive = false, first = true, hit = false;
+	struct args a = {.c = c, .p = chmod ? &chmod_prog : &chown_prog, .i = 1};
 
 	if (!chmod && strcmp(n, "chown") && strcmp(n, "chgrp"))
 		return NULL;
-	for (size_t i = 1; i < c->nwords; i++) {
+	while (a.i < c->nwords) {
+		size_t i = a.i++;
 		const char *w = c->words[i];
 
-		if (!ended && !strcmp(w, "--")) {
-			ended = true;
+		if (!a.ended && !strcmp(w, "--")) {
+			a.ended = true;
 			continue;
 		}
-		if (!ended && w[0] == '-' && w[1] == '-' && c->info[i].known) {
-			recursive = recursive || long_is(w, "recursive");
-			if (long_is(w, "reference"))
+		if (!a.ended && w[0] == '-' && w[1] == '-' && c->info[i].known) {
+			read_long(&a, i);
+			if (a.must & CH_REFERENCE)
 				first = false;
 			continue;
 		}
-		if (!ended && is_option(c, i) &&
+		/* chmod reads `-w`, `-rwx` as a mode, not as options */
+		if (!a.ended && is_option(c, i) &&
 		    strspn(w + 1, chmod ? "cfvR" : "cfvRHLPh") == strlen(w + 1)) {
 			recursive = recursive || strchr(w, 'R');
 			continue;
@@ -434,39 +747,122 @@ static const char *rule_chmod(struct judge *j, const roz_shell_cmd *c)
 		hit = hit || (j->o->home && !strcmp(path, j->o->home));
 		roz_free(path);
 	}
+	recursive = recursive || a.may & CH_RECURSIVE;
 	return recursive && hit ? "it changes permissions or owners across a whole system or home directory"
 				: NULL;
+}
+
+/* ---- SQL ------------------------------------------------------------------ */
+
+static bool word_char(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_';
+}
+
+/* `s` starts with `word` as a whole word, in any case. */
+static bool word_at(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	return !strncasecmp(s, word, n) && !word_char(s[n]);
 }
 
 /* `word` appears in `s` as a whole word, in any case; returns what follows it, or NULL. */
 static const char *find_word(const char *s, const char *word)
 {
-	size_t n = strlen(word);
+	for (const char *p = s; *p; p++)
+		if ((p == s || !word_char(p[-1])) && word_at(p, word))
+			return p + strlen(word);
+	return NULL;
+}
 
-	for (const char *p = s; *p; p++) {
-		if ((p == s || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
-		    !strncasecmp(p, word, n) && !(isalnum((unsigned char)p[n]) || p[n] == '_'))
-			return p + n;
+/* The end of the comment opening at `p`, read with nesting as PostgreSQL does, or NULL. */
+static const char *nested_comment_end(const char *p)
+{
+	size_t depth = 0;
+
+	for (; *p; p++) {
+		if (p[0] == '/' && p[1] == '*') {
+			depth++;
+			p++;
+		} else if (p[0] == '*' && p[1] == '/') {
+			p++;
+			if (!--depth)
+				return p + 1;
+		}
 	}
 	return NULL;
 }
 
-static bool sql_drops(const char *s)
+/*
+ * After a DROP: blanks and comments are skipped the way any of the clients'
+ * dialects reads them (`--` and `#` to the end of the line, block comments
+ * ending at the first close or nested, MySQL's executable `!` comments whose
+ * text runs), and the kind of object that follows is looked at. Every reading
+ * is tried, because one that finds an object is the one to fear; `budget`
+ * bounds how many comments are followed, and asks beyond it.
+ */
+static bool drop_object_follows(const char *p, int budget)
 {
 	static const char *const objects[] = {"TABLE", "DATABASE", "SCHEMA", "VIEW", "INDEX", NULL};
+	static const char *const modifiers[] = {"TEMPORARY", "MATERIALIZED", "FOREIGN", NULL};
 
-	if (find_word(s, "TRUNCATE"))
-		return true;
-	for (const char *p = s; (p = find_word(p, "DROP"));) {
+	if (budget <= 0)
+		return true; /* too many comments to follow: ask */
+	for (;;) {
 		while (isspace((unsigned char)*p))
 			p++;
-		for (size_t k = 0; objects[k]; k++) {
-			size_t n = strlen(objects[k]);
+		if ((p[0] == '-' && p[1] == '-') || p[0] == '#') {
+			if (!(p = strchr(p, '\n')))
+				return false;
+			continue;
+		}
+		if (p[0] != '/' || p[1] != '*')
+			break;
+		const char *flat = strstr(p + 2, "*/"), *nested = nested_comment_end(p);
+		const char *code = p + 2 + (p[2] == 'M' && p[3] == '!');
 
-			if (!strncasecmp(p, objects[k], n) && !(isalnum((unsigned char)p[n]) || p[n] == '_'))
+		if (*code == '!') {
+			for (code++; isdigit((unsigned char)*code); code++)
+				;
+			if (drop_object_follows(code, budget - 1))
 				return true;
 		}
+		if (nested && (!flat || nested != flat + 2) && drop_object_follows(nested, budget - 1))
+			return true;
+		if (!flat)
+			return false;
+		p = flat + 2;
 	}
+	for (size_t k = 0; modifiers[k]; k++)
+		if (word_at(p, modifiers[k]))
+			return drop_object_follows(p + strlen(modifiers[k]), budget - 1);
+	for (size_t k = 0; objects[k]; k++)
+		if (word_at(p, objects[k]))
+			return true;
+	return false;
+}
+
+static bool sql_drops(const char *s)
+{
+	if (find_word(s, "TRUNCATE"))
+		return true;
+	for (const char *p = s; (p = find_word(p, "DROP"));)
+		if (drop_object_follows(p, 6))
+			return true;
+	return false;
+}
+
+/* A SQL client's argument drops something, also as a value stuck to an option (`-e"DROP ..."`). */
+static bool sql_word_drops(const char *w)
+{
+	if (sql_drops(w))
+		return true;
+	if (w[0] != '-' || w[1] == '-')
+		return false;
+	for (const char *p = w + 2; isalpha((unsigned char)p[-1]); p++)
+		if ((!strncasecmp(p, "drop", 4) || !strncasecmp(p, "truncate", 8)) && sql_drops(p))
+			return true;
 	return false;
 }
 
@@ -483,18 +879,39 @@ static const char *rule_sql(struct judge *j, const roz_shell_cmd *c)
 	if (!client)
 		return NULL;
 	for (size_t i = 1; i < c->nwords; i++)
-		if (sql_drops(c->words[i]))
+		if (sql_word_drops(c->words[i]))
 			return "it drops or empties database objects";
 	return NULL;
 }
 
 typedef const char *(*rule_fn)(struct judge *j, const roz_shell_cmd *c);
 
-/* In the order of rule_names. */
-static const rule_fn rules[] = {
-	rule_rm,        rule_git_push,   rule_git_reset, rule_git_checkout, rule_git_restore,
-	rule_git_clean, rule_git_branch, rule_git_stash, rule_find,         rule_dd,
-	rule_mkfs,      rule_shred,      rule_chmod,     rule_sql};
+/* Each rule under its name in rule_names; a name may have more than one. */
+static const struct {
+	const char *name;
+	rule_fn fn;
+} rules[] = {
+	{"rm-recursive", rule_rm},
+	{"git-push-force", rule_git_push},
+	{"git-reset-hard", rule_git_reset},
+	{"git-checkout-discard", rule_git_checkout},
+	{"git-restore-worktree", rule_git_restore},
+	{"git-clean-force", rule_git_clean},
+	{"git-branch-force-delete", rule_git_branch},
+	{"git-stash-drop", rule_git_stash},
+	{"find-delete", rule_find},
+	{"find-delete", rule_find_rm},
+	{"dd-output", rule_dd},
+	{"mkfs", rule_mkfs},
+	{"shred", rule_shred},
+	{"chmod-recursive-root", rule_chmod},
+	{"sql-drop", rule_sql},
+	{"git-switch-discard", rule_git_switch},
+	{"git-rm-force", rule_git_rm},
+	{"git-checkout-index-force", rule_git_checkout_index},
+	{"dropdb", rule_dropdb},
+	{"blkdiscard", rule_blkdiscard},
+};
 
 static bool disabled(const roz_destructive_opts *o, const char *name)
 {
@@ -544,16 +961,16 @@ int roz_destructive_find(const roz_shell_result *sh, const roz_destructive_opts 
 		if (c->info[0].known < strlen(c->words[0]))
 			continue;
 		for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++) {
-			if (disabled(o, rule_names[r]))
+			if (disabled(o, rules[r].name))
 				continue;
-			const char *why = rules[r](&j, c);
+			const char *why = rules[r].fn(&j, c);
 
 			if (j.nomem) {
 				roz_error_set("out of memory");
 				return ROZ_ENOMEM;
 			}
 			if (why)
-				return hit_set(hit, rule_names[r], c, why);
+				return hit_set(hit, rules[r].name, c, why);
 		}
 	}
 	return ROZ_OK;

@@ -62,8 +62,11 @@ static void test_rule_names(void **state)
 	size_t n = 0;
 	const char *const *names = roz_destructive_rule_names(&n);
 
-	assert_int_equal(n, 14);
+	assert_int_equal(n, 19);
 	assert_string_equal(names[0], "rm-recursive");
+	assert_string_equal(names[13], "sql-drop");
+	assert_string_equal(names[14], "git-switch-discard");
+	assert_string_equal(names[18], "blkdiscard");
 	assert_null(names[n]);
 }
 
@@ -181,6 +184,149 @@ static void test_sql(void **state)
 		NULL});
 }
 
+/* A long option is taken by any prefix the program would take: one that names it alone. */
+static void test_abbreviated_long_options(void **state)
+{
+	(void)state;
+	expect("git-reset-hard", (const char *const[]){
+		"git reset --h", "git reset --ha", "git reset --har HEAD~1", "git reset --me",
+		"git reset HEAD~1 --ha", NULL});
+	expect("git-push-force", (const char *const[]){
+		"git push --force-w", "git push --force-w=main:abc origin main", "git push --force-i",
+		"git push --mi", "git push --del origin x", "git push --pru origin",
+		"git push origin main --force-w", NULL});
+	expect("git-clean-force", (const char *const[]){
+		"git clean --fo -d", "git clean --f", "git clean -n --no-dry -f",
+		"git clean --no-dry-run --dry-run --no-d -f", NULL});
+	expect("rm-recursive", (const char *const[]){
+		"rm --r -f x", "rm --recursive --fo x", "rm --re x", "rm -f x --recu", NULL});
+	expect("git-checkout-discard", (const char *const[]){
+		"git checkout --fo", "git checkout --f main", "git checkout --ou a.c",
+		"git checkout --theirs a.c", "git checkout --pathspec-fr=list", NULL});
+	expect("git-restore-worktree", (const char *const[]){
+		"git restore --st --wo a.c", "git restore -S --wor a.c", NULL});
+	expect("git-branch-force-delete", (const char *const[]){
+		"git branch --de --forc x", "git branch --d -f x", NULL});
+	expect("chmod-recursive-root", (const char *const[]){
+		"chmod --rec 777 /", "chown --recu me /etc", "chmod -R --reference f /etc", NULL});
+	/* several options begin so: git and getopt refuse the line, and nothing runs */
+	expect(NULL, (const char *const[]){
+		"git push --fo", "git push --d origin x", "git push --pr origin", "git push --p",
+		"git reset --m", "git switch --d x", "git switch --f x", "git switch --fo x",
+		"git branch -d --fo x", "chmod --re 777 /", "git restore --s HEAD a.c --st",
+		"git checkout --pathspec-f=list", NULL});
+	/* a prefix of a harmless option, or a harmless one spelled out */
+	expect(NULL, (const char *const[]){
+		"git reset --so HEAD~1", "git reset --mi", "git reset --k x", "git clean --dry -f",
+		"git clean --fo --dr", "git clean --dry-run --force", "git push --dry -f",
+		"git push --follow-t", "git push --force-wi -n", "git restore --st a.c",
+		"git switch --force-c x main", "git checkout --de main", "rm --dir x", "rm --fo x",
+		"rm --verbose x", "git rm --ca -f x", "git push --force-with-lease --dry-run", NULL});
+}
+
+/* An option whose name is computed when the line runs could be any it completes to. */
+static void test_computed_options(void **state)
+{
+	(void)state;
+	expect("git-push-force", (const char *const[]){"git push --$opt", "git push --fo$x",
+						       "git push -$flags origin x", NULL});
+	expect("rm-recursive", (const char *const[]){"rm -$flags dir", "rm --r$x dir",
+						     "rm -f$x dir", NULL});
+	expect("git-clean-force", (const char *const[]){"git clean -n --$x -f", NULL});
+	expect(NULL, (const char *const[]){"git push --follow-tags=$x", "rm --verb$x f",
+					   "git push -o$x origin main", "git reset --so$x", NULL});
+}
+
+static void test_git_switch_rm_checkout_index(void **state)
+{
+	(void)state;
+	expect("git-switch-discard", (const char *const[]){
+		"git switch -f main", "git switch --force main", "git switch --discard-changes main",
+		"git switch --di main", "git switch -qf main", "git -C r switch -f main",
+		"git switch -c x -f", "sudo git switch --discard main", NULL});
+	expect(NULL, (const char *const[]){
+		"git switch main", "git switch -c feature", "git switch -C x origin/x",
+		"git switch --detach HEAD~1", "git switch -m main", "git switch -", NULL});
+	expect("git-rm-force", (const char *const[]){
+		"git rm -f a.c", "git rm -r -f dir", "git rm -rf dir", "git rm --force a.c",
+		"git rm --fo a.c", "git rm -fr --quiet dir", "git rm -f --cached a.c --no-cached", NULL});
+	/* plain `git rm f` refuses a file with changes git has not recorded, so it is let through */
+	expect(NULL, (const char *const[]){
+		"git rm --cached f", "git rm f", "git rm -r dir", "git rm --cached -rf dir",
+		"git rm -n -f f", "git rm -f --dry-run f", "git rm -- -f", NULL});
+	expect("git-checkout-index-force", (const char *const[]){
+		"git checkout-index -f -a", "git checkout-index -af", "git checkout-index --force --all",
+		"git checkout-index -f a.c b.c", "git checkout-index --fo --al",
+		"git checkout-index -f --stdin", "git checkout-index -a -f --prefix=out/", NULL});
+	expect(NULL, (const char *const[]){
+		"git checkout-index -a", "git checkout-index a.c", "git checkout-index -f",
+		"git checkout-index -f --temp a.c", "git checkout-index -a -f --te", NULL});
+}
+
+static void test_find_exec_rm(void **state)
+{
+	(void)state;
+	expect("find-delete", (const char *const[]){
+		"find . -name '*.o' -exec rm {} \\;", "find . -exec rm -f {} +", "find . -execdir rm {} \\;",
+		"find . -exec /bin/rm -- {} +", "find . -exec sudo rm {} \\;", "find . -ok rm {} \\;",
+		"find . -type f -exec unlink {} \\;", "find . -delete", "find . -type d -empty -delete",
+		NULL});
+	expect("rm-recursive", (const char *const[]){"find . -exec rm -rf {} +", NULL});
+	expect(NULL, (const char *const[]){
+		"find . -name x -print", "find . -exec grep -l rm {} +", "find . -exec echo rm {} \\;",
+		"find . -name rm", "find . -exec ls {} \\;", "rm file.txt", NULL});
+}
+
+static void test_dropdb_blkdiscard(void **state)
+{
+	(void)state;
+	expect("dropdb", (const char *const[]){
+		"dropdb app", "dropdb -h db.local -U me app", "sudo -u postgres dropdb app",
+		"mysqladmin drop app", "mysqladmin -u root -f DROP app", NULL});
+	expect(NULL, (const char *const[]){"createdb app", "dropdb --help", "mysqladmin status",
+					   "echo dropdb app", "mysqladmin -u root processlist", NULL});
+	expect("blkdiscard", (const char *const[]){
+		"blkdiscard /dev/sdb", "sudo blkdiscard -f /dev/nvme0n1", "blkdiscard -s /dev/sdb", NULL});
+	expect(NULL, (const char *const[]){"blkdiscard --version", "lsblk", "echo blkdiscard", NULL});
+}
+
+static void test_sql_comments_and_options(void **state)
+{
+	(void)state;
+	expect("sql-drop", (const char *const[]){
+		"mysql -e\"DROP TABLE users\"", "mysql -e'drop database x'", "mysql --execute='DROP TABLE t'",
+		"mysql --execute=\"TRUNCATE t\"", "mysql -e 'DROP TABLE t'", "mysql -vve'drop schema s'",
+		"mysql db -e \"DROP VIEW v\"", "mariadb --exec='drop index i on t'",
+		"psql -c 'DROP/**/TABLE x'", "psql -c 'DROP /* a */ /* b */ TABLE x'",
+		"psql -c 'drop -- why\ntable x'", "psql -c $'DROP -- x\\nTABLE t'",
+		"mysql -e 'DROP # c\nTABLE t'",
+		"psql -c 'TRUNCATE /* c */ t'", "psql -c 'DROP /* a /* nested */ still */ TABLE x'",
+		"mysql -e 'DROP /* a /* not nested */ TABLE x'", "mysql -e 'DROP /*!40000 TABLE */ x'",
+		"mysql -e 'DROP /*M!100000 DATABASE */ x'", "psql -c 'DROP MATERIALIZED VIEW v'",
+		"mysql -e 'DROP TEMPORARY /**/ TABLE t'", "sqlite3 a.db 'DROP/**/table t'",
+		"psql -c 'select 1; DROP\tTABLE t'", NULL});
+	expect(NULL, (const char *const[]){
+		"mysql -e 'SELECT 1'", "mysql -e\"select 1\"", "psql -c \"select drop_count from t\"",
+		"psql -c 'DROP /* TABLE */ USER x'", "psql -c 'DROP -- TABLE\nROLE r'",
+		"mysql -Ddropbox -e 'select 1'", "psql -c 'select droptable from t'",
+		"git commit -m 'DROP TABLE users'", "grep -rn 'DROP TABLE' sql/", NULL});
+}
+
+/* Look-alikes of every destructive spelling: each must stay free. */
+static void test_look_alikes_stay_free(void **state)
+{
+	(void)state;
+	expect(NULL, (const char *const[]){
+		"git reset --soft", "git reset --soft HEAD~1", "git switch main", "git rm --cached f",
+		"git rm f", "find . -name x -print", "find . -exec grep x {} +", "rm file.txt",
+		"rm -rf /tmp/build-1", "mysql -e 'SELECT 1'", "psql -c \"select drop_count from t\"",
+		"git push", "git push origin main", "git clean -n", "git clean --dry-run",
+		"git clean --dry", "git clean -fn", "git commit -m 'rm -rf / was close'",
+		"git commit -m \"DROP TABLE users, then rm -rf /\"", "grep -r 'rm -rf /' .",
+		"grep -rn 'git push --force' docs", "echo git reset --hard",
+		"git log --grep='reset --hard'", NULL});
+}
+
 static void test_disabled_rules(void **state)
 {
 	(void)state;
@@ -258,6 +404,13 @@ int main(void)
 		cmocka_unit_test(test_git_rules),
 		cmocka_unit_test(test_other_rules),
 		cmocka_unit_test(test_sql),
+		cmocka_unit_test(test_abbreviated_long_options),
+		cmocka_unit_test(test_computed_options),
+		cmocka_unit_test(test_git_switch_rm_checkout_index),
+		cmocka_unit_test(test_find_exec_rm),
+		cmocka_unit_test(test_dropdb_blkdiscard),
+		cmocka_unit_test(test_sql_comments_and_options),
+		cmocka_unit_test(test_look_alikes_stay_free),
 		cmocka_unit_test(test_disabled_rules),
 		cmocka_unit_test(test_extra_globs),
 		cmocka_unit_test(test_first_hit_in_line_order),
