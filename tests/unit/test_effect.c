@@ -193,6 +193,8 @@ static void test_lines_with_targets(void **state)
 		{"xxd a.bin a.hex", {"a.hex xxd"}, false},
 		{"yq -i '.a = 1' conf.yaml", {"conf.yaml yq -i"}, false},
 		{"tree -o tree.txt", {"tree.txt tree -o"}, false},
+		{"ss -D dump.bin", {"dump.bin ss -D"}, false},
+		{"ss --diag=dump.bin -t", {"dump.bin ss -D"}, false},
 		{"find build -name '*.o' -delete", {"build find -delete"}, false},
 		{"find -delete", {". find -delete"}, false},
 		{"find . -fprint list.txt", {"list.txt find -fprint"}, false},
@@ -253,6 +255,240 @@ static void test_opaque_lines(void **state)
 				 e.why ? e.why : "-");
 		roz_effect_dispose(&e);
 	}
+}
+
+/* Ordinary lines that look at the system, the tools or the repository change nothing. */
+static void test_read_only_programs(void **state)
+{
+	(void)state;
+	static const char *const lines[] = {
+		/* the system */
+		"ps aux", "ps -ef | grep node", "uptime", "free -h", "top -bn1", "lsof -i :80",
+		"ss -ltn", "ss -tanp state established", "pgrep -a node", "netstat -tlnp",
+		"lsblk", "df -h", "du -sh .", "id", "whoami", "hostname", "uname -a", "env",
+		"printenv", "date", "which x", "type x", "command -v x", "who",
+		/* versions and help of known programs */
+		"python3 --version", "python --version", "python3 -V", "node --version", "node -v",
+		"cargo --version", "cargo -V", "cargo version", "rustc --version", "gcc --version",
+		"make --version", "make --help", "go version", "go env", "go env GOPATH",
+		"go env -json", "npm --version", "npm -v", "java -version", "terraform version",
+		"docker --version", "kubectl --help", "gh --version", "bash --version",
+		"pip --version", "pip3 -V", "tar --help", "unzip",
+		/* `SUB --help` prints what SUB would do */
+		"docker rm --help", "kubectl delete --help", "gh pr merge --help",
+		"npm install --help", "pip install --help", "cargo build --help", "go build --help",
+		"git commit --help", "git push --help",
+		/* containers and clusters */
+		"docker ps", "docker ps -a", "docker images", "docker logs x", "docker logs -f x",
+		"docker inspect x", "docker image ls", "docker container ls -a",
+		"docker compose ps", "docker compose -f dev.yml logs web", "docker compose config",
+		"docker --context prod ps", "docker stats --no-stream",
+		"kubectl get pods", "kubectl get pods -o wide -n kube-system",
+		"kubectl -n prod get deploy", "kubectl describe pod x", "kubectl logs x",
+		"kubectl logs -f x -c app", "kubectl config view", "kubectl auth can-i get pods",
+		"kubectl rollout status deploy/x", "kubectl top pods",
+		/* forges */
+		"gh pr view 1", "gh pr view 1 --comments", "gh pr list", "gh pr list --state merged",
+		"gh pr diff 3", "gh pr checks 3", "gh issue view 2", "gh issue list", "gh run list",
+		"gh run view 9 --log", "gh repo view", "gh api repos/o/r/pulls", "gh auth status",
+		/* archives */
+		"tar -tzf a.tgz", "tar --list -f a.tar", "tar tzf a.tgz", "tar -tvf a.tar --exclude x",
+		"tar -dzf a.tgz", "unzip -l a.zip", "unzip -v a.zip", "unzip -t a.zip",
+		"unzip -p a.zip f", "unzip -l a.zip -x junk", "zipinfo a.zip",
+		/* packages */
+		"npm ls", "npm ls --depth=0", "npm list -g", "npm view x", "npm view x versions --json",
+		"npm outdated", "npm config get registry", "npm version", "npm audit",
+		"pip list", "pip list --local", "pip list --outdated", "pip show x", "pip freeze",
+		"pip3 show -f x", "helm list -n x",
+		/* git */
+		"git worktree list", "git worktree list --porcelain", "git stash list",
+		"git remote -v", "git config --get x", "git config --list", "git ls-remote origin",
+		"git -c color.ui=always log", "git -c core.quotepath=off status",
+		"git -c diff.noprefix=true diff", "git -c core.pager=cat log",
+		"git -c pager.log=false log", "git --exec-path",
+		/* files */
+		"jq . f.json", "sort f", "diff a b", "cmp a b", "file x", "stat x", "wc -l x",
+		"head -n 5 x", "tail -n 5 x", "sha256sum f", "md5sum f", "base64 f", "tac f",
+		"strings a.out", "zcat a.gz",
+		/* a variable that hands no program */
+		"LC_ALL=C sort f", "TZ=UTC date", "env LANG=C ls",
+		NULL};
+	for (size_t i = 0; lines[i]; i++) {
+		roz_effect e;
+
+		judge(lines[i], &e);
+		if (!e.read_only || e.opaque || e.unknown_target || e.ntargets || e.why)
+			fail_msg("'%s' should be read-only (why: %s)", lines[i], e.why ? e.why : "-");
+		roz_effect_dispose(&e);
+	}
+}
+
+/* The same programs with a subcommand or an option that writes, runs a program or changes state. */
+static void test_writing_forms_of_reading_programs(void **state)
+{
+	(void)state;
+	static const char *const lines[][2] = {
+		{"docker rm x", "docker may write files"},
+		{"docker run -it ubuntu", "docker may write files"},
+		{"docker compose up -d", "docker may write files"},
+		{"docker rm x --help", "docker may write files"},
+		{"docker compose config -o out.yml", "docker compose config -o may write files or run a program"},
+		{"docker --config ./d ps", "docker ps --config may write files or run a program"},
+		{"docker --someflag ps", "docker may write files"},
+		{"kubectl delete pod x", "kubectl may write files"},
+		{"kubectl apply -f x.yaml", "kubectl may write files"},
+		{"kubectl --kubeconfig ./k get pods", "kubectl get --kubeconfig may write files or run a program"},
+		{"kubectl get pods --kubeconfig=./k", "kubectl get --kubeconfig may write files or run a program"},
+		{"kubectl get pods -o wide --cache-dir=c", "kubectl get --cache-dir may write files or run a program"},
+		{"kubectl cluster-info dump --output-directory=d",
+		 "kubectl cluster-info dump --output-directory may write files or run a program"},
+		{"gh pr merge 1", "gh may write files"},
+		{"gh pr checkout 3", "gh may write files"},
+		{"gh issue close 2", "gh may write files"},
+		{"gh api -X DELETE repos/o/r", "gh api -X may write files or run a program"},
+		{"gh api repos/o/r/issues -f title=x", "gh api -f may write files or run a program"},
+		{"gh extension-name", "gh may write files"},
+		{"gh pr list $opts", "gh with arguments computed when the line runs may write files"},
+		{"tar -xzf a.tgz", "tar may write files"},
+		{"tar xzf a.tgz", "tar may write files"},
+		{"tar -czf a.tgz src", "tar may write files"},
+		{"tar -tf a.tar --to-command=sh", "tar --to-command runs a program or writes a file of its own"},
+		{"tar -t -I ./unpack -f a", "tar -I runs a program or writes a file of its own"},
+		{"tar -tf a.tar --checkpoint-action=exec=sh",
+		 "tar --checkpoint-action runs a program or writes a file of its own"},
+		{"tar -tf host:/a.tar", "tar -f host:/a.tar reaches the archive through a remote shell"},
+		{"unzip a.zip", "unzip may write files"},
+		{"unzip -o a.zip -d out", "unzip may write files"},
+		{"unzip -lT a.zip", "unzip may write files"},
+		{"npm install", "npm may write files"},
+		{"npm version patch", "npm may write files"},
+		{"npm audit fix", "npm may write files"},
+		{"npm ls --cache ./c", "npm ls --cache may write files or run a program"},
+		{"npm ls --cach ./c", "npm ls --cach may write files or run a program"},
+		{"pip install x", "pip may write files"},
+		{"pip --log l.txt list", "pip list --log may write files or run a program"},
+		{"pip list --python ./py", "pip list --python may write files or run a program"},
+		{"pip list --lo l.txt", "pip list --lo may write files or run a program"},
+		{"go env -w GOFLAGS=-x", "go env -w may write files or run a program"},
+		{"go build ./...", "go may write files"},
+		{"go vet --help extra", "go may write files"},
+		{"cargo build", "cargo may write files"},
+		{"python3 --version x.py", "python3 may write files"},
+		{"python3 x.py --help", "python3 may write files"},
+		{"node -e 1", "node may write files"},
+		{"make -n", "make may write files"},
+		{"make --help all", "make may write files"},
+		{"git worktree add ../w", "git worktree may change files"},
+		{"git worktree remove w", "git worktree may change files"},
+		{"git stash push", "git stash may change files"},
+		{"git stash pop", "git stash may change files"},
+		{"git stash drop", "git stash may change files"},
+		{"git config x y", "git config may change files"},
+		{"lsof -D b", "lsof -D may write its device cache"},
+		{"ss -K dst 10.0.0.1", "ss -K closes sockets"},
+		{"terraform apply", "terraform may write files"},
+		{"somethingnew --help", "somethingnew may write files"},
+	};
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		roz_effect e;
+
+		judge(lines[i][0], &e);
+		if (e.read_only || !e.opaque || !e.why || strcmp(e.why, lines[i][1]))
+			fail_msg("'%s' should be opaque with '%s' (got %s)", lines[i][0], lines[i][1],
+				 e.why ? e.why : "-");
+		roz_effect_dispose(&e);
+	}
+}
+
+/*
+ * A line that hands a program to what it runs - through git's configuration,
+ * its options or a variable - is never read-only, however harmless its
+ * commands look: it runs under the selected intent, like a script.
+ */
+static void test_handed_programs_are_opaque(void **state)
+{
+	(void)state;
+	static const char *const lines[][2] = {
+		{"git -c core.fsmonitor=./x status", "git -c core.fsmonitor may run a program it names"},
+		{"git -c diff.external=./x diff", "git -c diff.external may run a program it names"},
+		{"git -c diff.md.textconv=./x diff", "git -c diff.md.textconv may run a program it names"},
+		{"git -c core.sshCommand=./x ls-remote o", "git -c core.sshCommand may run a program it names"},
+		{"git -c core.pager=./x log", "git -c core.pager may run a program it names"},
+		{"git -c core.editor=./x status", "git -c core.editor may run a program it names"},
+		{"git -c alias.st=!./x status", "git -c alias.st may run a program it names"},
+		{"git -c include.path=./cfg status", "git -c include.path may run a program it names"},
+		{"git -c includeIf.onbranch:x.path=./cfg log", "git -c includeIf.onbranch:x.path may run a program it names"},
+		{"git -c core.hooksPath=./h status", "git -c core.hooksPath may run a program it names"},
+		{"git -c 'safe.directory=*' status", "git -c safe.directory may run a program it names"},
+		{"git -c pager.log=./x log", "git -c pager.log may run a program it names"},
+		{"git -c \"$k=v\" status", "git with a subcommand known only when the line runs may change files"},
+		{"git -C sub -c core.pager=./x log", "git -c core.pager may run a program it names"},
+		{"git --config-env=core.pager=P log", "git --config-env may run a program the configuration names"},
+		{"git --config-env core.pager=P log", "git --config-env may run a program the configuration names"},
+		{"git --exec-path=./bin status", "git --exec-path runs git's programs from the directory it names"},
+		{"git ls-remote --upload-pack=./x origin", "git ls-remote --upload-pack runs the program it names"},
+		{"git ls-remote -u ./x origin", "git ls-remote --upload-pack runs the program it names"},
+		{"git ls-remote 'ext::sh -c x' ", "git ls-remote ext::sh -c x runs the remote helper git-remote-ext"},
+		{"GIT_EXTERNAL_DIFF=./x git diff", "GIT_EXTERNAL_DIFF set on this line hands a program to what runs"},
+		{"GIT_SSH_COMMAND=./x git ls-remote o", "GIT_SSH_COMMAND set on this line hands a program to what runs"},
+		{"GIT_SSH=./x git ls-remote o", "GIT_SSH set on this line hands a program to what runs"},
+		{"GIT_PAGER=./x git log", "GIT_PAGER set on this line hands a program to what runs"},
+		{"PAGER=./x git log", "PAGER set on this line hands a program to what runs"},
+		{"GIT_EDITOR=./x git status", "GIT_EDITOR set on this line hands a program to what runs"},
+		{"EDITOR=./x git status", "EDITOR set on this line hands a program to what runs"},
+		{"LESSOPEN='|./x %s' less f", "LESSOPEN set on this line hands a program to what runs"},
+		{"BASH_ENV=./x bash -c ls", "BASH_ENV set on this line hands a program to what runs"},
+		{"ENV=./x sh -c ls", "ENV set on this line hands a program to what runs"},
+		/* the shell reader already reads git as unknown from its subcommand on */
+		{"GIT_CONFIG_GLOBAL=./cfg git log", "git with a subcommand known only when the line runs may change files"},
+		{"GIT_CONFIG_PARAMETERS=x git log", "git with a subcommand known only when the line runs may change files"},
+		{"export GIT_CONFIG_GLOBAL=./cfg; ls", "GIT_CONFIG_GLOBAL set on this line hands a program to what runs"},
+		{"LD_PRELOAD=./x.so ls", "LD_PRELOAD set on this line hands a program to what runs"},
+		{"PATH=./bin:$PATH ls", "PATH set on this line hands a program to what runs"},
+		{"export GIT_PAGER=./x; git log", "GIT_PAGER set on this line hands a program to what runs"},
+		{"export PAGER; git log", "PAGER set on this line hands a program to what runs"},
+		{"env GIT_PAGER=./x git log", "GIT_PAGER set on this line hands a program to what runs"},
+		{"sudo PAGER=./x ls", "PAGER set on this line hands a program to what runs"},
+		{"env -S 'PAGER=./x git log'", "PAGER set on this line hands a program to what runs"},
+		{"KUBECONFIG=./k kubectl get pods", "KUBECONFIG set on this line hands a program to what runs"},
+		/* a command's own reason comes first */
+		{"git -c a.b=c push", "git push may change files"},
+		{"PATH=/bin git push", "git push may change files"},
+	};
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		roz_effect e;
+
+		judge(lines[i][0], &e);
+		if (e.read_only || !e.opaque || !e.why || strcmp(e.why, lines[i][1]))
+			fail_msg("'%s' should be opaque with '%s' (got %s)", lines[i][0], lines[i][1],
+				 e.why ? e.why : "-");
+		roz_effect_dispose(&e);
+	}
+}
+
+/* A line that sets HOME moves `~`: targets under it are known only when it runs. */
+static void test_home_set_on_the_line(void **state)
+{
+	(void)state;
+	static const char *const lines[] = {"HOME=/tmp/h; echo x > ~/a", "HOME=src touch ~/a",
+					    "export HOME=x; rm \"$HOME/a\"", "env HOME=x touch ~",
+					    NULL};
+	roz_effect e;
+
+	for (size_t i = 0; lines[i]; i++) {
+		judge(lines[i], &e);
+		if (e.read_only || !e.unknown_target)
+			fail_msg("'%s': a target under a HOME the line sets is unknown", lines[i]);
+		roz_effect_dispose(&e);
+	}
+	judge("HOME=/tmp/h; echo x > ~/a", &e);
+	assert_string_equal(e.why, "writes ~/a (redirection) under a HOME the line sets");
+	roz_effect_dispose(&e);
+	/* ~user and other targets stay known */
+	judge("HOME=x; touch ~bob/a b", &e);
+	assert_false(e.unknown_target);
+	assert_int_equal(e.ntargets, 2);
+	roz_effect_dispose(&e);
 }
 
 static void test_unknown_targets(void **state)
@@ -396,6 +632,10 @@ int main(void)
 		cmocka_unit_test(test_read_only_lines),
 		cmocka_unit_test(test_lines_with_targets),
 		cmocka_unit_test(test_opaque_lines),
+		cmocka_unit_test(test_read_only_programs),
+		cmocka_unit_test(test_writing_forms_of_reading_programs),
+		cmocka_unit_test(test_handed_programs_are_opaque),
+		cmocka_unit_test(test_home_set_on_the_line),
 		cmocka_unit_test(test_unknown_targets),
 		cmocka_unit_test(test_cd_makes_relative_targets_unknown),
 		cmocka_unit_test(test_select_id),

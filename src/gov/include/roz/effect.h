@@ -27,6 +27,8 @@
  *     echo, printf, true, false, test, [, which, type, whoami, id, uname,
  *     basename, dirname, realpath, readlink, jq, od, hexdump, md5sum,
  *     sha*sum, b2sum, cksum, nl, rev, seq, sleep, cd, pushd, popd, printenv,
+ *     tac, paste, join, fold, fmt, strings, base64, zcat, zipinfo, ps,
+ *     pgrep, uptime, free, top, vmstat, netstat, who, lsblk, lscpu, ...,
  *     roz (roz's own store is not the repository);
  *   read-only unless an argument writes: find (-delete deletes under its
  *     starting points, -fprint, -fprintf and -fls write a file), sort (-o writes,
@@ -35,32 +37,71 @@
  *     writes a file; `e` runs commands), awk (only a static program with no
  *     `>`, `|` or `system`), yq (-i), xxd (a second operand is its output),
  *     tree (-o), less (-o/-O), rg (--pre runs a program), file (-C),
- *     date (-s), hostname (no operands), time (-o), git with a reading
+ *     date (-s), hostname (no operands), time (-o), tar (only -t/--list and
+ *     -d/--diff, with options from a list; -I, -F, --to-command,
+ *     --checkpoint-action, ... run programs, `-f host:file` a remote shell),
+ *     unzip (only -l, -v, -t, -z, -Z, -p, -c), lsof (-D), ss (-K closes
+ *     sockets, -D writes), git with a reading
  *     subcommand (status, log, diff, show, blame, grep, rev-parse, ls-files,
  *     ls-tree, cat-file, describe, shortlog, merge-base, reflog [show], the
- *     listing forms of branch, tag, remote and stash, config --get/--list,
- *     and a few more; `--output=` writes a file). In these commands a word
- *     computed at run time could be one of the writing options, so it makes
- *     the command opaque.
+ *     listing forms of branch, tag, remote, stash and worktree,
+ *     config --get/--list, and a few more; `--output=` writes a file). In
+ *     these commands a word computed at run time could be one of the writing
+ *     options, so it makes the command opaque.
+ *   read-only subcommands of programs that have them (src/gov/
+ *     effect_programs.c has the tables): docker ps|images|logs|inspect|...,
+ *     docker image|container|volume|network ls|inspect, docker compose
+ *     ps|logs|config (not -o); kubectl get|describe|logs|explain|top|
+ *     config view|...; gh pr|issue|run|repo|release view|list|...,
+ *     gh api (not -X, -f, -F, --input); npm ls|view|outdated|audit|version
+ *     (the last two without operands); pip list|show|freeze|check; go
+ *     version|env (not -w, -u); cargo version; helm list|status|....
+ *     Before the subcommand only the program's known global options may
+ *     come (an unknown one could take the subcommand's word as its value),
+ *     and options that write or run programs anywhere make it opaque
+ *     (kubectl --kubeconfig, --cache-dir; docker --config; pip --log,
+ *     --python; npm --cache; abbreviations too where the tool accepts them).
+ *   help and versions: a known program with one word that only prints its
+ *     help or version (python3 --version, cargo -V, make --help), and a
+ *     known subcommand followed only by --help (docker rm --help,
+ *     git commit --help).
  *   writes its operands: tee, sed -i, yq -i, cp/mv/install/ln (the
  *     destination: the last operand or -t; mv also removes its sources),
  *     rm, rmdir (with -p its parents too), unlink, shred, touch, mkdir,
  *     truncate, chmod/chown/chgrp (the operands after the mode or owner),
- *     dd of=, git checkout -- paths / <tree-ish> -- paths / `.`, git restore
- *     (worktree), git rm, git mv, git clean (its paths, else the whole tree
- *     ".");
- *   opaque: everything else (make, npm, cargo, python x.py, ./configure,
- *     patch, git commit/push/merge/switch/stash/..., git checkout <branch>):
+ *     dd of=, ss -D, git checkout -- paths / <tree-ish> -- paths / `.`,
+ *     git restore (worktree), git rm, git mv, git clean (its paths, else
+ *     the whole tree ".");
+ *   opaque: everything else (make, make -n (its $(shell ...) and recipes
+ *     with $(MAKE) run anyway), npm install, cargo build, python x.py,
+ *     ./configure, patch, git commit/push/merge/switch/stash/worktree add/...,
+ *     git checkout <branch>, docker rm, kubectl delete, gh pr merge, tar -x):
  *     it may change files the line does not show, so it runs under the
  *     selected intent without a scope check.
  *
+ * Handed programs. A line that hands a program to what it runs is opaque,
+ * however harmless its commands: git with `-c KEY=...` for a key outside a
+ * short list of display settings (color.*, core.quotePath, diff.noprefix,
+ * core.pager=cat, ...: core.pager, core.fsmonitor, core.sshCommand,
+ * core.editor, diff.external, diff.<driver>.textconv, alias.*,
+ * include.path, ... are not on it), `--config-env`, `--exec-path=DIR`,
+ * `ls-remote --upload-pack/-u`, a `<transport>::` URL (ext:: runs a
+ * command); and a variable set anywhere on the line (`NAME=v cmd`,
+ * `export NAME=v`, `env NAME=v cmd`) that names a program or code to load:
+ * GIT_EXTERNAL_DIFF, GIT_SSH(_COMMAND), GIT_PAGER, PAGER, GIT_EDITOR,
+ * EDITOR, VISUAL, LESSOPEN, BASH_ENV, ENV, PATH, LD_*, GIT_CONFIG*,
+ * KUBECONFIG, PYTHONPATH, NODE_OPTIONS, ... (effect_programs.c has the
+ * list). The shell reader keeps no assignment's value, so `PAGER=cat` is
+ * opaque too.
+
  * Targets. Output redirections to files are targets, except /dev/null,
  * /dev/stdout, /dev/stderr, /dev/tty and /dev/fd/N. A target is given as
  * written, quotes removed; `~/x` and `$HOME/x` stay as written for the
  * caller's roz_path_normalize(). A target computed when the line runs
  * (`> $f`, `cp a "$d"`, `xargs rm`) has path NULL and sets unknown_target;
  * so does a relative target in a line that also changes directory (cd,
- * pushd, popd, git -C, git --work-tree), whose path is kept. Options are
+ * pushd, popd, git -C, git --work-tree), and a target under `~` or $HOME in
+ * a line that sets HOME, whose paths are kept. Options are
  * read as each tool reads them: combined short options (`-rf`), values
  * (`-t DIR`, `--target-directory=DIR`), and `--` ending them.
  *
@@ -100,8 +141,9 @@ typedef struct roz_effect_target {
 typedef struct roz_effect {
 	bool read_only;      /* every command is known to change no file and nothing else */
 	bool opaque;         /* some command changes things the line does not show (make, npm install,
-	                        python x.py, git commit, git push): it runs under the selected intent,
-	                        no scope check */
+	                        python x.py, git commit, git push), or the line hands a program to what
+	                        it runs (git -c core.pager=..., PAGER=...): it runs under the selected
+	                        intent, no scope check */
 	bool unknown_target; /* some write target is computed when the line runs (`> $f`, `cp a "$d"`),
 	                        or relative after a `cd`/`pushd` in the same line: the caller asks */
 	char *why;           /* first reason the line is not read-only, one short phrase ("make may write
