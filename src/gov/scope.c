@@ -525,3 +525,23 @@ bool roz_ignore_match(const roz_ignore *ig, const char *relpath, bool fold_case)
 			return true;
 	return ignored_as(ig, relpath, strlen(relpath), false, fold_case);
 }
+
+int roz_ignore_verdict(const roz_ignore *ig, const char *relpath, bool is_dir, bool fold_case)
+{
+	if (!ig || !ig->n || !relpath_valid(relpath))
+		return 0;
+	size_t len = strlen(relpath);
+	const char *end = relpath + len;
+	const char *name = strrchr(relpath, '/');
+	name = name ? name + 1 : relpath;
+	for (size_t i = ig->n; i-- > 0;) {
+		const roz_ignore_rule *r = &ig->rules[i];
+		if (r->dir_only && !is_dir)
+			continue;
+		/* as rule_match, with the name found once for all the rules */
+		const char *start = r->anchored ? relpath : name;
+		if (path_match(r->pattern, r->pattern + strlen(r->pattern), start, end, false, fold_case))
+			return r->negate ? -1 : 1;
+	}
+	return 0;
+}

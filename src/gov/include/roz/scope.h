@@ -112,6 +112,18 @@ int roz_ignore_parse(const char *text, size_t len, roz_ignore *out, size_t *skip
  */
 bool roz_ignore_match(const roz_ignore *ig, const char *relpath, bool fold_case);
 
+/*
+ * What `ig` says of `relpath` itself, its parent directories not tested (a
+ * walk down from the root has judged them already, and pruned an ignored
+ * one): 1 when the last rule that matches it ignores it, -1 when that rule
+ * is a `!` negation, 0 when no rule matches. Rules written with a trailing
+ * `/` are tested only when `is_dir`. The three answers let a walk stack
+ * ignore files as git does: a deeper `.gitignore` that matches a path
+ * decides it, ignored or taken back, and a shallower one is asked only
+ * when it has no matching rule.
+ */
+int roz_ignore_verdict(const roz_ignore *ig, const char *relpath, bool is_dir, bool fold_case);
+
 void roz_ignore_dispose(roz_ignore *ig);
 
 #ifdef __cplusplus
