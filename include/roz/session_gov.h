@@ -54,6 +54,24 @@ typedef struct roz_gov_file {
 	roz_time seen_at;
 } roz_gov_file;
 
+/* Violations detection keeps per session; past it the oldest is dropped (and the stop still held). */
+#define ROZ_GOV_MAX_VIOLATIONS 256
+
+/*
+ * A change detection found that governance does not allow (roz/detect.h),
+ * kept until the tree shows it undone or a person accepts it.
+ */
+typedef struct roz_gov_violation {
+	char *root;      /* the repository, absolute */
+	char *path;      /* relative to root */
+	char *from;      /* a rename's old path, or NULL */
+	char *change;    /* "created", "modified", "removed", "renamed", "mode", "linked" */
+	char *code;      /* the rule broken: "SCOPE_VIOLATION", "ORCHESTRATION", "INTENT_REQUIRED" */
+	char *tool;      /* the tool whose call made it */
+	bool existed;    /* something was at path before the change */
+	roz_time at;
+} roz_gov_violation;
+
 typedef struct roz_session_gov {
 	bool present;          /* governance has touched this session: store the object */
 	roz_gov_phase phase;
@@ -66,6 +84,9 @@ typedef struct roz_session_gov {
 	char *model;           /* the model Claude Code named at SessionStart, for the ledger; or NULL */
 	roz_gov_file *files;   /* oldest first */
 	size_t n_files, cap_files;
+	roz_gov_violation *violations; /* oldest first */
+	size_t n_violations;
+	uint32_t stop_holds;   /* stops held for violations since the last one let through */
 } roz_session_gov;
 
 /* "awaiting", "context_loaded", "action_allowed", "blocked". */
@@ -86,6 +107,22 @@ int roz_session_gov_remember(roz_session_gov *g, const char *path, const char *h
 			     roz_time now) ROZ_WARN_UNUSED;
 /* Forget `path` (a file deleted by the session). */
 void roz_session_gov_forget(roz_session_gov *g, const char *path);
+
+/*
+ * Keep a violation (its strings copied). One already kept for the same
+ * root and path is replaced, keeping whether something existed there
+ * before the first change. ROZ_OK, ROZ_EINVALID (a string roz cannot
+ * store), ROZ_ENOMEM.
+ */
+typedef struct roz_gov_violation_in {
+	const char *root, *path, *from, *change, *code, *tool;
+	bool existed;
+	roz_time at;
+} roz_gov_violation_in;
+
+int roz_session_gov_violation_add(roz_session_gov *g, const roz_gov_violation_in *v) ROZ_WARN_UNUSED;
+/* Drop violation i (undone or accepted). */
+void roz_session_gov_violation_remove(roz_session_gov *g, size_t i);
 
 /* Read the stored "governance" object. ROZ_OK, ROZ_ECORRUPT (roz_error_last says why), ROZ_ENOMEM. */
 int roz_session_gov_read(const struct cJSON *obj, roz_session_gov *g) ROZ_WARN_UNUSED;

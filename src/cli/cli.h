@@ -31,6 +31,8 @@ int cmd_stats(int argc, char **argv);
 int cmd_clean(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_intent(int argc, char **argv);
+/* `roz intent violations` (accept false) and `roz intent accept PATH...|--all`, given what follows the verb. */
+int cmd_intent_violations(int argc, char **argv, bool accept);
 int cmd_lesson(int argc, char **argv);
 
 /*

@@ -34,7 +34,9 @@ static void help(void)
 	printf("usage: roz intent list [--json]\n"
 	       "       roz intent show <ID> [--json]\n"
 	       "       roz intent select <ID> [--refactor]\n"
-	       "       roz intent map [--stdout]\n\n"
+	       "       roz intent map [--stdout]\n"
+	       "       roz intent violations\n"
+	       "       roz intent accept <PATH>... | --all\n\n"
 	       "The intents of the repository you are in, from\n"
 	       ".orchestration/active_intents.yaml at its root (the git top level, else\n"
 	       "the current directory).\n\n"
@@ -47,7 +49,11 @@ static void help(void)
 	       "           behaviour (INTENT_EVOLUTION).\n"
 	       "  map      write .orchestration/intent_map.md: per intent, the files its\n"
 	       "           recorded writes changed, the lines, when, and whether they still\n"
-	       "           verify (roz ledger verify); --stdout prints it instead\n\n"
+	       "           verify (roz ledger verify); --stdout prints it instead\n"
+	       "  violations  the changes roz detected in this repository that the session's\n"
+	       "           intent does not allow and that still stand (the agent cannot stop)\n"
+	       "  accept   a person accepts such changes (paths, directories, or --all): the\n"
+	       "           sessions stop holding them. Refused when the agent runs it\n\n"
 	       "Options:\n"
 	       "      --json    one JSON document, for scripts\n"
 	       "      --stdout  map: print the map rather than write the file\n"
@@ -322,11 +328,13 @@ int cmd_intent(int argc, char **argv)
 
 	if (argc < 2 || cli_wants_help(argc, argv)) {
 		if (argc < 2)
-			return cli_usage_error("intent", "say what to do: list, show <ID>, select <ID> or map");
+			return cli_usage_error("intent", "say what to do: list, show <ID>, select <ID>, map, violations or accept");
 		help();
 		return ROZ_EXIT_OK;
 	}
 	verb = argv[1];
+	if (strcmp(verb, "violations") == 0 || strcmp(verb, "accept") == 0)
+		return cmd_intent_violations(argc - 2, argv + 2, strcmp(verb, "accept") == 0);
 	for (int i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0 && strcmp(verb, "select") != 0 && strcmp(verb, "map") != 0)
 			json = true;

@@ -86,6 +86,7 @@ int roz_config_init(roz_config *c)
 	c->lock_timeout_ms = 3000;
 	c->gov_escalate_after = 3;
 	c->gov_destructive = true;
+	c->gov_detect = true;
 	c->codex = roz_strdup("codex");
 	c->gemini = roz_strdup("gemini");
 	c->template_active = roz_strdup("default");
@@ -213,6 +214,8 @@ static void current(const roz_config *c, const char *key, char *out, size_t size
 		snprintf(out, size, "%lu", (unsigned long)c->gov_escalate_after);
 	else if (strcmp(key, "governance.destructive_commands") == 0)
 		snprintf(out, size, "%s", c->gov_destructive ? "true" : "false");
+	else if (strcmp(key, "governance.detect") == 0)
+		snprintf(out, size, "%s", c->gov_detect ? "true" : "false");
 	else if (strcmp(key, "storage.fsync") == 0)
 		snprintf(out, size, "%s", c->fsync ? "true" : "false");
 	else if (strcmp(key, "storage.lock_timeout_ms") == 0)
@@ -651,6 +654,8 @@ static int apply_governance(apply_ctx *a, const roz_toml_value *t)
 				a->c->gov_escalate_after = (uint32_t)n;
 		} else if (strcmp(kv->key, "destructive_commands") == 0) {
 			rc = get_bool(a, kv->value, "governance.destructive_commands", &a->c->gov_destructive);
+		} else if (strcmp(kv->key, "detect") == 0) {
+			rc = get_bool(a, kv->value, "governance.detect", &a->c->gov_detect);
 		} else if (strcmp(kv->key, "destructive_disable") == 0) {
 			rc = get_strings(a, kv->value, "governance.destructive_disable",
 					 &a->c->gov_destructive_disable, &a->c->n_gov_destructive_disable);

@@ -35,6 +35,17 @@ bool roz_session_gov_phase_parse(const char *name, roz_gov_phase *out)
 	return false;
 }
 
+static void violation_dispose(roz_gov_violation *v)
+{
+	roz_free(v->root);
+	roz_free(v->path);
+	roz_free(v->from);
+	roz_free(v->change);
+	roz_free(v->code);
+	roz_free(v->tool);
+	memset(v, 0, sizeof *v);
+}
+
 void roz_session_gov_dispose(roz_session_gov *g)
 {
 	if (!g)
@@ -45,6 +56,9 @@ void roz_session_gov_dispose(roz_session_gov *g)
 	for (size_t i = 0; i < g->n_files; i++)
 		roz_free(g->files[i].path);
 	roz_free(g->files);
+	for (size_t i = 0; i < g->n_violations; i++)
+		violation_dispose(&g->violations[i]);
+	roz_free(g->violations);
 	memset(g, 0, sizeof *g);
 }
 
@@ -160,6 +174,57 @@ void roz_session_gov_forget(roz_session_gov *g, const char *path)
 	}
 }
 
+static int dup_opt(const char *s, char **out)
+{
+	*out = NULL;
+	if (!s)
+		return ROZ_OK;
+	if (!storable(s))
+		return ROZ_EINVALID;
+	return (*out = roz_strdup(s)) ? ROZ_OK : ROZ_ENOMEM;
+}
+
+void roz_session_gov_violation_remove(roz_session_gov *g, size_t i)
+{
+	if (i >= g->n_violations)
+		return;
+	violation_dispose(&g->violations[i]);
+	memmove(&g->violations[i], &g->violations[i + 1], (g->n_violations - i - 1) * sizeof *g->violations);
+	g->n_violations--;
+}
+
+int roz_session_gov_violation_add(roz_session_gov *g, const roz_gov_violation_in *v)
+{
+	roz_gov_violation c = {.existed = v->existed, .at = v->at};
+	size_t i;
+	int rc;
+
+	if (!v->root || !v->path || !v->change || !v->code)
+		return ROZ_EINVALID;
+	if ((rc = dup_opt(v->root, &c.root)) < 0 || (rc = dup_opt(v->path, &c.path)) < 0 ||
+	    (rc = dup_opt(v->from, &c.from)) < 0 || (rc = dup_opt(v->change, &c.change)) < 0 ||
+	    (rc = dup_opt(v->code, &c.code)) < 0 || (rc = dup_opt(v->tool, &c.tool)) < 0) {
+		violation_dispose(&c);
+		return rc;
+	}
+	for (i = 0; i < g->n_violations; i++)
+		if (strcmp(g->violations[i].root, c.root) == 0 && strcmp(g->violations[i].path, c.path) == 0)
+			break;
+	if (i < g->n_violations)
+		c.existed = g->violations[i].existed; /* what stood there before the first change */
+	else if (g->n_violations == ROZ_GOV_MAX_VIOLATIONS)
+		i = 0; /* the oldest makes room */
+	roz_session_gov_violation_remove(g, i);
+	if (!g->violations) {
+		if (!(g->violations = roz_calloc(ROZ_GOV_MAX_VIOLATIONS, sizeof *g->violations))) {
+			violation_dispose(&c);
+			return ROZ_ENOMEM;
+		}
+	}
+	g->violations[g->n_violations++] = c;
+	return ROZ_OK;
+}
+
 /* ---- the stored object ------------------------------------------------------ */
 
 static int corrupt(const char *field, const char *what)
@@ -240,6 +305,42 @@ static int read_files(const cJSON *arr, roz_session_gov *g)
 	return ROZ_OK;
 }
 
+static int read_violations(const cJSON *arr, roz_session_gov *g)
+{
+	const cJSON *e;
+
+	if (absent(arr))
+		return ROZ_OK;
+	if (!cJSON_IsArray(arr))
+		return corrupt("violations", "is not an array");
+	cJSON_ArrayForEach(e, arr) {
+		roz_gov_violation v = {0};
+		const cJSON *ex = cJSON_GetObjectItemCaseSensitive(e, "existed");
+		roz_opt_time at;
+		int rc;
+
+		if (!cJSON_IsObject(e) || !cJSON_IsBool(ex))
+			return corrupt("violations", "holds an entry roz did not write");
+		if ((rc = get_time(e, "at", &at)) < 0)
+			return rc;
+		if ((rc = get_string(e, "root", &v.root)) == ROZ_OK && (rc = get_string(e, "path", &v.path)) == ROZ_OK &&
+		    (rc = get_string(e, "from", &v.from)) == ROZ_OK &&
+		    (rc = get_string(e, "change", &v.change)) == ROZ_OK &&
+		    (rc = get_string(e, "code", &v.code)) == ROZ_OK && (rc = get_string(e, "tool", &v.tool)) == ROZ_OK) {
+			roz_gov_violation_in vi = {v.root, v.path, v.from, v.change, v.code, v.tool,
+						   cJSON_IsTrue(ex), at.set ? at.t : roz_time_make(0, 0)};
+
+			rc = roz_session_gov_violation_add(g, &vi);
+		}
+		violation_dispose(&v);
+		if (rc == ROZ_EINVALID)
+			return corrupt("violations", "holds an entry roz did not write");
+		if (rc < 0)
+			return rc;
+	}
+	return ROZ_OK;
+}
+
 int roz_session_gov_read(const cJSON *obj, roz_session_gov *g)
 {
 	const cJSON *b;
@@ -267,9 +368,12 @@ int roz_session_gov_read(const cJSON *obj, roz_session_gov *g)
 	    (rc = get_string(obj, "model", &g->model)) < 0 ||
 	    (rc = get_time(obj, "selected_at", &g->selected_at)) < 0 ||
 	    (rc = get_count(obj, "denials", &g->denials)) < 0 ||
-	    (rc = get_count(obj, "escalations", &g->escalations)) < 0)
+	    (rc = get_count(obj, "escalations", &g->escalations)) < 0 ||
+	    (rc = get_count(obj, "stop_holds", &g->stop_holds)) < 0)
 		goto out;
-	rc = read_files(cJSON_GetObjectItemCaseSensitive(obj, "files"), g);
+	if ((rc = read_files(cJSON_GetObjectItemCaseSensitive(obj, "files"), g)) < 0)
+		goto out;
+	rc = read_violations(cJSON_GetObjectItemCaseSensitive(obj, "violations"), g);
 out:
 	roz_free(phase);
 	if (rc < 0)
@@ -320,5 +424,35 @@ void roz_session_gov_write(const roz_session_gov *g, roz_buf *b)
 		add_time(b, g->files[i].seen_at);
 		roz_buf_addc(b, '}');
 	}
-	roz_buf_adds(b, "]}");
+	roz_buf_addc(b, ']');
+	if (g->n_violations) {
+		roz_buf_adds(b, ",\"violations\":[");
+		for (size_t i = 0; i < g->n_violations; i++) {
+			const roz_gov_violation *v = &g->violations[i];
+
+			roz_buf_adds(b, i ? ",{\"root\":" : "{\"root\":");
+			roz_json_add_string(b, v->root);
+			roz_buf_adds(b, ",\"path\":");
+			roz_json_add_string(b, v->path);
+			if (v->from) {
+				roz_buf_adds(b, ",\"from\":");
+				roz_json_add_string(b, v->from);
+			}
+			roz_buf_adds(b, ",\"change\":");
+			roz_json_add_string(b, v->change);
+			roz_buf_adds(b, ",\"code\":");
+			roz_json_add_string(b, v->code);
+			if (v->tool) {
+				roz_buf_adds(b, ",\"tool\":");
+				roz_json_add_string(b, v->tool);
+			}
+			roz_buf_adds(b, v->existed ? ",\"existed\":true,\"at\":" : ",\"existed\":false,\"at\":");
+			add_time(b, v->at);
+			roz_buf_addc(b, '}');
+		}
+		roz_buf_addc(b, ']');
+	}
+	if (g->stop_holds)
+		roz_buf_addf(b, ",\"stop_holds\":%u", (unsigned)g->stop_holds);
+	roz_buf_addc(b, '}');
 }

@@ -283,6 +283,19 @@ static int deny_stale(roz_gov_result *out, const roz_hook_input *in, const judge
 }
 
 /* Judge every target; the first refusal is kept in `out`. */
+/* The target is the place of a change the session must undo (roz/detect.h), at either end of a rename. */
+static bool undoes(const roz_gov_world *w, const roz_session_gov *g, const judged *j)
+{
+	for (size_t i = 0; g && j->rel && i < g->n_violations; i++) {
+		const roz_gov_violation *v = &g->violations[i];
+
+		if (strcmp(v->root, w->root) == 0 &&
+		    (strcmp(v->path, j->rel) == 0 || (v->from && strcmp(v->from, j->rel) == 0)))
+			return true;
+	}
+	return false;
+}
+
 static int judge_targets(const roz_hook_input *in, const roz_gov_world *w, const roz_intent *it,
 			 const char *cwd, const char *const *paths, size_t n, bool file_tool,
 			 const roz_session_gov *g, roz_gov_result *out)
@@ -302,7 +315,9 @@ static int judge_targets(const roz_hook_input *in, const roz_gov_world *w, const
 		}
 		if (rc < 0)
 			break;
-		if (j.v == V_ORCHESTRATION || j.v == V_OUT_OF_SCOPE) {
+		if ((j.v == V_ORCHESTRATION || j.v == V_OUT_OF_SCOPE) && undoes(w, g, &j)) {
+			/* putting back what detection found changed is how the violation ends */
+		} else if (j.v == V_ORCHESTRATION || j.v == V_OUT_OF_SCOPE) {
 			rc = deny_scope(out, in, it, &j, paths[i]);
 		} else if (file_tool && j.v != V_OUTSIDE_REPO && w->hash_file) {
 			const roz_gov_file *seen = roz_session_gov_file(g, j.abs);

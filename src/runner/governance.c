@@ -27,6 +27,9 @@ void gov_run_dispose(gov_run *g)
 	}
 	for (size_t i = 0; i < g->ntmp; i++)
 		roz_free(g->tmp_dirs[i]);
+	for (size_t i = 0; i < g->ndetected; i++)
+		roz_free(g->detected[i]);
+	roz_free(g->detected);
 	roz_free(g->cache_dir);
 	memset(g, 0, sizeof *g);
 }
@@ -114,11 +117,17 @@ int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const r
 			    (rc = add_tmp(g, tmp, in->cwd)) < 0)
 				return rc;
 		}
+		/* any Bash line or file tool can change more than it says: detection looks (detect.c) */
+		if (!changes && !(kind != ROZ_TOOL_READS && c->gov_detect))
+			return ROZ_OK;
+		if ((rc = find(g, in, ev == ROZ_HOOK_PRE_TOOL_USE && changes ? ROZ_ORCH_INTENTS | ROZ_ORCH_IGNORE
+									  : ROZ_ORCH_IGNORE)) < 0)
+			return rc;
+		g->detects = g->orch.governed && kind != ROZ_TOOL_READS && c->gov_detect && g->storage;
+		if (g->detects && ev == ROZ_HOOK_POST_TOOL_USE)
+			*needs_session = true;
 		if (!changes)
 			return ROZ_OK;
-		if ((rc = find(g, in, ev == ROZ_HOOK_PRE_TOOL_USE ? ROZ_ORCH_INTENTS | ROZ_ORCH_IGNORE
-								  : ROZ_ORCH_IGNORE)) < 0)
-			return rc;
 		g->active = g->orch.governed;
 		g->judges_change = g->active && ev == ROZ_HOOK_PRE_TOOL_USE;
 		/* a write that ran, in a repository that keeps a ledger: recorded, governed or not */
@@ -135,7 +144,17 @@ int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const r
 	return ROZ_OK;
 }
 
-static void world_of(const gov_run *g, roz_gov_world *w)
+int gov_detected_add(gov_run *g, const char *rel)
+{
+	char **p = roz_realloc(g->detected, (g->ndetected + 1) * sizeof *p);
+
+	if (!p)
+		return ROZ_ENOMEM;
+	g->detected = p;
+	return (p[g->ndetected] = roz_strdup(rel)) ? (g->ndetected++, ROZ_OK) : ROZ_ENOMEM;
+}
+
+void world_of_run(const gov_run *g, roz_gov_world *w)
 {
 	memset(w, 0, sizeof *w);
 	w->root = g->orch.root;
@@ -250,7 +269,7 @@ static int judge(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_s
 	roz_buf p = ROZ_BUF_INIT;
 	int rc;
 
-	world_of(g, &w);
+	world_of_run(g, &w);
 	w.paths = env->paths;
 	rc = roz_govern_pre_tool_use(in, g->have_sh ? &g->sh : NULL, g->have_sh ? &g->eff : NULL, &w, &o,
 				     env->now, s && g->active ? &s->gov : NULL, &gr);
@@ -287,6 +306,39 @@ out:
 	return rc;
 }
 
+/* `roz intent accept`, which only a person may run: by any path, the shell reader reduced it to `roz`. */
+static bool runs_accept(const roz_shell_result *sh)
+{
+	for (size_t i = 0; i < sh->ncmds; i++) {
+		const roz_shell_cmd *c = &sh->cmds[i];
+
+		if (c->nwords >= 3 && strcmp(c->words[0], "roz") == 0 && strcmp(c->words[1], "intent") == 0 &&
+		    strcmp(c->words[2], "accept") == 0)
+			return true;
+	}
+	return false;
+}
+
+static int refuse_accept(const roz_hook_input *in, roz_hook_result *res)
+{
+	roz_denial d = {0};
+	roz_buf text = ROZ_BUF_INIT;
+	int rc;
+
+	if ((rc = roz_denial_set(&d, ROZ_DENIAL_ORCHESTRATION, in->tool_name, NULL,
+				 "accepting a change governance does not allow is the person's decision: they "
+				 "run `roz intent accept` in a terminal. Undo the change instead, or ask them.")) < 0)
+		return rc;
+	roz_denial_render(&d, &text);
+	roz_denial_dispose(&d);
+	if (roz_buf_failed(&text)) {
+		roz_buf_dispose(&text);
+		return ROZ_ENOMEM;
+	}
+	roz_hook_output_dispose(&res->output);
+	return roz_hook_output_take(&res->output, ROZ_OUTPUT_DENY, roz_buf_detach(&text, NULL));
+}
+
 int gov_apply(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz_env *env,
 	      const roz_hook_plan *plan, roz_session **session, roz_hook_result *res)
 {
@@ -310,6 +362,10 @@ int gov_apply(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz
 	case ROZ_HOOK_USER_PROMPT:
 		return g->active && !plan->is_notification ? briefing(g, ev, *session, res) : ROZ_OK;
 	case ROZ_HOOK_PRE_TOOL_USE:
+		if (g->have_sh && runs_accept(&g->sh))
+			return refuse_accept(in, res);
+		if ((rc = gov_detect_pre(g, in, res)) < 0)
+			return rc;
 		if (!g->active && !g->have_sh)
 			return ROZ_OK;
 		if (g->active && !*session && (rc = roz_session_new(in->session_id, env->now, session)) < 0)
@@ -319,12 +375,14 @@ int gov_apply(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz
 		roz_gov_world w;
 		bool save = false;
 
-		if (!g->active && !g->records)
+		if (!g->active && !g->records && !g->detects)
 			return ROZ_OK;
 		if (!*session && (rc = roz_session_new(in->session_id, env->now, session)) < 0)
 			return rc;
+		if ((rc = gov_detect_post(g, in, env, *session, res)) < 0)
+			return rc;
 		if (g->active) {
-			world_of(g, &w);
+			world_of_run(g, &w);
 			w.paths = env->paths;
 			if ((rc = roz_govern_post_tool_use(in, g->have_sh ? &g->eff : NULL, &w, env->now,
 							   &(*session)->gov, &save)) < 0)
@@ -332,8 +390,11 @@ int gov_apply(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz
 			if (save)
 				res->save = true;
 		}
-		return g->records ? gov_record(g, in, env, *session, res) : ROZ_OK;
+		return g->records || (g->detected_run && g->ndetected) ? gov_record(g, in, env, *session, res)
+								      : ROZ_OK;
 	}
+	case ROZ_HOOK_STOP:
+		return gov_detect_stop(g, in, env, *session, res);
 	default:
 		return ROZ_OK;
 	}

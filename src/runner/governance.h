@@ -25,6 +25,10 @@ typedef struct gov_run {
 	const char *version;   /* roz's, for records */
 	const char *storage;   /* roz's storage (the config's); parsed intents are kept under it */
 	char *cache_dir;       /* <storage>/intents, made when a repository is looked for */
+	bool detects;          /* a governed repository's tool call: its changes are detected (detect.c) */
+	bool detected_run;     /* detection compared the tree for this call: `detected` is what changed */
+	char **detected;       /* in-scope files the call changed, relative to the root, for the ledger */
+	size_t ndetected;
 } gov_run;
 
 /*
@@ -54,6 +58,24 @@ int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_ses
 /* A refusal for a governed change when the session cannot be had (fails closed). */
 int gov_refuse_without_session(gov_run *g, const roz_hook_input *in, const char *why,
 			       roz_hook_output *out);
+
+/* The world governance's rules see, from what gov_prepare found. */
+void world_of_run(const gov_run *g, roz_gov_world *w);
+
+/* Remember an in-scope file detection found changed, for the ledger. ROZ_OK or ROZ_ENOMEM. */
+int gov_detected_add(gov_run *g, const char *rel);
+
+/*
+ * Detection (detect.c). Before a call: mark when it began (the session's
+ * first call takes the snapshot). After it: compare, judge, tell, keep
+ * violations. At Stop: hold the stop while a violation stands. Failures of
+ * detection itself are warnings in res->notes. ROZ_OK or ROZ_ENOMEM.
+ */
+int gov_detect_pre(gov_run *g, const roz_hook_input *in, roz_hook_result *res);
+int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s,
+		    roz_hook_result *res);
+int gov_detect_stop(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s,
+		    roz_hook_result *res);
 
 void gov_run_dispose(gov_run *g);
 

@@ -135,14 +135,25 @@ int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_ses
 	char *path = NULL;
 	int rc = ROZ_OK;
 
-	if (roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_BASH) {
+	if (g->detected_run && roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_BASH) {
+		/* what the tree shows the line changed, not what it said it would */
+		max = g->ndetected;
+	} else if (roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_BASH) {
 		if (!g->have_sh)
 			return ROZ_OK;
 		max = eff->ntargets;
 	}
 	if (!max || !(t = roz_calloc(max, sizeof *t)))
 		goto out;
-	if (roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_BASH) {
+	if (g->detected_run && roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_BASH) {
+		for (size_t i = 0; i < g->ndetected && rc == ROZ_OK; i++) {
+			char *abs = roz_asprintf("%s/%s", strcmp(g->orch.root, "/") ? g->orch.root : "",
+						 g->detected[i]);
+
+			rc = abs ? add_target(g, in, env, cwd, abs, true, t, &n) : ROZ_ENOMEM;
+			roz_free(abs);
+		}
+	} else if (roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_BASH) {
 		for (size_t i = 0; i < eff->ntargets && rc == ROZ_OK; i++)
 			if (eff->targets[i].path)
 				rc = add_target(g, in, env, cwd, eff->targets[i].path, true, t, &n);

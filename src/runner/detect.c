@@ -1,0 +1,547 @@
+/*
+ * detect.c - the runner's detection step (docs/governance.md,
+ * "Detection"): in a governed repository, the working tree is
+ * snapshotted by lstat (roz/tree.h) and what a tool call changed,
+ * however it changed it, is judged like a visible write (roz/detect.h).
+ *
+ *   PreToolUse   the session's snapshot of this repository is touched, so
+ *                its modification time marks when the call began (one
+ *                utimensat); a session's first call takes the snapshot.
+ *   PostToolUse  the tree is walked again and compared with the snapshot:
+ *                changes made since the call began are judged; a
+ *                violation is told to the agent at once and kept in the
+ *                session, in-scope files go to the ledger record; the new
+ *                walk becomes the snapshot.
+ *   Stop         each kept violation is checked against the tree; while
+ *                one stands (not undone, not accepted by a person with
+ *                `roz intent accept`) the stop is held, at most
+ *                circuit_breaker.max_blocks times in a row.
+ *
+ * Snapshots live under <storage>/trees/, one per session and repository.
+ * Detection is observability's stricter half, so its own failures (a
+ * snapshot that cannot be written, a tree too large to walk) are warnings,
+ * never refusals: prevention still stands in front of every call.
+ */
+#include "governance.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "roz/detect.h"
+#include "roz/digest.h"
+#include "roz/json.h"
+#include "roz/tree.h"
+#include "roz/tree_diff.h"
+
+extern char **environ;
+
+/* How far before Claude Code's own start of the call (now - duration_ms) a change still counts. */
+#define DETECT_SLACK_NS (250LL * 1000000LL)
+
+static int64_t ns_of(struct timespec t)
+{
+	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* <storage>/trees/<session>-<first 16 hex of sha256(root)>.tree; the folder is made. */
+static int snapshot_path(const gov_run *g, const char *sid, char **out)
+{
+	char hex[ROZ_SHA256_HEX_SIZE], *dir;
+	int rc = ROZ_OK;
+
+	*out = NULL;
+	if (!g->storage || !sid)
+		return ROZ_ENOTFOUND;
+	if (!(dir = roz_asprintf("%s/trees", g->storage)))
+		return ROZ_ENOMEM;
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		roz_error_set("cannot make '%s': %s", dir, strerror(errno));
+		rc = ROZ_EIO;
+	} else {
+		roz_digest_sha256_hex(g->orch.root, strlen(g->orch.root), hex);
+		hex[16] = '\0';
+		if (!(*out = roz_asprintf("%s/%s-%s.tree", dir, sid, hex)))
+			rc = ROZ_ENOMEM;
+	}
+	roz_free(dir);
+	return rc;
+}
+
+static void walk_opts(const gov_run *g, roz_tree_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->extra = g->orch.have_ignore ? &g->orch.ignore : NULL;
+	o->fold_case = g->orch.fold_case;
+}
+
+static void warn(roz_hook_result *res, const char *event, const char *what)
+{
+	roz_buf_addf(&res->notes, "roz: warning: %s: governance detection: %s\n", event, what);
+}
+
+/* Walk the tree; a tree past the walk's bound leaves detection off for this call. */
+static int walk(const gov_run *g, roz_tree *t, roz_hook_result *res, const char *event)
+{
+	roz_tree_opts o;
+	int rc;
+
+	walk_opts(g, &o);
+	if ((rc = roz_tree_walk(g->orch.root, &o, t)) < 0) {
+		if (rc != ROZ_ENOMEM)
+			warn(res, event, roz_error_last());
+		return rc;
+	}
+	if (t->truncated) {
+		roz_buf_addf(&res->notes,
+			     "roz: warning: %s: governance detection: %s holds more than %u entries; changes "
+			     "are judged by the command line only (roz doctor)\n",
+			     event, g->orch.root, (unsigned)ROZ_TREE_MAX_ENTRIES);
+		roz_tree_dispose(t);
+		return ROZ_EINVALID;
+	}
+	return ROZ_OK;
+}
+
+int gov_detect_pre(gov_run *g, const roz_hook_input *in, roz_hook_result *res)
+{
+	char *path = NULL;
+	roz_tree t = {0};
+	int rc;
+
+	if (!g->detects)
+		return ROZ_OK;
+	if ((rc = snapshot_path(g, in->session_id, &path)) < 0)
+		goto out;
+	/* the mark: the snapshot's mtime is now, on the clock file times use */
+	if (utimensat(AT_FDCWD, path, NULL, 0) == 0)
+		goto out;
+	if (errno != ENOENT) {
+		roz_error_set("cannot mark '%s': %s", path, strerror(errno));
+		rc = ROZ_EIO;
+		goto out;
+	}
+	/* the session's first call here: what the tree holds before it */
+	if ((rc = walk(g, &t, res, "pre-tool-use")) < 0)
+		goto out;
+	rc = roz_tree_save(&t, path);
+out:
+	if (rc < 0 && rc != ROZ_ENOMEM && rc != ROZ_EINVALID)
+		warn(res, "pre-tool-use", roz_error_last());
+	roz_tree_dispose(&t);
+	roz_free(path);
+	return rc == ROZ_ENOMEM ? rc : ROZ_OK;
+}
+
+/* When the call began: the mark, or Claude Code's own account of the call if that is earlier. */
+static int64_t call_start(const char *path, const roz_hook_input *in, const roz_env *env)
+{
+	struct stat st;
+	int64_t since = INT64_MAX;
+	const cJSON *d = in->root ? cJSON_GetObjectItemCaseSensitive(in->root, "duration_ms") : NULL;
+
+	if (stat(path, &st) == 0)
+		since = ns_of(st.st_mtim);
+	if (cJSON_IsNumber(d) && d->valuedouble >= 0 && d->valuedouble < 1e9) {
+		int64_t now = env->now.sec * 1000000000LL + env->now.nsec;
+		int64_t began = now - (int64_t)(d->valuedouble * 1e6) - DETECT_SLACK_NS;
+
+		if (began < since)
+			since = began;
+	}
+	return since;
+}
+
+static int keep_violation(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s,
+			  const roz_change *c, roz_denial_code code)
+{
+	roz_gov_violation_in v = {
+		.root = g->orch.root,
+		.path = c->path,
+		.from = c->from,
+		.change = roz_change_kind_name(c->kind),
+		.code = roz_denial_code_name(code),
+		.tool = in->tool_name,
+		.existed = c->existed,
+		.at = env->now,
+	};
+	int rc = roz_session_gov_violation_add(&s->gov, &v);
+
+	return rc == ROZ_EINVALID ? ROZ_OK : rc; /* a path roz cannot store is still told */
+}
+
+/* A change at the place of a violation already kept: undoing it, or more of the same; the stop settles it. */
+static bool standing(const gov_run *g, const roz_session_gov *sg, const roz_change *c)
+{
+	for (size_t i = 0; i < sg->n_violations; i++) {
+		const roz_gov_violation *v = &sg->violations[i];
+
+		if (strcmp(v->root, g->orch.root) != 0)
+			continue;
+		if (strcmp(v->path, c->path) == 0 || (v->from && strcmp(v->from, c->path) == 0) ||
+		    (c->from && (strcmp(v->path, c->from) == 0 || (v->from && strcmp(v->from, c->from) == 0))))
+			return true;
+	}
+	return false;
+}
+
+static int trace_detected(roz_session *s, const roz_env *env, const roz_hook_input *in, const roz_change *c,
+			  roz_denial_code code)
+{
+	roz_buf p = ROZ_BUF_INIT;
+	int rc;
+
+	roz_buf_adds(&p, "{\"code\":");
+	roz_json_add_string(&p, roz_denial_code_name(code));
+	roz_buf_adds(&p, ",\"decision\":\"detected\",\"tool\":");
+	roz_json_add_string(&p, in->tool_name ? in->tool_name : "");
+	roz_buf_adds(&p, ",\"path\":");
+	roz_json_add_string(&p, c->path);
+	roz_buf_adds(&p, ",\"change\":");
+	roz_json_add_string(&p, roz_change_kind_name(c->kind));
+	roz_buf_addc(&p, '}');
+	if ((rc = roz_buf_failed(&p)) == ROZ_OK)
+		rc = roz_hook_trace(s, env, ROZ_EVENT_GOVERNANCE_REFUSED, p.ptr);
+	roz_buf_dispose(&p);
+	return rc == ROZ_EINVALID ? ROZ_OK : rc;
+}
+
+/* The answer to a call that made changes governance does not allow: the tool ran, so the agent undoes. */
+static int tell(roz_hook_result *res, const roz_buf *list, const roz_buf *undo)
+{
+	roz_buf t = ROZ_BUF_INIT;
+	roz_hook_output *o = &res->output;
+
+	roz_buf_adds(&t, "roz governance: this call changed files that its intent does not allow. The working "
+			 "tree shows:\n");
+	roz_buf_add(&t, list->ptr, list->len);
+	roz_buf_adds(&t, "\nUndo each change (");
+	roz_buf_add(&t, undo->ptr, undo->len);
+	roz_buf_adds(&t, "), or ask the person to accept it: they run `roz intent accept <path>` in a "
+			 "terminal. The session cannot stop while a change stands.");
+	if (o->text && (o->kind == ROZ_OUTPUT_CONTEXT || o->kind == ROZ_OUTPUT_BLOCK)) {
+		roz_buf_adds(&t, "\n\n");
+		roz_buf_adds(&t, o->text);
+	}
+	if (roz_buf_failed(&t)) {
+		roz_buf_dispose(&t);
+		return ROZ_ENOMEM;
+	}
+	o->more = "`roz intent violations` lists every change that stands";
+	return roz_hook_output_take(o, ROZ_OUTPUT_BLOCK, roz_buf_detach(&t, NULL));
+}
+
+int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s,
+		    roz_hook_result *res)
+{
+	roz_tree before = {0}, after = {0};
+	roz_changes ch = {0};
+	roz_gov_world w;
+	roz_buf list = ROZ_BUF_INIT, undo = ROZ_BUF_INIT;
+	char *path = NULL;
+	struct stat root_st;
+	size_t others = 0, nviol = 0;
+	int64_t since;
+	int rc;
+
+	if (!g->detects || !s)
+		return ROZ_OK;
+	if ((rc = snapshot_path(g, in->session_id, &path)) < 0)
+		goto out;
+	since = call_start(path, in, env);
+	rc = roz_tree_load(path, &before);
+	if (rc == ROZ_ENOMEM)
+		goto out;
+	if ((rc = walk(g, &after, res, "post-tool-use")) < 0)
+		goto out;
+	if (rc == ROZ_OK && before.n == 0 && since == INT64_MAX) {
+		/* no snapshot and no mark: this walk is the first sight of the tree */
+		rc = roz_tree_save(&after, path);
+		goto out;
+	}
+	if (stat(g->orch.root, &root_st) < 0) {
+		roz_error_set("cannot stat '%s': %s", g->orch.root, strerror(errno));
+		rc = ROZ_EIO;
+		goto out;
+	}
+	if ((rc = roz_tree_diff(&before, &after, ns_of(root_st.st_ctim), since, &ch, &others)) < 0)
+		goto out;
+	if ((ch.n || others || before.n != after.n) && (rc = roz_tree_save(&after, path)) < 0)
+		goto out;
+	g->detected_run = true;
+	/* judging needs the intents, read only when something changed */
+	if (ch.n && (rc = roz_orchestration_load(&g->orch, ROZ_ORCH_INTENTS)) < 0)
+		goto out;
+	world_of_run(g, &w);
+	for (size_t i = 0; i < ch.n; i++) {
+		const roz_change *c = &ch.items[i];
+		roz_denial_code code;
+		roz_detect_verdict v = roz_detect_judge(c, &w, &s->gov, &code);
+
+		if (v == ROZ_DETECT_IN_SCOPE && !c->dir && c->kind != ROZ_CHANGE_REMOVED) {
+			if ((rc = gov_detected_add(g, c->path)) < 0)
+				goto out;
+			continue;
+		}
+		if (v != ROZ_DETECT_VIOLATION || standing(g, &s->gov, c))
+			continue;
+		if ((rc = keep_violation(g, in, env, s, c, code)) < 0 ||
+		    (rc = trace_detected(s, env, in, c, code)) < 0)
+			goto out;
+		roz_buf_adds(&list, "- ");
+		roz_detect_describe(c, code, s->gov.intent_id, &list);
+		roz_buf_addc(&list, '\n');
+		if (nviol++ < 3) {
+			if (undo.len)
+				roz_buf_adds(&undo, "; ");
+			roz_detect_how_to_undo(c->kind, c->existed, c->path, &undo);
+		}
+	}
+	if (nviol) {
+		s->gov.present = true;
+		res->save = true;
+		if (nviol > 3)
+			roz_buf_adds(&undo, "; and the same for the others");
+		if (roz_buf_failed(&list) || roz_buf_failed(&undo)) {
+			rc = ROZ_ENOMEM;
+			goto out;
+		}
+		rc = tell(res, &list, &undo);
+	}
+out:
+	if (rc < 0 && rc != ROZ_ENOMEM && rc != ROZ_EINVALID)
+		warn(res, "post-tool-use", roz_error_last());
+	roz_buf_dispose(&list);
+	roz_buf_dispose(&undo);
+	roz_changes_dispose(&ch);
+	roz_tree_dispose(&before);
+	roz_tree_dispose(&after);
+	roz_free(path);
+	return rc == ROZ_ENOMEM ? rc : ROZ_OK;
+}
+
+/* ---- Stop ----------------------------------------------------------------------- */
+
+/*
+ * Which of `paths` git reports as different from the index or HEAD (or
+ * untracked): dirty[i] set. ROZ_OK, or ROZ_EIO when git cannot say (then
+ * every path counts as dirty).
+ */
+static int git_dirty(const char *root, char **paths, size_t n, bool *dirty)
+{
+	char **argv = roz_calloc(n + 12, sizeof *argv), *r = roz_strdup(root);
+	posix_spawn_file_actions_t fa;
+	int fds[2] = {-1, -1}, status = 0, rc = ROZ_EIO;
+	roz_buf out = ROZ_BUF_INIT;
+	pid_t pid;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		dirty[i] = true;
+	if (!argv || !r) {
+		roz_free(argv);
+		roz_free(r);
+		return ROZ_ENOMEM;
+	}
+	argv[k++] = "git";
+	argv[k++] = "-C";
+	argv[k++] = r;
+	argv[k++] = "status";
+	argv[k++] = "--porcelain=v1";
+	argv[k++] = "-z";
+	argv[k++] = "--untracked-files=all";
+	argv[k++] = "--no-renames";
+	argv[k++] = "--";
+	for (size_t i = 0; i < n; i++)
+		argv[k++] = paths[i];
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		roz_free(argv);
+		roz_free(r);
+		return ROZ_EIO;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (posix_spawnp(&pid, "git", &fa, NULL, argv, environ) != 0)
+		pid = -1;
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	if (pid > 0) {
+		char buf[4096];
+		ssize_t got;
+
+		while ((got = read(fds[0], buf, sizeof buf)) != 0) {
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got < 0)
+				break;
+			roz_buf_add(&out, buf, (size_t)got);
+		}
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !roz_buf_failed(&out)) {
+			rc = ROZ_OK;
+			for (size_t i = 0; i < n; i++)
+				dirty[i] = false;
+			/* entries "XY path\0" */
+			for (size_t at = 0; at + 3 < out.len;) {
+				const char *p = out.ptr + at + 3;
+				size_t len = strnlen(p, out.len - at - 3);
+
+				for (size_t i = 0; i < n; i++)
+					if (strlen(paths[i]) == len && memcmp(paths[i], p, len) == 0)
+						dirty[i] = true;
+				at += 3 + len + 1;
+			}
+		}
+	}
+	close(fds[0]);
+	roz_buf_dispose(&out);
+	roz_free(argv);
+	roz_free(r);
+	return rc;
+}
+
+static bool exists(const char *root, const char *rel)
+{
+	struct stat st;
+	char *p = roz_asprintf("%s/%s", strcmp(root, "/") ? root : "", rel);
+	bool there = p && lstat(p, &st) == 0;
+
+	roz_free(p);
+	return there;
+}
+
+/*
+ * Undone: what was created is gone; what was renamed is back where it was;
+ * what existed stands again as git holds it (committed content, mode).
+ * Something that existed but git does not track cannot be shown undone:
+ * the person accepts it.
+ */
+static int check_undone(roz_session_gov *g, bool *undone)
+{
+	size_t nv = g->n_violations;
+	char **paths = roz_calloc(nv, sizeof *paths);
+	size_t *which = roz_calloc(nv, sizeof *which);
+	bool *dirty = roz_calloc(nv, sizeof *dirty), *asked = roz_calloc(nv, sizeof *asked);
+	int rc = ROZ_OK;
+
+	if (!paths || !which || !dirty || !asked) {
+		rc = ROZ_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < nv; i++) {
+		const roz_gov_violation *v = &g->violations[i];
+
+		if (strcmp(v->change, "renamed") == 0)
+			undone[i] = !exists(v->root, v->path) && v->from && exists(v->root, v->from);
+		else if (!v->existed)
+			undone[i] = !exists(v->root, v->path);
+		else
+			asked[i] = !exists(v->root, v->path); /* still gone: not undone, git need not say */
+	}
+	/* what existed and stands again: one git per repository says whether it is as committed */
+	for (size_t i = 0; i < nv; i++) {
+		const char *root = g->violations[i].root;
+		size_t n = 0;
+
+		if (asked[i] || undone[i] || !g->violations[i].existed || strcmp(g->violations[i].change, "renamed") == 0)
+			continue;
+		for (size_t j = i; j < nv; j++) {
+			const roz_gov_violation *u = &g->violations[j];
+
+			if (!asked[j] && !undone[j] && u->existed && strcmp(u->change, "renamed") != 0 &&
+			    strcmp(u->root, root) == 0) {
+				paths[n] = u->path;
+				which[n++] = j;
+				asked[j] = true;
+			}
+		}
+		if ((rc = git_dirty(root, paths, n, dirty)) == ROZ_ENOMEM)
+			goto out;
+		for (size_t k = 0; rc == ROZ_OK && k < n; k++)
+			undone[which[k]] = !dirty[k];
+		rc = ROZ_OK;
+	}
+out:
+	roz_free(paths);
+	roz_free(which);
+	roz_free(dirty);
+	roz_free(asked);
+	return rc;
+}
+
+int gov_detect_stop(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s,
+		    roz_hook_result *res)
+{
+	roz_hook_output *o = &res->output;
+	roz_buf t = ROZ_BUF_INIT;
+	bool *undone;
+	size_t before;
+	int rc;
+
+	(void)g;
+	(void)in;
+	if (!s || !s->gov.n_violations)
+		return ROZ_OK;
+	before = s->gov.n_violations;
+	if (!(undone = roz_calloc(before, sizeof *undone)))
+		return ROZ_ENOMEM;
+	if ((rc = check_undone(&s->gov, undone)) < 0) {
+		roz_free(undone);
+		return rc;
+	}
+	for (size_t i = before; i-- > 0;)
+		if (undone[i])
+			roz_session_gov_violation_remove(&s->gov, i);
+	roz_free(undone);
+	if (s->gov.n_violations != before)
+		res->save = true;
+	if (!s->gov.n_violations) {
+		if (s->gov.stop_holds)
+			s->gov.stop_holds = 0, res->save = true;
+		return ROZ_OK;
+	}
+	if (o->kind != ROZ_OUTPUT_ALLOW && o->kind != ROZ_OUTPUT_BLOCK)
+		return ROZ_OK;
+	if (o->kind == ROZ_OUTPUT_ALLOW && env->config->max_blocks &&
+	    s->gov.stop_holds >= env->config->max_blocks) {
+		roz_buf_addf(&res->notes,
+			     "roz: warning: stop: %zu change(s) governance does not allow still stand after %u "
+			     "held stops; letting the agent stop (circuit breaker). `roz intent violations` "
+			     "lists them\n",
+			     s->gov.n_violations, (unsigned)s->gov.stop_holds);
+		s->gov.stop_holds = 0;
+		res->save = true;
+		return ROZ_OK;
+	}
+	roz_buf_adds(&t, "roz governance: changes this session made that its intent does not allow still stand:\n");
+	for (size_t i = 0; i < s->gov.n_violations; i++) {
+		const roz_gov_violation *v = &s->gov.violations[i];
+
+		roz_buf_addf(&t, "- %s: %s (%s)\n", v->path, v->change, v->code);
+	}
+	roz_buf_adds(&t, "Undo each (remove what was created, move back what was renamed, `git restore -- "
+			 "<path>` what was committed), or ask the person to run `roz intent accept <path>` in a "
+			 "terminal; then stop again.");
+	if (o->kind == ROZ_OUTPUT_BLOCK && o->text) {
+		roz_buf_adds(&t, "\n\n");
+		roz_buf_adds(&t, o->text);
+	} else {
+		s->gov.stop_holds++;
+	}
+	res->save = true;
+	if (roz_buf_failed(&t)) {
+		roz_buf_dispose(&t);
+		return ROZ_ENOMEM;
+	}
+	o->more = "`roz intent violations` lists every change that stands";
+	return roz_hook_output_take(o, ROZ_OUTPUT_BLOCK, roz_buf_detach(&t, NULL));
+}

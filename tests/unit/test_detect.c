@@ -1,0 +1,440 @@
+/*
+ * test_detect.c - detection: what two snapshots say changed and since
+ * when (roz_tree_diff), how each change is judged (roz_detect_judge), the
+ * violations a session keeps, and the whole loop through the real binary
+ * in a real git repository: a script's out-of-scope change is told at
+ * once, holds the stop until it is undone or a person accepts it, and its
+ * in-scope change is recorded in the ledger.
+ */
+#include "support.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "roz/detect.h"
+#include "roz/session_gov.h"
+#include "roz/tree_diff.h"
+
+/* ---- the pure parts ------------------------------------------------------------ */
+
+static roz_tree_entry E(const char *path, uint32_t mode, uint64_t ino, uint64_t size, int64_t mtime,
+			int64_t ctime)
+{
+	roz_tree_entry e = {(char *)(uintptr_t)path, mode, 1, size, ino, mtime, ctime};
+
+	return e;
+}
+
+#define F 0100644u
+#define D 040755u
+
+static const roz_change *find_change(const roz_changes *c, const char *path)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->items[i].path, path) == 0)
+			return &c->items[i];
+	return NULL;
+}
+
+static void diff_counts_only_what_changed_since_the_call_began(void **state)
+{
+	/* before: a/ (dir), a/x, b, c, d; the call begins at 100 */
+	roz_tree_entry before[] = {E("a", D, 1, 0, 10, 10), E("a/x", F, 2, 5, 10, 10), E("b", F, 3, 5, 10, 10),
+				   E("c", F, 4, 5, 10, 10), E("d", F, 5, 5, 10, 10), E("p", F, 9, 5, 10, 10)};
+	/* after: a/x gone (a changed at 150), b edited at 120, c chmod-ed at 130, d renamed to e,
+	 * n new at 140, p edited by someone at 50 (before the call) */
+	roz_tree_entry after[] = {E("a", D, 1, 0, 150, 150), E("b", F, 3, 9, 120, 120), E("c", 0100755u, 4, 5, 10, 130),
+				  E("e", F, 5, 5, 10, 110), E("n", F, 8, 1, 140, 140), E("p", F, 9, 7, 50, 50)};
+	roz_tree tb = {before, 6, 0, 0, false}, ta = {after, 6, 0, 0, false};
+	roz_changes c = {0};
+	size_t others = 0;
+	const roz_change *x;
+
+	(void)state;
+	/* the root changed at 110 (d -> e, n created there) */
+	assert_int_equal(roz_tree_diff(&tb, &ta, 110, 100, &c, &others), ROZ_OK);
+	assert_non_null(x = find_change(&c, "a/x"));
+	assert_int_equal(x->kind, ROZ_CHANGE_REMOVED);
+	assert_true(x->existed);
+	assert_non_null(x = find_change(&c, "b"));
+	assert_int_equal(x->kind, ROZ_CHANGE_MODIFIED);
+	assert_non_null(x = find_change(&c, "c"));
+	assert_int_equal(x->kind, ROZ_CHANGE_MODE);
+	assert_non_null(x = find_change(&c, "e"));
+	assert_int_equal(x->kind, ROZ_CHANGE_RENAMED);
+	assert_string_equal(x->from, "d");
+	assert_null(find_change(&c, "d"));
+	assert_non_null(x = find_change(&c, "n"));
+	assert_int_equal(x->kind, ROZ_CHANGE_CREATED);
+	assert_false(x->existed);
+	/* someone else's edit before the call, and the directory's own mtime, are not the call's */
+	assert_null(find_change(&c, "p"));
+	assert_null(find_change(&c, "a"));
+	assert_int_equal(c.n, 5);
+	assert_int_equal(others, 1);
+	roz_changes_dispose(&c);
+
+	/* the same trees judged from a later start: only what changed after it */
+	assert_int_equal(roz_tree_diff(&tb, &ta, 110, 135, &c, &others), ROZ_OK);
+	assert_int_equal(c.n, 2); /* a/x (its directory changed at 150), n (140) */
+	assert_non_null(find_change(&c, "a/x"));
+	assert_non_null(find_change(&c, "n"));
+	roz_changes_dispose(&c);
+}
+
+static void diff_sees_type_and_link_changes(void **state)
+{
+	roz_tree_entry before[] = {E("f", F, 1, 5, 10, 10), E("l", F, 2, 5, 10, 10)};
+	roz_tree_entry after[] = {E("f", 0120777u, 3, 5, 110, 110), E("l", F, 2, 5, 10, 120)};
+	roz_tree tb = {before, 2, 0, 0, false}, ta = {after, 2, 0, 0, false};
+	roz_changes c = {0};
+
+	(void)state;
+	after[1].nlink = 2; /* a hard link made to it elsewhere */
+	assert_int_equal(roz_tree_diff(&tb, &ta, 0, 100, &c, NULL), ROZ_OK);
+	assert_int_equal(c.n, 2);
+	assert_int_equal(find_change(&c, "f")->kind, ROZ_CHANGE_MODIFIED); /* a file became a link */
+	assert_int_equal(find_change(&c, "l")->kind, ROZ_CHANGE_LINKED);
+	roz_changes_dispose(&c);
+}
+
+static roz_intents *intents_of(const char *yaml)
+{
+	roz_intents *ints = calloc(1, sizeof *ints);
+	roz_intents_error err;
+
+	assert_int_equal(roz_intents_parse(yaml, strlen(yaml), ints, &err), ROZ_OK);
+	return ints;
+}
+
+static void judge_follows_the_rules_of_prevention(void **state)
+{
+	roz_intents *ints = intents_of("active_intents:\n  - id: INT-1\n    name: A\n    status: IN_PROGRESS\n"
+				       "    owned_scope: [\"src/**\"]\n  - id: INT-2\n    name: B\n"
+				       "    status: COMPLETED\n    owned_scope: [\"**\"]\n");
+	roz_ignore ig;
+	roz_gov_world w = {.root = "/r", .governed = true, .intents = ints};
+	roz_session_gov g = {0};
+	roz_change c = {ROZ_CHANGE_MODIFIED, (char *)(uintptr_t)"src/a.ts", NULL, false, true};
+	roz_denial_code code;
+
+	(void)state;
+	assert_int_equal(roz_ignore_parse("*.yaml\nbuild/\n", 14, &ig, NULL), ROZ_OK);
+	w.ignore = &ig;
+	/* no intent: any change is a violation */
+	assert_int_equal(roz_detect_judge(&c, &w, &g, &code), ROZ_DETECT_VIOLATION);
+	assert_int_equal(code, ROZ_DENIAL_INTENT_REQUIRED);
+	g.intent_id = (char *)(uintptr_t)"INT-1";
+	assert_int_equal(roz_detect_judge(&c, &w, &g, &code), ROZ_DETECT_IN_SCOPE);
+	c.path = (char *)(uintptr_t)"docs/x.md";
+	assert_int_equal(roz_detect_judge(&c, &w, &g, &code), ROZ_DETECT_VIOLATION);
+	assert_int_equal(code, ROZ_DENIAL_SCOPE_VIOLATION);
+	/* ignored paths are outside governance, but .orchestration/ never is */
+	c.path = (char *)(uintptr_t)"build/out.o";
+	assert_int_equal(roz_detect_judge(&c, &w, &g, &code), ROZ_DETECT_OUTSIDE);
+	c.path = (char *)(uintptr_t)".orchestration/active_intents.yaml";
+	assert_int_equal(roz_detect_judge(&c, &w, &g, &code), ROZ_DETECT_VIOLATION);
+	assert_int_equal(code, ROZ_DENIAL_ORCHESTRATION);
+	/* the ledger is roz's own to append to */
+	c.path = (char *)(uintptr_t)".orchestration/agent_trace.jsonl";
+	assert_int_equal(roz_detect_judge(&c, &w, &g, &code), ROZ_DETECT_OUTSIDE);
+	/* a rename is judged at both ends: out of scope into scope is still a removal out of scope */
+	c.kind = ROZ_CHANGE_RENAMED;
+	c.path = (char *)(uintptr_t)"src/moved.md";
+	c.from = (char *)(uintptr_t)"docs/x.md";
+	assert_int_equal(roz_detect_judge(&c, &w, &g, &code), ROZ_DETECT_VIOLATION);
+	assert_int_equal(code, ROZ_DENIAL_SCOPE_VIOLATION);
+	c.from = (char *)(uintptr_t)"src/old.ts";
+	assert_int_equal(roz_detect_judge(&c, &w, &g, &code), ROZ_DETECT_IN_SCOPE);
+	/* an intent that is no longer IN_PROGRESS owns nothing */
+	c.kind = ROZ_CHANGE_CREATED;
+	c.from = NULL;
+	g.intent_id = (char *)(uintptr_t)"INT-2";
+	assert_int_equal(roz_detect_judge(&c, &w, &g, &code), ROZ_DETECT_VIOLATION);
+	assert_int_equal(code, ROZ_DENIAL_INTENT_REQUIRED);
+	roz_ignore_dispose(&ig);
+	roz_intents_dispose(ints);
+	free(ints);
+}
+
+static void violations_are_kept_once_per_path_and_read_back(void **state)
+{
+	roz_session_gov g = {0}, back = {0};
+	roz_gov_violation_in v = {"/r", "docs/x.md", NULL, "created", "SCOPE_VIOLATION", "Bash", false,
+				  roz_time_make(1000, 0)};
+	roz_buf b = ROZ_BUF_INIT;
+	cJSON *j;
+
+	(void)state;
+	assert_int_equal(roz_session_gov_violation_add(&g, &v), ROZ_OK);
+	/* changed again: still one, and it still did not exist before the first change */
+	v.change = "modified";
+	v.existed = true;
+	assert_int_equal(roz_session_gov_violation_add(&g, &v), ROZ_OK);
+	assert_int_equal(g.n_violations, 1);
+	assert_false(g.violations[0].existed);
+	assert_string_equal(g.violations[0].change, "modified");
+	v.path = "a\"b";
+	assert_int_equal(roz_session_gov_violation_add(&g, &v), ROZ_OK);
+	g.stop_holds = 2;
+	roz_session_gov_write(&g, &b);
+	assert_non_null(j = cJSON_Parse(roz_buf_cstr(&b)));
+	assert_int_equal(roz_session_gov_read(j, &back), ROZ_OK);
+	assert_int_equal(back.n_violations, 2);
+	assert_string_equal(back.violations[1].path, "a\"b");
+	assert_true(back.violations[1].existed);
+	assert_int_equal(back.stop_holds, 2);
+	roz_session_gov_violation_remove(&back, 0);
+	assert_int_equal(back.n_violations, 1);
+	assert_string_equal(back.violations[0].path, "a\"b");
+	cJSON_Delete(j);
+	/* a stored entry without its fields is refused, not half read */
+	assert_non_null(j = cJSON_Parse("{\"state\":\"awaiting\",\"violations\":[{\"path\":\"x\"}]}"));
+	assert_int_equal(roz_session_gov_read(j, &back), ROZ_ECORRUPT);
+	cJSON_Delete(j);
+	roz_buf_dispose(&b);
+	roz_session_gov_dispose(&g);
+	roz_session_gov_dispose(&back);
+}
+
+/* ---- through the binary, in a real repository ------------------------------------ */
+
+typedef struct fx {
+	char *home, *repo;
+	char *env[4];
+} fx;
+
+static void sh(const fx *f, const char *cmd)
+{
+	char *c = t_sprintf("cd '%s' && { %s; } >/dev/null 2>&1", f->repo, cmd);
+
+	assert_int_equal(system(c), 0);
+	free(c);
+}
+
+static void fx_make(fx *f, const char *ignore)
+{
+	char *p;
+
+	f->home = t_mkdtemp();
+	f->repo = t_mkdtemp();
+	p = t_sprintf("%s/config.toml", f->home);
+	t_write_file(p, "[review]\nrequire_reviewer = false\n");
+	free(p);
+	f->env[0] = t_sprintf("ROZ_HOME=%s", f->home);
+	f->env[1] = t_sprintf("HOME=%s", f->home);
+	f->env[2] = strdup("USER=tester");
+	f->env[3] = NULL;
+	sh(f, "git init -q && mkdir -p src docs .orchestration && echo a > src/a.ts && echo d > docs/d.md && "
+	      "printf 'active_intents:\\n  - id: INT-001\\n    name: Auth\\n    status: IN_PROGRESS\\n"
+	      "    owned_scope: [\"src/**\"]\\n' > .orchestration/active_intents.yaml && git add -A && "
+	      "git -c user.email=t@e -c user.name=t commit -qm init");
+	if (ignore) {
+		p = t_sprintf("%s/.orchestration/.intentignore", f->repo);
+		t_write_file(p, ignore);
+		free(p);
+	}
+}
+
+static void fx_dispose(fx *f)
+{
+	t_rmtree(f->home);
+	t_rmtree(f->repo);
+	free(f->home);
+	free(f->repo);
+	for (int i = 0; f->env[i]; i++)
+		free(f->env[i]);
+}
+
+static void hook(const fx *f, t_run *r, const char *event, const char *json_tail)
+{
+	const char *argv[] = {"hook", event, NULL};
+	char *in = t_sprintf("{\"session_id\":\"s-1\",\"cwd\":\"%s\"%s}", f->repo, json_tail);
+
+	t_run_roz(r, in, (const char *const *)f->env, argv);
+	assert_int_equal(r->status, 0);
+	free(in);
+}
+
+/* One Bash call prevention lets through: its PreToolUse, what it does (done here), its PostToolUse. */
+static void bash(const fx *f, t_run *post, const char *command, const char *effect)
+{
+	char *tail = t_sprintf(",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"%s\"}", command);
+	char *ptail = t_sprintf("%s,\"duration_ms\":20", tail);
+	t_run r;
+
+	hook(f, &r, "pre-tool-use", tail);
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	if (effect)
+		sh(f, effect);
+	hook(f, post, "post-tool-use", ptail);
+	free(tail);
+	free(ptail);
+}
+
+static void stop(const fx *f, t_run *r)
+{
+	hook(f, r, "stop", ",\"stop_hook_active\":false");
+}
+
+static void a_scripts_out_of_scope_change_holds_the_stop_until_undone(void **state)
+{
+	fx f;
+	t_run r;
+	char *ledger, *p;
+
+	(void)state;
+	fx_make(&f, NULL);
+	bash(&f, &r, "roz intent select INT-001", NULL);
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	/* a script the agent wrote: the line shows no target, the tree shows three */
+	bash(&f, &r, "python3 tool.py", "echo changed >> docs/d.md && echo new > src/new.ts && echo x > top.txt");
+	assert_non_null(strstr(r.out, "\"decision\":\"block\""));
+	assert_non_null(strstr(r.out, "docs/d.md: modified"));
+	assert_non_null(strstr(r.out, "top.txt: created"));
+	assert_null(strstr(r.out, "src/new.ts"));
+	t_run_dispose(&r);
+	/* the in-scope file is in the ledger, as a Bash write */
+	p = t_sprintf("%s/.orchestration/agent_trace.jsonl", f.repo);
+	ledger = t_read_file(p, NULL);
+	assert_non_null(ledger);
+	assert_non_null(strstr(ledger, "\"path\":\"src/new.ts\""));
+	assert_null(strstr(ledger, "top.txt"));
+	free(ledger);
+	free(p);
+	/* the stop is held, naming both */
+	stop(&f, &r);
+	assert_non_null(strstr(r.out, "\"decision\":\"block\""));
+	assert_non_null(strstr(r.out, "docs/d.md"));
+	assert_non_null(strstr(r.out, "top.txt"));
+	t_run_dispose(&r);
+	/* half undone (git restore asks the person first, who agrees): the rest still holds it */
+	sh(&f, "git restore -- docs/d.md");
+	stop(&f, &r);
+	assert_null(strstr(r.out, "docs/d.md"));
+	assert_non_null(strstr(r.out, "top.txt"));
+	t_run_dispose(&r);
+	bash(&f, &r, "rm top.txt", "rm top.txt");
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	stop(&f, &r);
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	fx_dispose(&f);
+}
+
+static void a_person_accepts_what_the_agent_may_not(void **state)
+{
+	const char *list[] = {"intent", "violations", NULL}, *accept[] = {"intent", "accept", "top.txt", NULL};
+	char old[4096];
+	fx f;
+	t_run r;
+
+	(void)state;
+	fx_make(&f, NULL);
+	/* no intent selected: a line judged read-only whose program writes anyway (a git hook, say) */
+	bash(&f, &r, "git status", "echo x > top.txt");
+	assert_non_null(strstr(r.out, "top.txt: created - no intent was selected"));
+	t_run_dispose(&r);
+	/* the agent cannot accept its own change */
+	hook(&f, &r, "pre-tool-use", ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"roz intent accept --all\"}");
+	assert_non_null(strstr(r.out, "\"permissionDecision\":\"deny\""));
+	t_run_dispose(&r);
+	/* a person can, from the repository */
+	assert_non_null(getcwd(old, sizeof old));
+	assert_int_equal(chdir(f.repo), 0);
+	t_run_roz(&r, NULL, (const char *const *)f.env, list);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "top.txt: created (INTENT_REQUIRED) by Bash in session s-1"));
+	t_run_dispose(&r);
+	t_run_roz(&r, NULL, (const char *const *)f.env, accept);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "accepted top.txt"));
+	t_run_dispose(&r);
+	t_run_roz(&r, NULL, (const char *const *)f.env, accept);
+	assert_int_equal(r.status, 1); /* nothing left to accept */
+	t_run_dispose(&r);
+	assert_int_equal(chdir(old), 0);
+	stop(&f, &r);
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	fx_dispose(&f);
+}
+
+static void others_changes_and_ignored_paths_are_not_the_calls(void **state)
+{
+	fx f;
+	t_run r;
+
+	(void)state;
+	fx_make(&f, "*.yaml\nbuild/\n");
+	bash(&f, &r, "roz intent select INT-001", NULL);
+	t_run_dispose(&r);
+	/* a person's edit between calls is not the next call's doing */
+	sh(&f, "echo person >> docs/d.md && sleep 0.4");
+	bash(&f, &r, "ls", NULL);
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	/* an ignored path costs nothing and says nothing; .orchestration/ is protected whatever the ignore file says */
+	bash(&f, &r, "./gen.sh", "mkdir -p build && echo o > build/out.o && echo 'x: 1' >> .orchestration/active_intents.yaml");
+	assert_non_null(strstr(r.out, ".orchestration/active_intents.yaml: modified - .orchestration/ is changed "
+				      "through roz only"));
+	assert_null(strstr(r.out, "build/"));
+	t_run_dispose(&r);
+	/* a rename out of scope is one change, undone by moving it back */
+	sh(&f, "git checkout -q -- .orchestration/active_intents.yaml");
+	bash(&f, &r, "./mv.sh", "mv docs/d.md src/d.md");
+	assert_non_null(strstr(r.out, "src/d.md: renamed from docs/d.md"));
+	t_run_dispose(&r);
+	/* moving it back writes out of scope, which prevention allows for undoing a standing change */
+	bash(&f, &r, "mv src/d.md docs/d.md", "mv src/d.md docs/d.md");
+	t_run_dispose(&r);
+	stop(&f, &r);
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	fx_dispose(&f);
+}
+
+static void the_circuit_breaker_still_lets_the_agent_go(void **state)
+{
+	fx f;
+	t_run r;
+
+	(void)state;
+	fx_make(&f, NULL);
+	bash(&f, &r, "git status", "echo x > top.txt");
+	t_run_dispose(&r);
+	/* the default max_blocks is 3: three held stops, then the fourth goes, with a warning */
+	for (int i = 0; i < 3; i++) {
+		stop(&f, &r);
+		assert_non_null(strstr(r.out, "\"decision\":\"block\""));
+		t_run_dispose(&r);
+	}
+	stop(&f, &r);
+	assert_string_equal(r.out, "{}\n");
+	assert_non_null(strstr(r.err, "circuit breaker"));
+	t_run_dispose(&r);
+	fx_dispose(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(diff_counts_only_what_changed_since_the_call_began),
+		cmocka_unit_test(diff_sees_type_and_link_changes),
+		cmocka_unit_test(judge_follows_the_rules_of_prevention),
+		cmocka_unit_test(violations_are_kept_once_per_path_and_read_back),
+		cmocka_unit_test(a_scripts_out_of_scope_change_holds_the_stop_until_undone),
+		cmocka_unit_test(a_person_accepts_what_the_agent_may_not),
+		cmocka_unit_test(others_changes_and_ignored_paths_are_not_the_calls),
+		cmocka_unit_test(the_circuit_breaker_still_lets_the_agent_go),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
