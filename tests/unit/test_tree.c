@@ -659,13 +659,18 @@ static void an_unreadable_directory_is_listed_without_its_contents(void **state)
 	assert_int_equal(chmod(closed, 0), 0);
 	/* can be read, not searched: its names are there, their stat is not */
 	assert_int_equal(chmod(unsearchable, 0444), 0);
+	/* nothing of ours is live in the child: under valgrind it would be counted as lost there */
+	free(closed);
+	free(unsearchable);
+	free(open_dir);
 	if (!as_unprivileged(d, check_unreadable))
 		print_message("skipped: cannot become an unprivileged user\n");
+	closed = at(d, "closed");
+	unsearchable = at(d, "unsearchable");
 	assert_int_equal(chmod(closed, 0700), 0);
 	assert_int_equal(chmod(unsearchable, 0700), 0);
 	free(closed);
 	free(unsearchable);
-	free(open_dir);
 }
 
 /* The same entries, and the same snapshot fields unless the two are from different walks. */
