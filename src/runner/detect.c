@@ -139,23 +139,23 @@ out:
 	return rc == ROZ_ENOMEM ? rc : ROZ_OK;
 }
 
-/* When the call began: the mark, or Claude Code's own account of the call if that is earlier. */
+/*
+ * When the call began: the mark PreToolUse left (the snapshot's mtime, on
+ * the clock file times use). Without one, Claude Code's own account of the
+ * call (now - duration_ms, less a margin for the hook's start), else
+ * everything since the snapshot was taken.
+ */
 static int64_t call_start(const char *path, const roz_hook_input *in, const roz_env *env)
 {
 	struct stat st;
-	int64_t since = INT64_MAX;
 	const cJSON *d = in->root ? cJSON_GetObjectItemCaseSensitive(in->root, "duration_ms") : NULL;
 
 	if (stat(path, &st) == 0)
-		since = ns_of(st.st_mtim);
-	if (cJSON_IsNumber(d) && d->valuedouble >= 0 && d->valuedouble < 1e9) {
-		int64_t now = env->now.sec * 1000000000LL + env->now.nsec;
-		int64_t began = now - (int64_t)(d->valuedouble * 1e6) - DETECT_SLACK_NS;
-
-		if (began < since)
-			since = began;
-	}
-	return since;
+		return ns_of(st.st_mtim);
+	if (cJSON_IsNumber(d) && d->valuedouble >= 0 && d->valuedouble < 1e9)
+		return env->now.sec * 1000000000LL + env->now.nsec - (int64_t)(d->valuedouble * 1e6) -
+		       DETECT_SLACK_NS;
+	return INT64_MAX;
 }
 
 static int keep_violation(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s,
@@ -174,6 +174,15 @@ static int keep_violation(gov_run *g, const roz_hook_input *in, const roz_env *e
 	int rc = roz_session_gov_violation_add(&s->gov, &v);
 
 	return rc == ROZ_EINVALID ? ROZ_OK : rc; /* a path roz cannot store is still told */
+}
+
+/* The Bash line runs roz itself (by any path: the shell reader reduced it to `roz`). */
+static bool runs_roz(const gov_run *g)
+{
+	for (size_t i = 0; g->have_sh && i < g->sh.ncmds; i++)
+		if (g->sh.cmds[i].nwords >= 2 && strcmp(g->sh.cmds[i].words[0], "roz") == 0)
+			return true;
+	return false;
 }
 
 /* A change at the place of a violation already kept: undoing it, or more of the same; the stop settles it. */
@@ -282,7 +291,12 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 	for (size_t i = 0; i < ch.n; i++) {
 		const roz_change *c = &ch.items[i];
 		roz_denial_code code;
-		roz_detect_verdict v = roz_detect_judge(c, &w, &s->gov, &code);
+		roz_detect_verdict v;
+
+		/* the lessons file is roz's to append to (an ISSUES verdict, `roz lesson add`) */
+		if (runs_roz(g) && strcmp(c->path, ROZ_ORCH_LESSONS_FILE) == 0 && !c->from)
+			continue;
+		v = roz_detect_judge(c, &w, &s->gov, &code);
 
 		if (v == ROZ_DETECT_IN_SCOPE && !c->dir && c->kind != ROZ_CHANGE_REMOVED) {
 			if ((rc = gov_detected_add(g, c->path)) < 0)

@@ -401,6 +401,26 @@ static void others_changes_and_ignored_paths_are_not_the_calls(void **state)
 	fx_dispose(&f);
 }
 
+static void roz_s_own_lessons_are_not_the_agents_change(void **state)
+{
+	fx f;
+	t_run r;
+
+	(void)state;
+	fx_make(&f, NULL);
+	bash(&f, &r, "roz intent select INT-001", NULL);
+	t_run_dispose(&r);
+	/* roz appends a lesson (as `roz decide ... ISSUES` and `roz lesson add` do) */
+	bash(&f, &r, "roz lesson add 'check tokens'", "echo '- check tokens' >> .orchestration/CLAUDE.md");
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	/* a script writing the same file is a change into .orchestration/ */
+	bash(&f, &r, "sh src/notes.sh", "echo '- mine' >> .orchestration/CLAUDE.md");
+	assert_non_null(strstr(r.out, ".orchestration/CLAUDE.md: modified - .orchestration/ is changed through roz only"));
+	t_run_dispose(&r);
+	fx_dispose(&f);
+}
+
 static void the_circuit_breaker_still_lets_the_agent_go(void **state)
 {
 	fx f;
@@ -433,6 +453,7 @@ int main(void)
 		cmocka_unit_test(a_scripts_out_of_scope_change_holds_the_stop_until_undone),
 		cmocka_unit_test(a_person_accepts_what_the_agent_may_not),
 		cmocka_unit_test(others_changes_and_ignored_paths_are_not_the_calls),
+		cmocka_unit_test(roz_s_own_lessons_are_not_the_agents_change),
 		cmocka_unit_test(the_circuit_breaker_still_lets_the_agent_go),
 	};
 
