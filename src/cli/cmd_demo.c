@@ -336,6 +336,17 @@ static int set_path(char *out, size_t size, const char *a, const char *b)
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
+static int unlink_file(const char *dir, const char *name)
+{
+	char path[1024];
+
+	if (set_path(path, sizeof path, dir, name) < 0) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return unlink(path);
+}
+
 /* Make the throwaway directory: `base` from mkdtemp, the home `home_name` inside it. */
 static int make_base(demo *d, const char *home_name)
 {
@@ -537,6 +548,24 @@ static void bash_call(demo *d, const char *cmd, const char *expect, const char *
 	roz_buf_dispose(&b);
 }
 
+/* The Bash call ran (its effect made by the caller): PostToolUse, where detection compares the tree. */
+static void bash_ran(demo *d, const char *cmd, const char *expect, const char *want)
+{
+	roz_buf b = ROZ_BUF_INIT;
+
+	printf("   (the command runs; PostToolUse: roz compares the working tree with before it)\n");
+	roz_buf_adds(&b, "\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":");
+	roz_json_add_string(&b, cmd);
+	roz_buf_addc(&b, '}');
+	if (roz_buf_failed(&b)) {
+		printf("   !! out of memory\n");
+		miss(d);
+	} else {
+		check(d, "post-tool-use", roz_buf_cstr(&b), expect, want);
+	}
+	roz_buf_dispose(&b);
+}
+
 /* Claude Code ran the tool: change the file as the tool would, then tell roz (PostToolUse). */
 static void tool_ran(demo *d, const char *tool, const char *rel, const char *text)
 {
@@ -689,8 +718,27 @@ static int demo_governance(bool keep)
 	file_call(&d, "pre-tool-use", "Edit", "src/auth/token.ts", "{}", NULL);
 	tool_ran(&d, "Edit", "src/auth/token.ts", "export function refresh(token) { return rotate(); }\n");
 
-	step(&d, "A command whose target is known only when it runs: the person decides.");
-	bash_call(&d, "echo x > $F", "ask", "roz: TARGET_UNKNOWN:");
+	step(&d, "A script the agent wrote changes a file outside the scope: the command line shows "
+		 "nothing, the working tree shows it, and the agent cannot stop until it is undone.");
+	bash_call(&d, "sh tools/gen.sh", "{}", NULL);
+	printf("   (the script writes src/auth/session.ts and src/billing/total.ts)\n");
+	if (put_file(d.repo, "src/auth/session.ts", "export const ttl = 60;\n") < 0 ||
+	    put_file(d.repo, "src/billing/total.ts", "export const total = 0;\n") < 0) {
+		printf("   !! cannot write: %s\n", strerror(errno));
+		miss(&d);
+	}
+	bash_ran(&d, "sh tools/gen.sh", "block", "src/billing/total.ts: created");
+	printf("   agent: (ends its turn)\n");
+	check(&d, "stop", "\"hook_event_name\":\"Stop\",\"stop_hook_active\":false", "block",
+	      "src/billing/total.ts");
+	bash_call(&d, "rm src/billing/total.ts", "{}", NULL);
+	if (unlink_file(d.repo, "src/billing/total.ts") < 0) {
+		printf("   !! cannot remove: %s\n", strerror(errno));
+		miss(&d);
+	}
+	bash_ran(&d, "rm src/billing/total.ts", "{}", NULL);
+	printf("   agent: (ends its turn)\n");
+	run(&d, "stop", "\"hook_event_name\":\"Stop\",\"stop_hook_active\":false", "{}");
 
 	step(&d, "A destructive command: the person decides.");
 	bash_call(&d, "rm -rf build", "ask", "roz: DESTRUCTIVE_BLOCKED:");

@@ -512,6 +512,9 @@ int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh
 			goto out;
 	}
 	if (!(it = current_intent(w, g))) {
+		/* a program that shows no target of its own: what it changes, detection judges */
+		if (kind == ROZ_TOOL_BASH && w->detects && eff->ntargets == 0)
+			goto out;
 		rc = refuse_no_intent(in, w,
 				      g->intent_id ? "the selected intent is no longer IN_PROGRESS"
 						   : "none is selected",
@@ -532,7 +535,7 @@ int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh
 		const char **paths;
 		size_t n = 0;
 
-		if (eff->unknown_target) {
+		if (eff->unknown_target && !w->detects) {
 			roz_buf msg = ROZ_BUF_INIT;
 
 			roz_buf_addf(&msg, "where this command writes is known only when it runs (%s); "

@@ -164,6 +164,7 @@ void world_of_run(const gov_run *g, roz_gov_world *w)
 	w->ignore = g->orch.have_ignore ? &g->orch.ignore : NULL;
 	w->fold_case = g->orch.fold_case;
 	w->hash_file = roz_orchestration_hash_file;
+	w->detects = g->detects;
 }
 
 /* Add `text` to the context the hook answers with (after the review's own). */

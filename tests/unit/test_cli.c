@@ -1214,7 +1214,9 @@ static void demo_governance_shows_every_code(void **state)
 	static const char *const shown[] = {
 		"INT-001", "roz: INTENT_REQUIRED:", "roz: INTENT_INVALID:", "<intent_context>",
 		"roz: SCOPE_VIOLATION:", "roz: ORCHESTRATION_PROTECTED:", "roz: STALE_FILE:",
-		"roz: TARGET_UNKNOWN:", "roz: DESTRUCTIVE_BLOCKED:", "(refusal 4 in a row: the person decides)",
+		"src/billing/total.ts: created - outside the selected intent's owned_scope (INT-001)",
+		"changes this session made that its intent does not allow still stand",
+		"roz: DESTRUCTIVE_BLOCKED:", "(refusal 4 in a row: the person decides)",
 		"escalated=true in_a_row=4", "intent_selected", "every step behaved as expected",
 	};
 	char *tmp = t_mkdtemp(), *env_tmp = t_sprintf("TMPDIR=%s", tmp);

@@ -16,7 +16,11 @@
  *         that is not IN_PROGRESS, is denied (INTENT_INVALID) and changes
  *         nothing; a good one is selected before the rest is judged;
  *       - no intent selected: denied (INTENT_REQUIRED), listing the choices;
- *       - a write target computed when the line runs: ask (TARGET_UNKNOWN);
+ *         but when detection judges the call (w->detects), a Bash line that
+ *         shows no write target of its own (a program, a script) runs, and
+ *         what it changes is judged after;
+ *       - a write target computed when the line runs: ask (TARGET_UNKNOWN),
+ *         or, when detection judges the call, run, judged after;
  *       - a target under .orchestration/: denied (ORCHESTRATION_PROTECTED);
  *       - a target outside the intent's owned_scope: denied
  *         (SCOPE_VIOLATION), judged on the path as written and on where its
@@ -70,6 +74,7 @@ typedef struct roz_gov_world {
 	roz_path_fs paths;             /* home, and where links lead */
 	roz_gov_hash_fn hash_file;
 	void *ud;
+	bool detects;                  /* detection judges what the call changes (roz/detect.h) */
 } roz_gov_world;
 
 typedef struct roz_gov_opts {
