@@ -195,7 +195,7 @@ _roz()
             ;;
         intent)
             case $npos in
-                0) mapfile -t COMPREPLY < <(compgen -W "list show select map" -- "$cur") ;;
+                0) mapfile -t COMPREPLY < <(compgen -W "list show select map violations accept" -- "$cur") ;;
                 1) _roz_intent_ids "$cur" ;;
             esac
             ;;
