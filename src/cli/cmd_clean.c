@@ -3,11 +3,16 @@
  * while, never one whose review is still under way, and what the store
  * moved aside or left behind (its sweep); say exactly what went.
  */
+#include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "output.h"
@@ -168,6 +173,41 @@ static int report(const plan *p, bool json, bool dry_run, roz_time cutoff, bool 
 	return ROZ_EXIT_OK;
 }
 
+/*
+ * Detection's snapshots (<storage>/trees/<session>-<root>.tree) go with
+ * their session: those of sessions removed now, and those no session in
+ * the store owns any more.
+ */
+static void drop_snapshots(const roz_config *config, const cli_entry *e, size_t n, const plan *p)
+{
+	char *dir = roz_asprintf("%s/trees", config->storage_path);
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *de;
+	struct stat st;
+
+	while (d && (de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name), sid_len;
+		bool owned = false;
+
+		/* "<sid>-" 16 hex ".tree" */
+		if (len <= 22 || strcmp(de->d_name + len - 5, ".tree") != 0 || de->d_name[len - 22] != '-')
+			continue;
+		sid_len = len - 22;
+		for (size_t i = 0; i < n && !owned; i++)
+			owned = strlen(e[i].id) == sid_len && strncmp(e[i].id, de->d_name, sid_len) == 0;
+		for (size_t i = 0; i < p->n_removed && owned; i++)
+			if (strlen(p->removed[i]) == sid_len && strncmp(p->removed[i], de->d_name, sid_len) == 0)
+				owned = false;
+		/* a session's first call takes its snapshot before the session is stored: give it an hour */
+		if (!owned && fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    st.st_mtime < time(NULL) - 3600)
+			(void)unlinkat(dirfd(d), de->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+	roz_free(dir);
+}
+
 int cmd_clean(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -238,6 +278,8 @@ int cmd_clean(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (!dry_run)
+		drop_snapshots(&config, e, n, &p);
 	/* what the store moved aside or left behind, past the same age */
 	sweep.now = roz_clock_now();
 	sweep.before = cutoff;
