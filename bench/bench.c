@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <poll.h>
 #include <signal.h>
@@ -225,9 +226,12 @@ static const struct {
  * governance; the two repositories sit in the scratch directory, beside the
  * homes and outside them: one without intents, one governed by 20.
  */
-enum repo { REPO_NONE, REPO_PLAIN, REPO_GOV, REPO_LEDGER };
+enum repo { REPO_NONE, REPO_PLAIN, REPO_GOV, REPO_LEDGER, REPO_PLAIN1K, REPO_GOV1K };
 
-static char repo_dirs[4][PATH_CAP] = {"/home/dev/project", "", "", ""};
+static char repo_dirs[6][PATH_CAP] = {"/home/dev/project", "", "", "", "", ""};
+
+/* The 1k repositories: the files make_repo writes and REPO_1K_FILES more (fill_repo). */
+#define REPO_1K_FILES 1000
 
 #define GOV_INTENT "INT-007" /* the intent that owns src/billing/ */
 #define WRITE_TEXT                                                                                   \
@@ -497,6 +501,20 @@ typedef struct in_repo {
 	const char *after_setup, *after_probe;
 } in_repo;
 
+/*
+ * What a case in a 1k repository adds (detect_of): TREE_KEPT, the set-up
+ * left a tree snapshot in <home>/trees/, put back before every run;
+ * TREE_NONE, it is removed before every run (the session's first call
+ * takes it).
+ */
+typedef struct in_tree {
+	const in_repo *repo;
+	enum { TREE_IGNORED, TREE_KEPT, TREE_NONE } tree;
+	bool dirty;    /* src/billing/notes.txt is rewritten before every run: what `echo x >` did */
+	bool new_tree; /* the measured hook must save a new snapshot (it walked and saw the change) */
+	int sum;       /* 1-4: ungoverned pre, post, governed pre, post, added up after the table */
+} in_tree;
+
 static const in_repo plain_repo = {REPO_PLAIN, NULL, NULL};
 static const in_repo ledger_repo = {REPO_LEDGER, NULL, NULL};
 static const in_repo gov_any = {REPO_GOV, NULL, NULL};
@@ -507,6 +525,28 @@ static const in_repo gov_learns_write = {REPO_GOV, "\"intent_id\":\"" GOV_INTENT
 					 "src/billing/invoice.ts"};
 static const in_repo gov_learns_bash = {REPO_GOV, "\"intent_id\":\"" GOV_INTENT "\"",
 					"src/billing/notes.txt"};
+/* a Bash call in a repository of ~1,000 files, without intents and governed (detection) */
+static const in_repo plain1k_pre = {REPO_PLAIN1K, NULL, NULL};
+static const in_repo plain1k_post = {REPO_PLAIN1K, NULL, NULL};
+static const in_repo gov1k_pre = {REPO_GOV1K, "\"intent_id\":\"" GOV_INTENT "\"", NULL};
+static const in_repo gov1k_post = {REPO_GOV1K, "\"intent_id\":\"" GOV_INTENT "\"", "src/billing/notes.txt"};
+static const in_repo gov1k_first = {REPO_GOV1K, "\"intent_id\":\"" GOV_INTENT "\"", NULL};
+
+static const in_tree in_trees[] = {
+	{&plain1k_pre, TREE_IGNORED, false, false, 1}, {&plain1k_post, TREE_IGNORED, true, false, 2},
+	{&gov1k_pre, TREE_KEPT, false, false, 3},      {&gov1k_post, TREE_KEPT, true, true, 4},
+	{&gov1k_first, TREE_NONE, false, false, 0},
+};
+
+static const in_tree *detect_of(const in_repo *r)
+{
+	static const in_tree none = {NULL, TREE_IGNORED, false, false, 0};
+
+	for (size_t k = 0; r && k < sizeof(in_trees) / sizeof(in_trees[0]); k++)
+		if (in_trees[k].repo == r)
+			return &in_trees[k];
+	return &none;
+}
 
 #define REVIEW_DONE ST_PROMPT_ROZ, ST_STOP, ST_SUB_START, ST_DECIDE_CALL, ST_DECIDE, ST_SUB_STOP
 
@@ -561,6 +601,22 @@ static const bcase cases[] = {
 	 false, &gov_selected},
 	{"pre-tool-use Bash echo > file, 20 intents", ST_BASH_ECHO, false, BASE_REVIEWED, {ST_SELECT},
 	 "allow", false, &gov_selected},
+	/*
+	 * Detection: a Bash call, pre and post, in a repository of 1,000 files
+	 * (issue: governed pre + post within 1.5x ungoverned). Governed, the pre
+	 * touches the snapshot the set-up's first call took; the post walks the
+	 * tree, loads the snapshot, finds notes.txt rewritten and saves the walk.
+	 */
+	{"pre-tool-use Bash echo, 1k files, no intents", ST_BASH_ECHO, false, BASE_REVIEWED, {ST_NONE},
+	 "allow", false, &plain1k_pre},
+	{"post-tool-use Bash echo, 1k files, no intents", ST_POST_BASH, false, BASE_REVIEWED, {ST_NONE},
+	 "allow", false, &plain1k_post},
+	{"pre-tool-use Bash echo, 1k files, 20 intents", ST_BASH_ECHO, false, BASE_REVIEWED, {ST_SELECT},
+	 "allow", false, &gov1k_pre},
+	{"post-tool-use Bash echo, 1k files, 20 intents", ST_POST_BASH, false, BASE_REVIEWED, {ST_SELECT},
+	 "allow", false, &gov1k_post},
+	{"pre-tool-use Bash echo, 1k files, first call", ST_BASH_ECHO, false, BASE_REVIEWED, {ST_SELECT},
+	 "allow", false, &gov1k_first},
 };
 
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))
@@ -737,6 +793,9 @@ typedef struct job {
 	bool has_snapshot;
 	char trace[PATH_CAP], tsnapshot[PATH_CAP]; /* the trace file beside the session, and its copy */
 	bool has_tsnapshot;
+	char tree[PATH_CAP], tree_snap[PATH_CAP]; /* detection's snapshot of the repository, and its copy */
+	bool has_tree;
+	char dirty[PATH_CAP]; /* a repository file rewritten before every run, or "" */
 	cmd cmd;
 	const char *answer;
 	bool na;
@@ -763,6 +822,56 @@ static void restore(const job *j)
 		copy_file(j->tsnapshot, j->trace, 0600);
 	else if (unlink(j->trace) < 0 && errno != ENOENT)
 		die("unlink %s: %s", j->trace, strerror(errno));
+	if (j->has_tree)
+		copy_file(j->tree_snap, j->tree, 0600); /* its mtime, the pre's mark, is now */
+	else if (j->tree[0] && unlink(j->tree) < 0 && errno != ENOENT)
+		die("unlink %s: %s", j->tree, strerror(errno));
+	if (j->dirty[0])
+		write_file(j->dirty, "x\n", 2, 0600); /* after the mark: the call's own change */
+}
+
+/* The one snapshot detection keeps in <home>/trees/ (<session>-<root hash>.tree), or false. */
+static bool find_tree(const char *home, char *out)
+{
+	char dir[PATH_CAP];
+	DIR *d;
+	struct dirent *e;
+	bool found = false;
+
+	fmt_path(dir, "%s/trees", home);
+	if (!(d = opendir(dir)))
+		return false;
+	while (!found && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if (n > 5 && strcmp(e->d_name + n - 5, ".tree") == 0) {
+			fmt_path(out, "%s/%s", dir, e->d_name);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/* Whether two files hold the same bytes. */
+static bool same_file(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "re"), *fb = fopen(b, "re");
+	bool same = fa && fb;
+	int ca, cb;
+
+	while (same) {
+		ca = getc(fa);
+		cb = getc(fb);
+		same = ca == cb;
+		if (ca == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
 }
 
 static void build_base(const binary *b, const size_def *sz, enum base kind, const char *home)
@@ -865,6 +974,21 @@ static void prepare_job(job *j, const bcase *c, int who, const char *dir, int id
 		copy_file(j->trace, j->tsnapshot, 0600);
 	if (who == 0 && c->repo)
 		check_holds(c, j->session, c->repo->after_setup, "after its set-up");
+	if (detect_of(c->repo)->tree != TREE_IGNORED) {
+		bool found = find_tree(j->home, j->tree);
+
+		if (!found && who == 0)
+			die("case '%s': no tree snapshot in %s/trees after its set-up, so detection did not "
+			    "run",
+			    c->name, j->home);
+		if (found && detect_of(c->repo)->tree == TREE_KEPT) {
+			fmt_path(j->tree_snap, "%s/case%02d-%s.tree-snapshot", dir, idx, b->label);
+			copy_file(j->tree, j->tree_snap, 0600);
+			j->has_tree = true;
+		}
+	}
+	if (detect_of(c->repo)->dirty)
+		fmt_path(j->dirty, "%s/src/billing/notes.txt", repo_dirs[repo]);
 	cmd_make(&j->cmd, b, j->home, c->measured, CASE_I, repo);
 
 	/* `roz decide` is the reviewer's command through Bash, never a hook: no shell form of it */
@@ -885,6 +1009,11 @@ static void prepare_job(job *j, const bcase *c, int who, const char *dir, int id
 		    c->name, j->answer, c->expect, scratch.out, scratch.err);
 	} else if (c->repo) {
 		check_holds(c, j->session, c->repo->after_probe, "after the measured hook");
+		if (detect_of(c->repo)->tree == TREE_NONE && !exists(j->tree))
+			die("case '%s': the measured hook took no tree snapshot", c->name);
+		if (detect_of(c->repo)->new_tree && same_file(j->tree, j->tree_snap))
+			die("case '%s': the measured hook saved no new tree snapshot, so it saw no change",
+			    c->name);
 	}
 }
 
@@ -1133,6 +1262,20 @@ static void run_size(const size_def *sz)
 		}
 		if (differ)
 			printf("* the two answered differently, so the pair did different work\n");
+		{
+			const job *part[5] = {NULL};
+
+			for (size_t k = 0; k < n_jobs; k++)
+				if (jobs[k].who == 0 && detect_of(jobs[k].c->repo)->sum && !jobs[k].na)
+					part[detect_of(jobs[k].c->repo)->sum] = &jobs[k];
+			if (part[1] && part[2] && part[3] && part[4]) {
+				double u = part[1]->st.p50 + part[2]->st.p50, g = part[3]->st.p50 + part[4]->st.p50;
+
+				printf("Bash call in %d files, pre + post p50: no intents %.0f µs (%.2f× two floors), "
+				       "20 intents %.0f µs (%.2f× two floors); governed/ungoverned %.2f\n",
+				       REPO_1K_FILES, u, u / (2 * fs.p50), g, g / (2 * fs.p50), g / u);
+			}
+		}
 		for (size_t k = 0; k < n_jobs; k++)
 			if (jobs[k].mismatches)
 				printf("warning: %s, %s: %ld runs failed or answered other than %s\n",
@@ -1251,7 +1394,7 @@ static void make_repo(enum repo which, const char *name)
 		fmt_path(p, "%s/.orchestration/CLAUDE.md", dir);
 		write_file(p, lessons, sizeof(lessons) - 1, 0600);
 	}
-	if (which == REPO_GOV) {
+	if (which == REPO_GOV || which == REPO_GOV1K) {
 		char yaml[16384];
 		size_t n = intents_yaml(yaml, sizeof(yaml));
 
@@ -1263,6 +1406,37 @@ static void make_repo(enum repo which, const char *name)
 		write_file(p, ignore, sizeof(ignore) - 1, 0600);
 		fmt_path(p, "%s/.orchestration/CLAUDE.md", dir);
 		write_file(p, lessons, sizeof(lessons) - 1, 0600);
+	}
+}
+
+/*
+ * REPO_1K_FILES small text files more, in nested directories: for each of
+ * the 20 areas, src/<area>/part<0-4>/ and a lib/ below each, 5 files in
+ * each directory, about 60 to 450 bytes; the same every run.
+ */
+static void fill_repo(enum repo which)
+{
+	const char *dir = repo_dirs[which];
+	char p[PATH_CAP], text[640];
+
+	for (int k = 0; k < REPO_1K_FILES; k++) {
+		const char *area = areas[k % 20].dir;
+		int part = (k / 20) % 5, deep = (k / 100) % 2, len = 0;
+
+		fmt_path(p, "%s/src/%s", dir, area);
+		make_dir(p);
+		fmt_path(p, "%s/src/%s/part%d", dir, area, part);
+		make_dir(p);
+		if (deep) {
+			fmt_path(p, "%s/src/%s/part%d/lib", dir, area, part);
+			make_dir(p);
+		}
+		fmt_path(p, "%s/src/%s/part%d/%sfile%04d.txt", dir, area, part, deep ? "lib/" : "", k);
+		len = snprintf(text, sizeof(text), "%s item %d\n", area, k);
+		for (int line = 0; line < 1 + k % 9; line++)
+			len += snprintf(text + len, sizeof(text) - (size_t)len,
+					"lorem ipsum dolor sit amet, consectetur elit %d\n", line);
+		write_file(p, text, (size_t)len, 0600);
 	}
 }
 
@@ -1353,6 +1527,10 @@ int main(int argc, char **argv)
 	make_repo(REPO_PLAIN, "repo-plain");
 	make_repo(REPO_GOV, "repo-gov");
 	make_repo(REPO_LEDGER, "repo-ledger");
+	make_repo(REPO_PLAIN1K, "repo-plain-1k");
+	fill_repo(REPO_PLAIN1K);
+	make_repo(REPO_GOV1K, "repo-gov-1k");
+	fill_repo(REPO_GOV1K);
 
 	cpu_model(cpu, sizeof(cpu));
 	uname(&un);
