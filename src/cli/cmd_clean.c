@@ -189,6 +189,13 @@ static void drop_snapshots(const roz_config *config, const cli_entry *e, size_t 
 		size_t len = strlen(de->d_name), sid_len;
 		bool owned = false;
 
+		/* a save cut short (a killed hook) leaves "<name>.tmp.<pid>" beside it */
+		if (strstr(de->d_name, ".tree.tmp.")) {
+			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    st.st_mtime < time(NULL) - 3600)
+				(void)unlinkat(dirfd(d), de->d_name, 0);
+			continue;
+		}
 		/* "<sid>-" 16 hex ".tree" */
 		if (len <= 22 || strcmp(de->d_name + len - 5, ".tree") != 0 || de->d_name[len - 22] != '-')
 			continue;

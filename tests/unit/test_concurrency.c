@@ -10,6 +10,7 @@
 #include "roz/ledger.h"
 #include "roz/session_json.h"
 #include "roz/store.h"
+#include "roz/tree.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -686,6 +687,124 @@ static void test_parallel_governed_hooks_lose_nothing(void **state)
 }
 
 /*
+ * Detection under load: after one call took the snapshot, 32 files are made
+ * in scope and 32 outside it, and 64 PostToolUse hooks of the session run at
+ * once. Whichever compares first finds all of it; none loses a change or
+ * tells one twice: the session keeps exactly the 32 out-of-scope files as
+ * violations, the snapshot left behind loads whole and holds every file,
+ * and no temporary snapshot is left.
+ */
+static void test_parallel_detection_loses_nothing(void **state)
+{
+	home h;
+	proc ps[GOV_PARALLEL];
+	char *repo = t_mkdtemp(), *path, *in, *trees;
+	const char *const hook_pre[] = {"hook", "pre-tool-use", NULL};
+	const char *const hook_post[] = {"hook", "post-tool-use", NULL};
+	const cJSON *viol, *v;
+	cJSON *doc;
+	roz_tree t;
+	DIR *d;
+	struct dirent *de;
+	int nsnap = 0, blocks = 0;
+	t_run r;
+
+	(void)state;
+	home_make(&h, "det", "[trace]\nmax_events = 100000\n" PATIENT);
+	path = t_sprintf("%s/.git/HEAD", repo);
+	t_write_file(path, "ref: refs/heads/main\n");
+	free(path);
+	path = t_sprintf("%s/.orchestration/active_intents.yaml", repo);
+	t_write_file(path, "active_intents:\n  - id: INT-001\n    name: One\n    status: IN_PROGRESS\n"
+			   "    owned_scope: [\"src/**\"]\n");
+	free(path);
+	path = t_sprintf("%s/src/keep.c", repo);
+	t_write_file(path, "keep\n");
+	free(path);
+	session_start(&h);
+	in = t_sprintf("{\"session_id\":\"det\",\"cwd\":\"%s\",\"tool_name\":\"Bash\","
+		       "\"tool_input\":{\"command\":\"roz intent select INT-001\"}}",
+		       repo);
+	run_ok(&h, in, hook_pre, &r);
+	assert_string_equal(r.out, "{}\n");
+	free(r.out);
+	free(r.err);
+	free(in);
+	for (int i = 0; i < GOV_PARALLEL; i++) {
+		char *f = t_sprintf("%s/%s/gen-%d.c", repo, i % 2 ? "docs" : "src", i);
+
+		t_write_file(f, "generated\n");
+		free(f);
+	}
+	for (int i = 0; i < GOV_PARALLEL; i++) {
+		in = t_sprintf("{\"session_id\":\"det\",\"cwd\":\"%s\",\"tool_name\":\"Bash\","
+			       "\"tool_input\":{\"command\":\"sh gen.sh %d\"}}",
+			       repo, i);
+		ps[i].idx = i;
+		ps[i].status = -1;
+		ps[i].kind = 0;
+		snprintf(ps[i].label, sizeof(ps[i].label), "post-tool-use Bash #%d", i);
+		ps[i].pid = spawn_roz(&h, i, in, hook_post);
+		free(in);
+	}
+	wait_all_reading(&h, ps, GOV_PARALLEL);
+	for (int i = 0; i < GOV_PARALLEL; i++) {
+		char *out = captured(&h, i, "out"), *err = captured(&h, i, "err");
+
+		if (ps[i].status != 0 || err[0])
+			fail_msg("%s: exit %d, stderr '%s'", ps[i].label, ps[i].status, err);
+		if (strstr(out, "\"decision\":\"block\""))
+			blocks++;
+		else if (strcmp(out, "{}") != 0)
+			fail_msg("%s answered '%s'", ps[i].label, out);
+		free(out);
+		free(err);
+	}
+	/* told once, by whichever compared first */
+	assert_int_equal(blocks, 1);
+	doc = load_doc(&h);
+	viol = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "governance"), "violations");
+	assert_int_equal(cJSON_GetArraySize(viol), GOV_PARALLEL / 2);
+	cJSON_ArrayForEach(v, viol) {
+		const char *p = cJSON_GetStringValue(cJSON_GetObjectItem(v, "path"));
+
+		assert_non_null(p);
+		assert_int_equal(strncmp(p, "docs/gen-", 9), 0);
+		assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(v, "code")), "SCOPE_VIOLATION");
+	}
+	cJSON_Delete(doc);
+	/* one snapshot, whole, with every file; nothing half written beside it */
+	trees = t_sprintf("%s/trees", h.dir);
+	assert_non_null(d = opendir(trees));
+	while ((de = readdir(d)) != NULL) {
+		char *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (!strstr(de->d_name, ".tree") || strstr(de->d_name, ".tmp"))
+			fail_msg("a stray file in trees/: %s", de->d_name);
+		nsnap++;
+		f = t_sprintf("%s/%s", trees, de->d_name);
+		assert_int_equal(roz_tree_load(f, &t), ROZ_OK);
+		for (int i = 0; i < GOV_PARALLEL; i++) {
+			char *rel = t_sprintf("%s/gen-%d.c", i % 2 ? "docs" : "src", i);
+
+			if (!roz_tree_find(&t, rel))
+				fail_msg("the snapshot lacks %s", rel);
+			free(rel);
+		}
+		roz_tree_dispose(&t);
+		free(f);
+	}
+	closedir(d);
+	assert_int_equal(nsnap, 1);
+	free(trees);
+	home_dispose(&h);
+	t_rmtree(repo);
+	free(repo);
+}
+
+/*
  * 64 PostToolUse hooks of two sessions at once, each recording a write in
  * the same ledger: 64 lines, every one a whole record that reads back, each
  * write recorded once.
@@ -869,6 +988,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mixed_writers_lose_nothing, arm_watchdog, disarm_watchdog),
 		cmocka_unit_test_setup_teardown(test_busy_lock_bounded_wait, arm_watchdog, disarm_watchdog),
 		cmocka_unit_test_setup_teardown(test_parallel_governed_hooks_lose_nothing, arm_watchdog,
+						disarm_watchdog),
+		cmocka_unit_test_setup_teardown(test_parallel_detection_loses_nothing, arm_watchdog,
 						disarm_watchdog),
 		cmocka_unit_test_setup_teardown(test_parallel_ledger_appends_are_whole, arm_watchdog,
 						disarm_watchdog),

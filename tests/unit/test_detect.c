@@ -9,6 +9,7 @@
 #include "support.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -443,6 +444,53 @@ static void the_circuit_breaker_still_lets_the_agent_go(void **state)
 	fx_dispose(&f);
 }
 
+static void roz_clean_drops_snapshots_no_session_owns(void **state)
+{
+	const char *clean[] = {"clean", NULL};
+	fx f;
+	t_run r;
+	char *trees, *owned = NULL, *cmd;
+	DIR *d;
+	struct dirent *de;
+
+	(void)state;
+	fx_make(&f, NULL);
+	/* the session's first call takes its snapshot; the selection stores the session */
+	bash(&f, &r, "roz intent select INT-001", NULL);
+	t_run_dispose(&r);
+	trees = t_sprintf("%s/trees", f.home);
+	assert_non_null(d = opendir(trees));
+	while ((de = readdir(d)) != NULL)
+		if (strstr(de->d_name, ".tree"))
+			owned = strdup(de->d_name);
+	closedir(d);
+	assert_non_null(owned);
+	/* an old orphan, an old torn save, a fresh orphan (a session's first call, not yet stored) */
+	cmd = t_sprintf("cd '%s' && touch -d '2 hours ago' gone-0123456789abcdef.tree x.tree.tmp.42 '%s' && "
+			"touch new-0123456789abcdef.tree",
+			trees, owned);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	t_run_roz(&r, NULL, (const char *const *)f.env, clean);
+	assert_int_equal(r.status, 0);
+	t_run_dispose(&r);
+	cmd = t_sprintf("%s/%s", trees, owned);
+	assert_int_equal(access(cmd, F_OK), 0);
+	free(cmd);
+	cmd = t_sprintf("%s/new-0123456789abcdef.tree", trees);
+	assert_int_equal(access(cmd, F_OK), 0);
+	free(cmd);
+	cmd = t_sprintf("%s/gone-0123456789abcdef.tree", trees);
+	assert_int_not_equal(access(cmd, F_OK), 0);
+	free(cmd);
+	cmd = t_sprintf("%s/x.tree.tmp.42", trees);
+	assert_int_not_equal(access(cmd, F_OK), 0);
+	free(cmd);
+	free(owned);
+	free(trees);
+	fx_dispose(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -455,6 +503,7 @@ int main(void)
 		cmocka_unit_test(others_changes_and_ignored_paths_are_not_the_calls),
 		cmocka_unit_test(roz_s_own_lessons_are_not_the_agents_change),
 		cmocka_unit_test(the_circuit_breaker_still_lets_the_agent_go),
+		cmocka_unit_test(roz_clean_drops_snapshots_no_session_owns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
