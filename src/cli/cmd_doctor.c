@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,6 +34,7 @@
 #include "roz/glob.h"
 #include "roz/matcher.h"
 #include "roz/orchestration.h"
+#include "roz/tree.h"
 #include "roz/runner.h"
 #include "roz/version.h"
 
@@ -996,6 +998,39 @@ static void ignore_bad_lines(const char *root)
  * be used (every change there is refused while it cannot), whether any
  * intent is open for work, and whether its ignore file reads whole.
  */
+/*
+ * Detection walks the repository after every governed call: say what that
+ * walk costs here, and when the tree is past the walk's bound, that changes
+ * are judged by the command line only.
+ */
+static void check_detection(doctor *d, const roz_orchestration *o, const char *root)
+{
+	roz_tree_opts opts = {0, o->have_ignore ? &o->ignore : NULL, o->fold_case};
+	roz_tree t = {0};
+	struct timespec a, b;
+	double ms;
+	int rc;
+
+	(void)d;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	rc = roz_tree_walk(o->root, &opts, &t);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+	if (rc < 0)
+		warn("make the repository readable to you; until then changes are judged by the command "
+		     "line only",
+		     "governance: detection cannot walk %s (%s)", root ? root : "?", roz_error_last());
+	else if (t.truncated)
+		warn("ignore generated trees in .gitignore or .orchestration/.intentignore, or split the "
+		     "repository; until then changes there are judged by the command line only",
+		     "governance: detection: %s holds more than %u entries past its ignore files, too many "
+		     "to walk after every call",
+		     root ? root : "?", (unsigned)ROZ_TREE_MAX_ENTRIES);
+	else
+		pass("governance: detection walks %zu entries here in %.1f ms after each governed call", t.n, ms);
+	roz_tree_dispose(&t);
+}
+
 static void check_governance(doctor *d)
 {
 	char cwd[PATH_MAX], *root = NULL, *problem = NULL;
@@ -1043,6 +1078,7 @@ static void check_governance(doctor *d)
 			     "governance: no intent is IN_PROGRESS, so every change in %s will be refused",
 			     root ? root : "?");
 	}
+	check_detection(d, &o, root);
 	if (o.ignore_problem) {
 		char *ig = cli_safe(o.ignore_problem, false);
 		bool lines = o.have_ignore;

@@ -361,6 +361,14 @@ static void a_person_accepts_what_the_agent_may_not(void **state)
 	t_run_roz(&r, NULL, (const char *const *)f.env, accept);
 	assert_int_equal(r.status, 1); /* nothing left to accept */
 	t_run_dispose(&r);
+	/* doctor says what the walk costs here */
+	{
+		const char *doctor[] = {"doctor", NULL};
+
+		t_run_roz(&r, NULL, (const char *const *)f.env, doctor);
+		assert_non_null(strstr(r.out, "governance: detection walks "));
+		t_run_dispose(&r);
+	}
 	assert_int_equal(chdir(old), 0);
 	stop(&f, &r);
 	assert_string_equal(r.out, "{}\n");
