@@ -168,10 +168,11 @@ static int place(const roz_gov_world *w, const char *abs, char **rel)
 
 static verdict judge_rel(const roz_gov_world *w, const roz_intent *it, const char *rel)
 {
-	if (w->ignore && roz_ignore_match(w->ignore, rel, w->fold_case))
-		return V_IGNORED;
+	/* protected whatever .intentignore says (`*.yaml` would otherwise open the intents file) */
 	if (roz_scope_is_orchestration(rel, w->fold_case))
 		return V_ORCHESTRATION;
+	if (w->ignore && roz_ignore_match(w->ignore, rel, w->fold_case))
+		return V_IGNORED;
 	if (!it || !roz_scope_match_any(it->scope, it->nscope, rel, w->fold_case))
 		return V_OUT_OF_SCOPE;
 	return V_OK;
@@ -297,8 +298,8 @@ static bool undoes(const roz_gov_world *w, const roz_session_gov *g, const judge
 }
 
 static int judge_targets(const roz_hook_input *in, const roz_gov_world *w, const roz_intent *it,
-			 const char *cwd, const char *const *paths, size_t n, bool file_tool,
-			 const roz_session_gov *g, roz_gov_result *out)
+			 const char *cwd, const char *const *paths, size_t n, const roz_session_gov *g,
+			 roz_gov_result *out)
 {
 	int rc = ROZ_OK;
 
@@ -319,7 +320,8 @@ static int judge_targets(const roz_hook_input *in, const roz_gov_world *w, const
 			/* putting back what detection found changed is how the violation ends */
 		} else if (j.v == V_ORCHESTRATION || j.v == V_OUT_OF_SCOPE) {
 			rc = deny_scope(out, in, it, &j, paths[i]);
-		} else if (file_tool && j.v != V_OUTSIDE_REPO && w->hash_file) {
+		} else if (j.v != V_OUTSIDE_REPO && w->hash_file) {
+			/* a file tool's write, or a Bash line's visible target (sed -i, > f, cp, tee) */
 			const roz_gov_file *seen = roz_session_gov_file(g, j.abs);
 			char hash[ROZ_GOV_HASH_SIZE];
 			int hr = ROZ_OK;
@@ -530,7 +532,7 @@ int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh
 				    "the call names no file to write, so its scope cannot be judged.");
 			goto counted;
 		}
-		rc = judge_targets(in, w, it, cwd, &path, 1, true, g, out);
+		rc = judge_targets(in, w, it, cwd, &path, 1, g, out);
 	} else {
 		const char **paths;
 		size_t n = 0;
@@ -551,7 +553,7 @@ int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh
 		for (size_t i = 0; i < eff->ntargets; i++)
 			if (eff->targets[i].path)
 				paths[n++] = eff->targets[i].path;
-		rc = judge_targets(in, w, it, cwd, paths, n, false, g, out);
+		rc = judge_targets(in, w, it, cwd, paths, n, g, out);
 		roz_free(paths);
 	}
 counted:
@@ -570,6 +572,9 @@ out:
 }
 
 /* ---- PostToolUse ------------------------------------------------------------- */
+
+/* The most visible targets of one Bash line learnt for the stale check; the rest are not remembered. */
+#define GOV_BASH_LEARN_MAX 32
 
 /* Remember what `path` holds now, or forget it when it is gone. */
 static int learn(const roz_gov_world *w, const char *cwd, const char *path, roz_time now,
@@ -611,9 +616,13 @@ int roz_govern_post_tool_use(const roz_hook_input *in, const roz_effect *eff,
 			rc = learn(w, cwd, v->valuestring, now, g);
 		*save = true;
 	} else if (kind == ROZ_TOOL_BASH && eff) {
-		for (size_t i = 0; i < eff->ntargets && rc == ROZ_OK; i++)
-			if (eff->targets[i].path)
+		/* a line naming many files (touch *.c) must not push out what the session read */
+		for (size_t i = 0, learnt = 0; i < eff->ntargets && rc == ROZ_OK && learnt < GOV_BASH_LEARN_MAX;
+		     i++)
+			if (eff->targets[i].path) {
 				rc = learn(w, cwd, eff->targets[i].path, now, g);
+				learnt++;
+			}
 		*save = !eff->read_only;
 	}
 	if (*save && kind != ROZ_TOOL_READS) {

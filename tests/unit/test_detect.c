@@ -430,6 +430,41 @@ static void roz_s_own_lessons_are_not_the_agents_change(void **state)
 	fx_dispose(&f);
 }
 
+/* One Bash line naming 600 files does not make the session forget what it read. */
+static void a_line_naming_many_files_keeps_what_was_read(void **state)
+{
+	fx f;
+	t_run r;
+	char *read_in, *edit_in;
+	roz_buf many = ROZ_BUF_INIT;
+
+	(void)state;
+	fx_make(&f, NULL);
+	bash(&f, &r, "roz intent select INT-001", NULL);
+	t_run_dispose(&r);
+	read_in = t_sprintf(",\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":\"%s/src/a.ts\"}", f.repo);
+	edit_in = t_sprintf(",\"tool_name\":\"Edit\",\"tool_input\":{\"file_path\":\"%s/src/a.ts\","
+			    "\"old_string\":\"a\",\"new_string\":\"b\"}",
+			    f.repo);
+	hook(&f, &r, "post-tool-use", read_in);
+	t_run_dispose(&r);
+	sh(&f, "mkdir -p src/many && cd src/many && for i in $(seq 600); do : > f$i.ts; done");
+	/* every name written out, as an agent's line would after a glob (the reader does not expand one) */
+	for (int i = 1; i <= 600; i++)
+		roz_buf_addf(&many, i == 1 ? "touch src/many/f%d.ts" : " src/many/f%d.ts", i);
+	bash(&f, &r, roz_buf_cstr(&many), roz_buf_cstr(&many));
+	t_run_dispose(&r);
+	/* a person changes the file the session read: the Edit is stale, not forgotten */
+	sh(&f, "echo person >> src/a.ts");
+	hook(&f, &r, "pre-tool-use", edit_in);
+	assert_non_null(strstr(r.out, "STALE_FILE"));
+	t_run_dispose(&r);
+	free(read_in);
+	free(edit_in);
+	roz_buf_dispose(&many);
+	fx_dispose(&f);
+}
+
 static void the_circuit_breaker_still_lets_the_agent_go(void **state)
 {
 	fx f;
@@ -510,6 +545,7 @@ int main(void)
 		cmocka_unit_test(a_person_accepts_what_the_agent_may_not),
 		cmocka_unit_test(others_changes_and_ignored_paths_are_not_the_calls),
 		cmocka_unit_test(roz_s_own_lessons_are_not_the_agents_change),
+		cmocka_unit_test(a_line_naming_many_files_keeps_what_was_read),
 		cmocka_unit_test(the_circuit_breaker_still_lets_the_agent_go),
 		cmocka_unit_test(roz_clean_drops_snapshots_no_session_owns),
 	};

@@ -358,6 +358,7 @@ static void path_tricks_are_judged_where_the_write_lands(void **state)
 		{"/repo", "build.log", ROZ_OUTPUT_ALLOW},        /* .intentignore: *.log */
 		{"/repo", "vendor/lib/x.c", ROZ_OUTPUT_ALLOW},   /* .intentignore: vendor/ */
 		{"/repo", "/repo/src/auth/vend/x.c", ROZ_OUTPUT_ALLOW}, /* owned, and led into ignored vendor/ */
+		{"/repo", ".orchestration/notes.log", ROZ_OUTPUT_DENY}, /* protected whatever *.log says */
 	};
 	world *x = *state;
 
@@ -452,6 +453,26 @@ static void a_file_changed_since_it_was_read_is_stale(void **state)
 	assert_non_null(roz_session_gov_file(&x->g, "/repo/src/auth/a.ts"));
 }
 
+/* What a Bash line visibly writes is held to the same lock as a file tool's write. */
+static void a_bash_write_over_a_changed_file_is_stale(void **state)
+{
+	static const char *const lines[] = {
+		"sed -i s/a/b/ src/auth/a.ts", "cat > src/auth/a.ts", "cp /tmp/x src/auth/a.ts",
+		"echo x | tee src/auth/a.ts", "echo more >> src/auth/a.ts",
+	};
+	world *x = *state;
+	x->o.escalate_after = 0; /* a table of refusals is not a run the person should see */
+	select_int1(x);
+	set_file(x, "/repo/src/auth/a.ts", "v1");
+	post(x, "Read", "{\"file_path\":\"/repo/src/auth/a.ts\"}");
+	assert_int_equal(bash(x, "sed -i s/a/b/ src/auth/a.ts"), ROZ_OUTPUT_ALLOW);
+	set_file(x, "/repo/src/auth/a.ts", "v2 from a person");
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		bash(x, lines[i]);
+		expect_code(x, ROZ_OUTPUT_DENY, ROZ_DENIAL_STALE_FILE);
+	}
+}
+
 /* ---- escalation ------------------------------------------------------------------ */
 
 static void after_the_limit_the_person_decides(void **state)
@@ -543,6 +564,7 @@ int main(void)
 		T(orchestration_is_written_through_roz_only),
 		T(bash_targets_are_judged_and_unknown_ones_asked),
 		T(a_file_changed_since_it_was_read_is_stale),
+		T(a_bash_write_over_a_changed_file_is_stale),
 		T(after_the_limit_the_person_decides),
 		T(destructive_commands_ask_governed_or_not),
 		T(a_broken_intents_file_refuses_changes_naming_the_problem),
