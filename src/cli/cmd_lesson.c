@@ -8,6 +8,7 @@
  * at once without losing each other's lines.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,11 +39,20 @@ static void help(void)
 	       "could not be written, 2 usage error.\n");
 }
 
-/* Who adds the lesson: the login name when the environment gives one. */
-static const char *author(void)
+/*
+ * Who adds the lesson. Claude Code names its session in the environment of
+ * what its Bash tool runs: a lesson added from there is the agent's, and
+ * says so, so no later session takes it for a person's. Otherwise the login
+ * name when the environment gives one.
+ */
+static const char *author(char *buf, size_t size)
 {
-	const char *u = getenv("USER");
+	const char *sid = getenv("CLAUDE_CODE_SESSION_ID"), *u = getenv("USER");
 
+	if (sid && *sid) {
+		snprintf(buf, size, "the agent of session %.64s", sid);
+		return buf;
+	}
 	return u && *u ? u : "a person";
 }
 
@@ -51,7 +61,7 @@ int cmd_lesson(int argc, char **argv)
 	roz_orchestration o;
 	const char *text = NULL, *intent = NULL;
 	roz_buf line = ROZ_BUF_INIT;
-	char cwd[4096], *dir = NULL, *path = NULL;
+	char cwd[4096], who[128], *dir = NULL, *path = NULL;
 	struct stat st;
 	int rc = ROZ_EXIT_FAILURE, r;
 
@@ -117,7 +127,7 @@ int cmd_lesson(int argc, char **argv)
 			goto out;
 		}
 	}
-	if ((r = roz_lessons_format(roz_clock_now(), intent, author(), text, &line)) < 0) {
+	if ((r = roz_lessons_format(roz_clock_now(), intent, author(who, sizeof who), text, &line)) < 0) {
 		if (r == ROZ_EINVALID)
 			rc = cli_usage_error("lesson", "%s", roz_error_last());
 		else

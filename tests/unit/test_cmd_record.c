@@ -157,6 +157,16 @@ static void lesson_add_appends_one_line(void **state)
 	assert_true(strncmp(s, "- 20", 4) == 0 && s[6] == '-' && s[12] == ' ');
 	assert_non_null(strstr(s, " [INT-001] (tester): check tokens / before use\n- "));
 	assert_non_null(strstr(s, " [no intent] (tester): second\n"));
+	/* run by the agent, through Claude Code's Bash tool: said to be the agent's, not a person's */
+	f.env[3] = strdup("CLAUDE_CODE_SESSION_ID=sess-42");
+	run(&f, &r, NULL, plain);
+	assert_int_equal(r.status, 0);
+	t_run_dispose(&r);
+	free(f.env[3]);
+	f.env[3] = NULL;
+	free(s);
+	s = get(&f, ".orchestration/CLAUDE.md");
+	assert_non_null(strstr(s, " [no intent] (the agent of session sess-42): second\n"));
 	run(&f, &r, NULL, unknown);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "INT-404"));
