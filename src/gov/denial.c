@@ -24,6 +24,7 @@ static const char *const code_names[] = {
 	[ROZ_DENIAL_TARGET_UNKNOWN] = "TARGET_UNKNOWN",
 	[ROZ_DENIAL_ORCHESTRATION] = "ORCHESTRATION_PROTECTED",
 	[ROZ_DENIAL_HOOK_ERROR] = "HOOK_ERROR",
+	[ROZ_DENIAL_OUTSIDE_REPOSITORY] = "OUTSIDE_REPOSITORY",
 };
 
 const char *roz_denial_code_name(roz_denial_code code)

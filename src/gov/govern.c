@@ -297,9 +297,26 @@ static bool undoes(const roz_gov_world *w, const roz_session_gov *g, const judge
 	return false;
 }
 
-static int judge_targets(const roz_hook_input *in, const roz_gov_world *w, const roz_intent *it,
-			 const char *cwd, const char *const *paths, size_t n, const roz_session_gov *g,
-			 roz_gov_result *out)
+/* A place outside the repository anyone may write: a temporary directory, Claude Code's own ~/.claude/. */
+static bool free_outside(const roz_gov_world *w, const roz_gov_opts *o, const char *abs)
+{
+	const char *home = w->paths.home;
+	size_t hl = home ? strlen(home) : 0;
+
+	if (roz_path_under(abs, "/dev"))
+		return true;
+	for (size_t i = 0; i < o->ntemp_roots; i++)
+		if (o->temp_roots[i] && roz_path_under(abs, o->temp_roots[i]))
+			return true;
+	while (hl > 1 && home[hl - 1] == '/')
+		hl--;
+	return hl && home[0] == '/' && strncmp(abs, home, hl) == 0 && abs[hl] == '/' &&
+	       roz_path_under(abs + hl, "/.claude");
+}
+
+static int judge_targets(const roz_hook_input *in, const roz_gov_world *w, const roz_gov_opts *o,
+			 const roz_intent *it, const char *cwd, const char *const *paths, size_t n,
+			 const roz_session_gov *g, roz_gov_result *out)
 {
 	int rc = ROZ_OK;
 
@@ -316,7 +333,14 @@ static int judge_targets(const roz_hook_input *in, const roz_gov_world *w, const
 		}
 		if (rc < 0)
 			break;
-		if ((j.v == V_ORCHESTRATION || j.v == V_OUT_OF_SCOPE) && undoes(w, g, &j)) {
+		if (j.v == V_OUTSIDE_REPO && j.abs && !free_outside(w, o, j.abs)) {
+			roz_buf msg = ROZ_BUF_INIT;
+
+			roz_buf_addf(&msg, "%s is outside the repository and any temporary directory; no "
+					   "intent owns it, so the person decides.",
+				     j.abs);
+			rc = refuse_built(out, ROZ_OUTPUT_ASK, ROZ_DENIAL_OUTSIDE_REPOSITORY, in, &msg, NULL);
+		} else if ((j.v == V_ORCHESTRATION || j.v == V_OUT_OF_SCOPE) && undoes(w, g, &j)) {
 			/* putting back what detection found changed is how the violation ends */
 		} else if (j.v == V_ORCHESTRATION || j.v == V_OUT_OF_SCOPE) {
 			rc = deny_scope(out, in, it, &j, paths[i]);
@@ -532,7 +556,7 @@ int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh
 				    "the call names no file to write, so its scope cannot be judged.");
 			goto counted;
 		}
-		rc = judge_targets(in, w, it, cwd, &path, 1, g, out);
+		rc = judge_targets(in, w, o, it, cwd, &path, 1, g, out);
 	} else {
 		const char **paths;
 		size_t n = 0;
@@ -553,7 +577,7 @@ int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh
 		for (size_t i = 0; i < eff->ntargets; i++)
 			if (eff->targets[i].path)
 				paths[n++] = eff->targets[i].path;
-		rc = judge_targets(in, w, it, cwd, paths, n, g, out);
+		rc = judge_targets(in, w, o, it, cwd, paths, n, g, out);
 		roz_free(paths);
 	}
 counted:

@@ -110,6 +110,14 @@ int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const r
 				return rc;
 			changes = !g->eff.read_only || g->eff.select_id;
 		}
+		if (ev == ROZ_HOOK_PRE_TOOL_USE) {
+			const char *tmp = getenv_fn(env_ud, "TMPDIR");
+
+			g->temp_roots[g->ntemp_roots++] = "/tmp";
+			g->temp_roots[g->ntemp_roots++] = "/var/tmp";
+			if (tmp && tmp[0] == '/')
+				g->temp_roots[g->ntemp_roots++] = tmp;
+		}
 		if (ev == ROZ_HOOK_PRE_TOOL_USE && c->gov_destructive && g->have_sh) {
 			const char *tmp = getenv_fn(env_ud, "TMPDIR");
 
@@ -263,6 +271,7 @@ static int judge(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_s
 		.escalate_after = c->gov_escalate_after,
 		.destructive = c->gov_destructive,
 		.tmp_dirs = g->tmp_dirs, .ntmp = g->ntmp,
+		.temp_roots = g->temp_roots, .ntemp_roots = g->ntemp_roots,
 		.disabled = c->gov_destructive_disable, .ndisabled = c->n_gov_destructive_disable,
 		.extra = c->gov_destructive_extra, .nextra = c->n_gov_destructive_extra,
 	};

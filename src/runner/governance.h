@@ -21,6 +21,8 @@ typedef struct gov_run {
 	bool have_sh;
 	char *tmp_dirs[3];
 	size_t ntmp;
+	const char *temp_roots[3]; /* /tmp, /var/tmp, $TMPDIR: where writes outside the repository are free */
+	size_t ntemp_roots;
 	bool records;          /* a PostToolUse write in a repository with .orchestration/: the ledger */
 	const char *version;   /* roz's, for records */
 	const char *storage;   /* roz's storage (the config's); parsed intents are kept under it */

@@ -159,6 +159,7 @@ static void lesson_add_appends_one_line(void **state)
 	assert_non_null(strstr(s, " [no intent] (tester): second\n"));
 	/* run by the agent, through Claude Code's Bash tool: said to be the agent's, not a person's */
 	f.env[3] = strdup("CLAUDE_CODE_SESSION_ID=sess-42");
+	f.env[4] = NULL;
 	run(&f, &r, NULL, plain);
 	assert_int_equal(r.status, 0);
 	t_run_dispose(&r);

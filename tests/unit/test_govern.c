@@ -44,6 +44,8 @@ typedef struct world {
 	char *tmp[1];
 } world;
 
+static const char *const temp_roots[] = {"/tmp", "/var/tmp"};
+
 static int fake_hash(void *ud, const char *path, char out[ROZ_GOV_HASH_SIZE])
 {
 	fake *f = ud;
@@ -102,6 +104,8 @@ static int setup(void **state)
 	x->o.destructive = true;
 	x->o.tmp_dirs = x->tmp;
 	x->o.ntmp = 1;
+	x->o.temp_roots = temp_roots;
+	x->o.ntemp_roots = 2;
 	*state = x;
 	return 0;
 }
@@ -353,8 +357,11 @@ static void path_tricks_are_judged_where_the_write_lands(void **state)
 		{"/repo", "/repo/src/auth/out/passwd", ROZ_OUTPUT_DENY}, /* a link out of the repository */
 		{"/repo", "/repo/docs/to-auth/a.ts", ROZ_OUTPUT_DENY},   /* into the scope, by a name it does not own */
 		{"/repo", "SRC/Auth/a.ts", ROZ_OUTPUT_DENY},     /* case counts here */
-		{"/repo", "/tmp/scratch.txt", ROZ_OUTPUT_ALLOW}, /* outside the repository: not governed */
-		{"/repo", "~/notes.txt", ROZ_OUTPUT_ALLOW},
+		{"/repo", "/tmp/scratch.txt", ROZ_OUTPUT_ALLOW}, /* a temporary directory: free */
+		{"/repo", "~/.claude/plans/p.md", ROZ_OUTPUT_ALLOW}, /* Claude Code's own: free */
+		{"/repo", "~/notes.txt", ROZ_OUTPUT_ASK},        /* elsewhere outside the repository: asked */
+		{"/repo", "/etc/profile", ROZ_OUTPUT_ASK},
+		{"/repo", "/repo/../usr/local/bin/x", ROZ_OUTPUT_ASK},
 		{"/repo", "build.log", ROZ_OUTPUT_ALLOW},        /* .intentignore: *.log */
 		{"/repo", "vendor/lib/x.c", ROZ_OUTPUT_ALLOW},   /* .intentignore: vendor/ */
 		{"/repo", "/repo/src/auth/vend/x.c", ROZ_OUTPUT_ALLOW}, /* owned, and led into ignored vendor/ */

@@ -33,7 +33,8 @@ typedef enum roz_denial_code {
 	ROZ_DENIAL_INTENTS_UNREADABLE,  /* the intents file cannot be used: changes wait */
 	ROZ_DENIAL_TARGET_UNKNOWN,      /* where a command writes is known only when it runs */
 	ROZ_DENIAL_ORCHESTRATION,       /* .orchestration/ is written through roz only */
-	ROZ_DENIAL_HOOK_ERROR           /* roz itself failed while judging a change */
+	ROZ_DENIAL_HOOK_ERROR,          /* roz itself failed while judging a change */
+	ROZ_DENIAL_OUTSIDE_REPOSITORY   /* a write outside the repository and any temporary directory */
 } roz_denial_code;
 
 typedef struct roz_denial {

@@ -22,6 +22,9 @@
  *       - a write target computed when the line runs: ask (TARGET_UNKNOWN),
  *         or, when detection judges the call, run, judged after;
  *       - a target under .orchestration/: denied (ORCHESTRATION_PROTECTED);
+ *       - a visible write outside the repository, but in a temporary
+ *         directory (o->temp_roots) or Claude Code's own ~/.claude/: ask
+ *         (OUTSIDE_REPOSITORY);
  *       - a target outside the intent's owned_scope: denied
  *         (SCOPE_VIOLATION), judged on the path as written and on where its
  *         symbolic links lead; paths .intentignore matches, and paths outside
@@ -81,6 +84,7 @@ typedef struct roz_gov_opts {
 	uint32_t escalate_after;       /* refusals in a row before the next asks; 0: never */
 	bool destructive;              /* judge destructive commands (any repository) */
 	char *const *tmp_dirs; size_t ntmp;
+	const char *const *temp_roots; size_t ntemp_roots; /* /tmp, /var/tmp, $TMPDIR: writes there are free */
 	char *const *disabled; size_t ndisabled;  /* destructive rules turned off, by name */
 	char *const *extra; size_t nextra;        /* more destructive commands, as globs */
 } roz_gov_opts;
