@@ -430,6 +430,34 @@ static void roz_s_own_lessons_are_not_the_agents_change(void **state)
 	fx_dispose(&f);
 }
 
+/* A hard link in scope to the intents file: the write through it lands in .orchestration/, and is seen there. */
+static void a_write_through_a_hard_link_is_seen_where_it_lands(void **state)
+{
+	fx f;
+	t_run r;
+	char *pre_in, *post_in;
+
+	(void)state;
+	fx_make(&f, NULL);
+	bash(&f, &r, "roz intent select INT-001", NULL);
+	t_run_dispose(&r);
+	sh(&f, "ln .orchestration/active_intents.yaml src/intents.yaml");
+	pre_in = t_sprintf(",\"tool_name\":\"Edit\",\"tool_input\":{\"file_path\":\"%s/src/intents.yaml\","
+			   "\"old_string\":\"IN_PROGRESS\",\"new_string\":\"IN_PROGRESS\\n    owned_scope: [\\\"**\\\"]\"}",
+			   f.repo);
+	post_in = t_sprintf("%s,\"duration_ms\":5", pre_in);
+	hook(&f, &r, "pre-tool-use", pre_in);
+	t_run_dispose(&r);
+	sh(&f, "echo '# widened' >> src/intents.yaml");
+	hook(&f, &r, "post-tool-use", post_in);
+	assert_non_null(strstr(r.out, ".orchestration/active_intents.yaml: modified - .orchestration/ is changed "
+				      "through roz only"));
+	t_run_dispose(&r);
+	free(pre_in);
+	free(post_in);
+	fx_dispose(&f);
+}
+
 /* One Bash line naming 600 files does not make the session forget what it read. */
 static void a_line_naming_many_files_keeps_what_was_read(void **state)
 {
@@ -545,6 +573,7 @@ int main(void)
 		cmocka_unit_test(a_person_accepts_what_the_agent_may_not),
 		cmocka_unit_test(others_changes_and_ignored_paths_are_not_the_calls),
 		cmocka_unit_test(roz_s_own_lessons_are_not_the_agents_change),
+		cmocka_unit_test(a_write_through_a_hard_link_is_seen_where_it_lands),
 		cmocka_unit_test(a_line_naming_many_files_keeps_what_was_read),
 		cmocka_unit_test(the_circuit_breaker_still_lets_the_agent_go),
 		cmocka_unit_test(roz_clean_drops_snapshots_no_session_owns),
