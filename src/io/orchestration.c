@@ -66,6 +66,17 @@ static bool folds_case(const char *root)
 	return same;
 }
 
+/* `dir` holds .orchestration/active_intents.yaml (or something there roz cannot look at). */
+static bool declares(const char *dir)
+{
+	struct stat st;
+	char *path = roz_asprintf("%s/%s", strcmp(dir, "/") ? dir : "", ROZ_ORCH_INTENTS_FILE);
+	bool yes = path && (stat(path, &st) == 0 || (errno != ENOENT && errno != ENOTDIR));
+
+	roz_free(path);
+	return yes;
+}
+
 int roz_orchestration_find(const char *cwd, roz_orchestration *o)
 {
 	char *dir, *path;
@@ -81,15 +92,29 @@ int roz_orchestration_find(const char *cwd, roz_orchestration *o)
 	/* trailing slashes do not make another directory */
 	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
 		dir[n - 1] = '\0';
+	/*
+	 * The nearest repository, unless one further up declares intents: a
+	 * repository made inside a governed one (git init, a .git file, a
+	 * submodule) does not take its files out of governance.
+	 */
 	for (;;) {
 		char *slash;
 
 		if (exists(dir, ".git")) {
-			o->root = dir;
-			break;
+			if (!o->root && !(o->root = roz_strdup(dir))) {
+				roz_free(dir);
+				return ROZ_ENOMEM;
+			}
+			if (declares(dir)) {
+				roz_free(o->root);
+				o->root = dir;
+				break;
+			}
 		}
 		if (strcmp(dir, "/") == 0 || !(slash = strrchr(dir, '/'))) {
 			roz_free(dir);
+			if (o->root)
+				break;
 			if (!(o->root = roz_strdup(cwd)))
 				return ROZ_ENOMEM;
 			for (size_t n = strlen(o->root); n > 1 && o->root[n - 1] == '/'; n--)

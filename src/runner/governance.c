@@ -41,15 +41,54 @@ static const char *bash_command(const roz_hook_input *in)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/*
+ * The directory of the first file the call names (a file tool's path, a
+ * Bash line's first visible target), lexically against cwd; NULL when it
+ * names none.
+ */
+static char *target_dir(const gov_run *g, const roz_hook_input *in)
+{
+	const char *path = NULL;
+	char *abs = NULL, *slash;
+
+	if (in->tool_name && roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_WRITES_FILE) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(in->tool_input, roz_effect_path_field(in->tool_name));
+
+		path = cJSON_IsString(v) ? v->valuestring : NULL;
+	} else if (g->have_sh) {
+		for (size_t i = 0; i < g->eff.ntargets && !path; i++)
+			path = g->eff.targets[i].path;
+	}
+	if (!path || !*path || roz_path_normalize(in->cwd, NULL, path, &abs) < 0 || !abs)
+		return NULL;
+	if ((slash = strrchr(abs, '/')) != NULL)
+		slash == abs ? (void)(slash[1] = '\0') : (void)(*slash = '\0');
+	return abs;
+}
+
 static int find(gov_run *g, const roz_hook_input *in, unsigned what)
 {
 	int rc;
 
 	if (!g->found) {
+		char *dir;
+
 		if (!in->cwd || in->cwd[0] != '/')
 			return ROZ_OK; /* no repository to speak of: not governed */
 		if ((rc = roz_orchestration_find(in->cwd, &g->orch)) < 0)
 			return rc == ROZ_ENOMEM ? rc : ROZ_OK;
+		/* working from above a governed repository (or from /): where the change lands governs it */
+		if (!g->orch.governed && (dir = target_dir(g, in)) != NULL) {
+			roz_orchestration there;
+
+			if (roz_orchestration_find(dir, &there) == ROZ_OK && there.governed) {
+				roz_orchestration_dispose(&g->orch);
+				g->orch = there;
+			} else {
+				roz_orchestration_dispose(&there);
+			}
+			roz_free(dir);
+		}
 		g->found = true;
 		if (g->storage && !(g->cache_dir = roz_asprintf("%s/intents", g->storage)))
 			return ROZ_ENOMEM;

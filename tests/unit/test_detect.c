@@ -458,6 +458,41 @@ static void a_write_through_a_hard_link_is_seen_where_it_lands(void **state)
 	fx_dispose(&f);
 }
 
+/* Governance is found where the change lands, not only from where the agent stands. */
+static void governance_is_found_from_the_target_and_past_nested_repositories(void **state)
+{
+	const char *pre[] = {"hook", "pre-tool-use", NULL};
+	fx f;
+	t_run r;
+	char *in;
+
+	(void)state;
+	fx_make(&f, NULL);
+	static const char *const cwds[] = {"", "/src/nested", "/docs", "/.."};
+
+	sh(&f, "git init -q src/nested && printf 'gitdir: /nowhere\\n' > docs/.git");
+	for (size_t i = 0; i < sizeof cwds / sizeof cwds[0]; i++) {
+		/* no intent selected: every one of these is the governed repository's change */
+		in = t_sprintf("{\"session_id\":\"s-1\",\"cwd\":\"%s%s\",\"tool_name\":\"Write\","
+			       "\"tool_input\":{\"file_path\":\"%s/src/nested/x.ts\",\"content\":\"x\"}}",
+			       f.repo, cwds[i], f.repo);
+		t_run_roz(&r, in, (const char *const *)f.env, pre);
+		if (!strstr(r.out, "INTENT_REQUIRED"))
+			fail_msg("from %s%s: %s", f.repo, cwds[i], r.out);
+		t_run_dispose(&r);
+		free(in);
+	}
+	/* from /, with a Bash line naming the file */
+	in = t_sprintf("{\"session_id\":\"s-1\",\"cwd\":\"/\",\"tool_name\":\"Bash\","
+		       "\"tool_input\":{\"command\":\"echo x > %s/docs/y.md\"}}",
+		       f.repo);
+	t_run_roz(&r, in, (const char *const *)f.env, pre);
+	assert_non_null(strstr(r.out, "INTENT_REQUIRED"));
+	t_run_dispose(&r);
+	free(in);
+	fx_dispose(&f);
+}
+
 /* One Bash line naming 600 files does not make the session forget what it read. */
 static void a_line_naming_many_files_keeps_what_was_read(void **state)
 {
@@ -574,6 +609,7 @@ int main(void)
 		cmocka_unit_test(others_changes_and_ignored_paths_are_not_the_calls),
 		cmocka_unit_test(roz_s_own_lessons_are_not_the_agents_change),
 		cmocka_unit_test(a_write_through_a_hard_link_is_seen_where_it_lands),
+		cmocka_unit_test(governance_is_found_from_the_target_and_past_nested_repositories),
 		cmocka_unit_test(a_line_naming_many_files_keeps_what_was_read),
 		cmocka_unit_test(the_circuit_breaker_still_lets_the_agent_go),
 		cmocka_unit_test(roz_clean_drops_snapshots_no_session_owns),

@@ -8,10 +8,14 @@
  *   <root>/.orchestration/CLAUDE.md             lessons shared by sessions
  *
  * The root is the nearest directory from `cwd` up that holds `.git` (a
- * directory, or a file as in worktrees and submodules), else `cwd`
- * itself; finding it costs one lstat per level and spawns nothing. A
- * repository is governed when its active_intents.yaml exists: without it
- * roz behaves exactly as it does with no governance at all.
+ * directory, or a file as in worktrees and submodules) - unless one
+ * further up holds `.git` and declares intents, which then governs: a
+ * repository made inside a governed one (git init, a .git file, a
+ * submodule) does not take its files out of governance - else `cwd`
+ * itself. Finding it costs one lstat per level (and one stat per
+ * repository met) and spawns nothing. A repository is governed when its
+ * active_intents.yaml exists: without it roz behaves exactly as it does
+ * with no governance at all.
  *
  * A file that cannot be used is not an error of the load: it is kept as a
  * problem ("<path>:<line>:<col>: <message>") for the caller, which refuses
