@@ -76,6 +76,7 @@ typedef struct roz_session_gov {
 	bool present;          /* governance has touched this session: store the object */
 	roz_gov_phase phase;
 	char *intent_id;       /* the selected intent, or NULL */
+	char *intent_root;     /* the repository it was selected in (it counts there only), or NULL */
 	bool refactor;         /* selected with --refactor: changes are AST_REFACTOR */
 	roz_opt_time selected_at;
 	uint32_t denials;      /* governance refusals in a row */
@@ -99,6 +100,12 @@ void roz_session_gov_dispose(roz_session_gov *g);
 /* Select `intent_id` (copied): phase context_loaded, refusals in a row reset. */
 int roz_session_gov_select(roz_session_gov *g, const char *intent_id, bool refactor,
 			   roz_time now) ROZ_WARN_UNUSED;
+
+/* Note the repository the intent was selected in (copied). ROZ_OK, ROZ_EINVALID, ROZ_ENOMEM. */
+int roz_session_gov_select_root(roz_session_gov *g, const char *root) ROZ_WARN_UNUSED;
+
+/* The selected intent's id when it was selected in `root` (or before roots were kept), else NULL. */
+const char *roz_session_gov_intent_in(const roz_session_gov *g, const char *root);
 
 /* The remembered file, or NULL. */
 const roz_gov_file *roz_session_gov_file(const roz_session_gov *g, const char *path);

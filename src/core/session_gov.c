@@ -51,6 +51,7 @@ void roz_session_gov_dispose(roz_session_gov *g)
 	if (!g)
 		return;
 	roz_free(g->intent_id);
+	roz_free(g->intent_root);
 	roz_free(g->last_code);
 	roz_free(g->model);
 	for (size_t i = 0; i < g->n_files; i++)
@@ -225,6 +226,28 @@ int roz_session_gov_violation_add(roz_session_gov *g, const roz_gov_violation_in
 	return ROZ_OK;
 }
 
+int roz_session_gov_select_root(roz_session_gov *g, const char *root)
+{
+	char *r;
+
+	if (!root || !storable(root))
+		return ROZ_EINVALID;
+	if (!(r = roz_strdup(root)))
+		return ROZ_ENOMEM;
+	roz_free(g->intent_root);
+	g->intent_root = r;
+	return ROZ_OK;
+}
+
+const char *roz_session_gov_intent_in(const roz_session_gov *g, const char *root)
+{
+	if (!g || !g->intent_id)
+		return NULL;
+	if (g->intent_root && root && strcmp(g->intent_root, root) != 0)
+		return NULL;
+	return g->intent_id;
+}
+
 /* ---- the stored object ------------------------------------------------------ */
 
 static int corrupt(const char *field, const char *what)
@@ -364,6 +387,7 @@ int roz_session_gov_read(const cJSON *obj, roz_session_gov *g)
 	}
 	g->refactor = cJSON_IsTrue(b);
 	if ((rc = get_string(obj, "intent_id", &g->intent_id)) < 0 ||
+	    (rc = get_string(obj, "intent_root", &g->intent_root)) < 0 ||
 	    (rc = get_string(obj, "last_code", &g->last_code)) < 0 ||
 	    (rc = get_string(obj, "model", &g->model)) < 0 ||
 	    (rc = get_time(obj, "selected_at", &g->selected_at)) < 0 ||
@@ -396,6 +420,10 @@ void roz_session_gov_write(const roz_session_gov *g, roz_buf *b)
 	if (g->intent_id) {
 		roz_buf_adds(b, ",\"intent_id\":");
 		roz_json_add_string(b, g->intent_id);
+	}
+	if (g->intent_root) {
+		roz_buf_adds(b, ",\"intent_root\":");
+		roz_json_add_string(b, g->intent_root);
 	}
 	if (g->refactor)
 		roz_buf_adds(b, ",\"refactor\":true");

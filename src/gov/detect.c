@@ -98,8 +98,8 @@ roz_detect_verdict roz_detect_judge(const roz_change *c, const roz_gov_world *w,
 	roz_detect_verdict v;
 
 	*code = ROZ_DENIAL_NONE;
-	if (w->intents && g && g->intent_id) {
-		it = roz_intents_find(w->intents, g->intent_id);
+	if (w->intents && roz_session_gov_intent_in(g, w->root)) {
+		it = roz_intents_find(w->intents, roz_session_gov_intent_in(g, w->root));
 		if (it && it->status != ROZ_INTENT_IN_PROGRESS)
 			it = NULL;
 	}

@@ -112,11 +112,12 @@ static int refuse_built(roz_gov_result *out, roz_output_kind kind, roz_denial_co
 /* The selected intent, if it still exists and is IN_PROGRESS. */
 static const roz_intent *current_intent(const roz_gov_world *w, const roz_session_gov *g)
 {
+	const char *id = roz_session_gov_intent_in(g, w->root);
 	const roz_intent *it;
 
-	if (!g || !g->intent_id || !w->intents)
+	if (!id || !w->intents)
 		return NULL;
-	it = roz_intents_find(w->intents, g->intent_id);
+	it = roz_intents_find(w->intents, id);
 	return it && it->status == ROZ_INTENT_IN_PROGRESS ? it : NULL;
 }
 
@@ -529,8 +530,10 @@ int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh
 				rc = refuse_selection(in, w, eff->select_id, sel, out);
 				goto counted;
 			}
-			if ((rc = roz_session_gov_select(g, sel->id, c && has_word(c, "--refactor"), now)) < 0)
+			if ((rc = roz_session_gov_select(g, sel->id, c && has_word(c, "--refactor"), now)) < 0 ||
+			    (w->root && (rc = roz_session_gov_select_root(g, w->root)) == ROZ_ENOMEM))
 				goto out;
+			rc = ROZ_OK; /* a root roz cannot store: the intent counts everywhere, as before */
 			out->selected = true;
 			out->save = true;
 		}
@@ -542,8 +545,10 @@ int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh
 		if (kind == ROZ_TOOL_BASH && w->detects && eff->ntargets == 0)
 			goto out;
 		rc = refuse_no_intent(in, w,
-				      g->intent_id ? "the selected intent is no longer IN_PROGRESS"
-						   : "none is selected",
+				      !g->intent_id ? "none is selected"
+				      : !roz_session_gov_intent_in(g, w->root)
+					      ? "the intent selected belongs to another repository"
+					      : "the selected intent is no longer IN_PROGRESS",
 				      out);
 		goto counted;
 	}

@@ -309,7 +309,7 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 		    (rc = trace_detected(s, env, in, c, code)) < 0)
 			goto out;
 		roz_buf_adds(&list, "- ");
-		roz_detect_describe(c, code, s->gov.intent_id, &list);
+		roz_detect_describe(c, code, roz_session_gov_intent_in(&s->gov, g->orch.root), &list);
 		roz_buf_addc(&list, '\n');
 		if (nviol++ < 3) {
 			if (undo.len)

@@ -252,7 +252,8 @@ static int briefing(gov_run *g, roz_hook_event ev, const roz_session *s, roz_hoo
 	} else if (ev == ROZ_HOOK_SESSION_START) {
 		roz_briefing_build(&g->orch.intents, g->orch.lessons, g->orch.lessons_len, &b);
 	} else {
-		if (s && s->gov.intent_id && roz_intents_find(&g->orch.intents, s->gov.intent_id))
+		if (s && roz_session_gov_intent_in(&s->gov, g->orch.root) &&
+		    roz_intents_find(&g->orch.intents, roz_session_gov_intent_in(&s->gov, g->orch.root)))
 			return ROZ_OK;
 		roz_briefing_reminder(&g->orch.intents, &b);
 	}

@@ -184,7 +184,7 @@ int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_ses
 			.roz_version = g->version ? g->version : "unknown",
 			.session_id = in->session_id,
 			.model_id = s && s->gov.model ? s->gov.model : in->model,
-			.intent_id = s && g->orch.governed ? s->gov.intent_id : NULL,
+			.intent_id = s && g->orch.governed ? roz_session_gov_intent_in(&s->gov, g->orch.root) : NULL,
 			.refactor = s && g->orch.governed && s->gov.refactor,
 			.tool_name = in->tool_name,
 			.files = files,

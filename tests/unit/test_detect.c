@@ -493,6 +493,40 @@ static void governance_is_found_from_the_target_and_past_nested_repositories(voi
 	fx_dispose(&f);
 }
 
+/* An intent selected in one repository does not count in another, even one with the same ids. */
+static void an_intent_counts_only_where_it_was_selected(void **state)
+{
+	const char *pre[] = {"hook", "pre-tool-use", NULL};
+	fx f, other;
+	t_run r;
+	char *in;
+
+	(void)state;
+	fx_make(&f, NULL);
+	fx_make(&other, NULL);
+	bash(&f, &r, "roz intent select INT-001", NULL);
+	t_run_dispose(&r);
+	/* the same session, in the other repository: its own INT-001 was never selected */
+	in = t_sprintf("{\"session_id\":\"s-1\",\"cwd\":\"%s\",\"tool_name\":\"Write\","
+		       "\"tool_input\":{\"file_path\":\"%s/src/x.ts\",\"content\":\"x\"}}",
+		       other.repo, other.repo);
+	t_run_roz(&r, in, (const char *const *)f.env, pre);
+	assert_non_null(strstr(r.out, "INTENT_REQUIRED"));
+	assert_non_null(strstr(r.out, "belongs to another repository"));
+	t_run_dispose(&r);
+	free(in);
+	/* and where it was selected it still counts */
+	in = t_sprintf("{\"session_id\":\"s-1\",\"cwd\":\"%s\",\"tool_name\":\"Write\","
+		       "\"tool_input\":{\"file_path\":\"%s/src/x.ts\",\"content\":\"x\"}}",
+		       f.repo, f.repo);
+	t_run_roz(&r, in, (const char *const *)f.env, pre);
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	free(in);
+	fx_dispose(&other);
+	fx_dispose(&f);
+}
+
 /* One Bash line naming 600 files does not make the session forget what it read. */
 static void a_line_naming_many_files_keeps_what_was_read(void **state)
 {
@@ -610,6 +644,7 @@ int main(void)
 		cmocka_unit_test(roz_s_own_lessons_are_not_the_agents_change),
 		cmocka_unit_test(a_write_through_a_hard_link_is_seen_where_it_lands),
 		cmocka_unit_test(governance_is_found_from_the_target_and_past_nested_repositories),
+		cmocka_unit_test(an_intent_counts_only_where_it_was_selected),
 		cmocka_unit_test(a_line_naming_many_files_keeps_what_was_read),
 		cmocka_unit_test(the_circuit_breaker_still_lets_the_agent_go),
 		cmocka_unit_test(roz_clean_drops_snapshots_no_session_owns),
