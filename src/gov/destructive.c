@@ -243,7 +243,26 @@ static const struct opt rm_opts[] = {
 	{0, "version", ARG_NO, 0}, {0, "-presume-input-tty", ARG_NO, 0}, {0}};
 static const struct prog rm_prog = {false, rm_opts};
 
-/* The operand lies strictly inside one of the tmp dirs. */
+/* `path` (absolute, normalized) lies inside one of the tmp dirs (strictly, unless a glob's directory). */
+static bool under_tmp(struct judge *j, const char *path, bool glob)
+{
+	const roz_destructive_opts *o = j->o;
+	bool inside = false;
+
+	for (size_t t = 0; t < o->ntmp && !inside; t++) {
+		char *tmp = NULL;
+		int rc = roz_path_normalize(o->cwd, o->home, o->tmp_dirs[t], &tmp);
+
+		if (rc == ROZ_ENOMEM)
+			j->nomem = true;
+		if (rc == ROZ_OK && strcmp(tmp, "/"))
+			inside = roz_path_under(path, tmp) && (glob || strcmp(path, tmp));
+		roz_free(tmp);
+	}
+	return inside;
+}
+
+/* The operand lies strictly inside one of the tmp dirs, as written and where it leads, away from the repository. */
 static bool inside_tmp(struct judge *j, const roz_shell_cmd *c, size_t i)
 {
 	const roz_destructive_opts *o = j->o;
@@ -274,23 +293,25 @@ static bool inside_tmp(struct judge *j, const roz_shell_cmd *c, size_t i)
 		return false;
 	}
 	int rc = roz_path_normalize(o->cwd, o->home, glob ? dir_text : w, &path);
+	char *real = NULL;
 
+	if (rc == ROZ_OK && o->paths)
+		rc = roz_path_resolve(o->paths, o->cwd, glob ? dir_text : w, &real);
 	roz_free(dir_text);
 	if (rc == ROZ_ENOMEM)
 		j->nomem = true;
-	if (rc != ROZ_OK)
+	if (rc != ROZ_OK) {
+		roz_free(path);
 		return false;
-	for (size_t t = 0; t < o->ntmp && !inside; t++) {
-		char *tmp = NULL;
-
-		rc = roz_path_normalize(o->cwd, o->home, o->tmp_dirs[t], &tmp);
-		if (rc == ROZ_ENOMEM)
-			j->nomem = true;
-		if (rc == ROZ_OK && strcmp(tmp, "/"))
-			inside = roz_path_under(path, tmp) && (glob || strcmp(path, tmp));
-		roz_free(tmp);
 	}
+	/* where the path is written and where its links lead must both be a temporary directory's */
+	inside = under_tmp(j, path, glob) && (!real || under_tmp(j, real, glob));
+	/* and neither may hold the repository, or lie in it (a checkout under /tmp is someone's work) */
+	if (inside && o->repo)
+		inside = !roz_path_under(o->repo, path) && !roz_path_under(path, o->repo) &&
+			 (!real || (!roz_path_under(o->repo, real) && !roz_path_under(real, o->repo)));
 	roz_free(path);
+	roz_free(real);
 	return inside;
 }
 

@@ -419,6 +419,8 @@ static int destructive_check(const roz_hook_input *in, const roz_shell_result *s
 		.cwd = in->cwd && in->cwd[0] == '/' ? in->cwd : (w->root ? w->root : "/"),
 		.home = w->paths.home,
 		.tmp_dirs = o->tmp_dirs, .ntmp = o->ntmp,
+		.repo = w->root ? w->root : (in->cwd && in->cwd[0] == '/' ? in->cwd : NULL),
+		.paths = w->paths.read_link ? &w->paths : NULL,
 		.disabled = o->disabled, .ndisabled = o->ndisabled,
 		.extra = o->extra, .nextra = o->nextra,
 	};

@@ -103,9 +103,8 @@ static int find(gov_run *g, const roz_hook_input *in, unsigned what)
  */
 static int add_tmp(gov_run *g, const char *dir, const char *cwd)
 {
+	(void)cwd; /* a temporary directory holding the repository: judged per path (roz/destructive.h) */
 	if (!dir || dir[0] != '/' || g->ntmp >= sizeof g->tmp_dirs / sizeof g->tmp_dirs[0])
-		return ROZ_OK;
-	if (cwd && roz_path_under(cwd, dir))
 		return ROZ_OK;
 	for (size_t i = 0; i < g->ntmp; i++)
 		if (strcmp(g->tmp_dirs[i], dir) == 0)

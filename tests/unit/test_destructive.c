@@ -100,6 +100,35 @@ static void test_rm_relative_to_cwd(void **state)
 	assert_string_equal(find_with("rm -rf sub", &o), "rm-recursive");
 }
 
+/* /tmp/into-repo leads into the project: a link there is not scratch space. */
+static int tmp_link(void *ud, const char *path, char **target)
+{
+	(void)ud;
+	if (strcmp(path, "/tmp/into-repo") == 0)
+		return (*target = strdup("/tmp/work/src")) ? ROZ_OK : ROZ_ENOMEM;
+	return ROZ_ENOTFOUND;
+}
+
+static void test_rm_in_tmp_judged_against_the_repository(void **state)
+{
+	roz_destructive_opts o = opts();
+	roz_path_fs fs = {"/home/u", tmp_link, NULL};
+
+	(void)state;
+	/* the repository itself lives under /tmp: its own trees are not scratch, /tmp's others are */
+	o.cwd = "/tmp/work";
+	o.repo = "/tmp/work";
+	o.paths = &fs;
+	assert_string_equal(find_with("rm -rf sub", &o), "rm-recursive");
+	assert_string_equal(find_with("rm -rf /tmp/work", &o), "rm-recursive");
+	assert_string_equal(find_with("rm -rf /tmp/*", &o), "rm-recursive"); /* holds the repository */
+	assert_null(find_with("rm -rf /tmp/scratch-1", &o));
+	assert_null(find_with("rm -rf /var/tmp/build", &o));
+	/* a path in /tmp that is a link into the project */
+	assert_string_equal(find_with("rm -rf /tmp/into-repo/x", &o), "rm-recursive");
+	assert_null(find_with("rm -rf /tmp/other/x", &o));
+}
+
 static void test_git_push_force(void **state)
 {
 	(void)state;
@@ -400,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_rule_names),
 		cmocka_unit_test(test_rm_recursive),
 		cmocka_unit_test(test_rm_relative_to_cwd),
+		cmocka_unit_test(test_rm_in_tmp_judged_against_the_repository),
 		cmocka_unit_test(test_git_push_force),
 		cmocka_unit_test(test_git_rules),
 		cmocka_unit_test(test_other_rules),

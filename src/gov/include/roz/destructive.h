@@ -93,6 +93,7 @@
 #define ROZ_DESTRUCTIVE_H
 
 #include "roz/common.h"
+#include "roz/path.h"
 #include "roz/shell.h"
 
 #ifdef __cplusplus
@@ -105,7 +106,9 @@ const char *const *roz_destructive_rule_names(size_t *n);
 typedef struct roz_destructive_opts {
 	const char *cwd;                  /* absolute; relative operands are judged from here */
 	const char *home;                 /* may be NULL */
-	char *const *tmp_dirs; size_t ntmp;        /* e.g. /tmp, /var/tmp, $TMPDIR: recursive rm inside is fine */
+	char *const *tmp_dirs; size_t ntmp;        /* e.g. /tmp, /var/tmp, $TMPDIR: recursive rm inside is fine, */
+	const char *repo;                          /* unless it holds this repository or lies in it (may be NULL) */
+	const roz_path_fs *paths;                  /* where links lead, so a link into the project counts (may be NULL) */
 	char *const *disabled; size_t ndisabled;   /* rule names turned off */
 	char *const *extra; size_t nextra;         /* more rules: globs over a command's normalized line
 	                                              (roz/glob.h semantics, e.g. "terraform destroy*") */
