@@ -33,7 +33,7 @@ extern "C" {
 
 /* The matchers of roz's plugin (plugin/hooks/hooks.json says the same; a test holds them equal). */
 #define ROZ_MATCHER_PRE_TOOL_USE "^(Bash|Write|Edit|MultiEdit|NotebookEdit|Agent|Task|mcp__.*)$"
-#define ROZ_MATCHER_POST_TOOL_USE "^(Read|Write|Edit|MultiEdit|NotebookEdit|Bash)$"
+#define ROZ_MATCHER_POST_TOOL_USE "^(Read|Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__.*)$"
 #define ROZ_MATCHER_REVIEWER "^roz:roz$"
 
 /*

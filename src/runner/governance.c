@@ -136,6 +136,15 @@ int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const r
 		const char *cmd;
 		bool changes = true;
 
+		if (in->tool_name && strncmp(in->tool_name, "mcp__", 5) == 0 && c->gov_detect) {
+			/* an MCP tool's server may write anything: no line to judge, detection looks */
+			if ((rc = find(g, in, ROZ_ORCH_IGNORE)) < 0)
+				return rc;
+			g->detects = g->orch.governed && g->storage;
+			if (g->detects && ev == ROZ_HOOK_POST_TOOL_USE)
+				*needs_session = true;
+			return ROZ_OK;
+		}
 		if (!in->tool_name || (kind = roz_effect_tool_kind(in->tool_name)) == ROZ_TOOL_READS) {
 			/* a Read changes nothing, but teaches the stale check what the session saw */
 			if (ev == ROZ_HOOK_PRE_TOOL_USE || !in->tool_name || strcmp(in->tool_name, "Read") != 0)

@@ -135,8 +135,8 @@ int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_ses
 	char *path = NULL;
 	int rc = ROZ_OK;
 
-	if (g->detected_run && roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_BASH) {
-		/* what the tree shows the line changed, not what it said it would */
+	if (g->detected_run && roz_effect_tool_kind(in->tool_name) != ROZ_TOOL_WRITES_FILE) {
+		/* what the tree shows a Bash line or an MCP tool changed, not what the line said */
 		max = g->ndetected;
 	} else if (roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_BASH) {
 		if (!g->have_sh)
@@ -145,7 +145,7 @@ int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_ses
 	}
 	if (!max || !(t = roz_calloc(max, sizeof *t)))
 		goto out;
-	if (g->detected_run && roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_BASH) {
+	if (g->detected_run && roz_effect_tool_kind(in->tool_name) != ROZ_TOOL_WRITES_FILE) {
 		for (size_t i = 0; i < g->ndetected && rc == ROZ_OK; i++) {
 			char *abs = roz_asprintf("%s/%s", strcmp(g->orch.root, "/") ? g->orch.root : "",
 						 g->detected[i]);

@@ -292,7 +292,7 @@ static const char shell_form_hooks[] =
 	"\"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"roz hook session-start\"}]}],\n"
 	"\"UserPromptSubmit\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"roz hook user-prompt\"}]}],\n"
 	"\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"roz hook pre-tool-use\"}]}],\n"
-	"\"PostToolUse\": [{\"matcher\": \"^(Read|Write|Edit|MultiEdit|NotebookEdit|Bash)$\", \"hooks\": "
+	"\"PostToolUse\": [{\"matcher\": \"^(Read|Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__.*)$\", \"hooks\": "
 	"[{\"type\": \"command\", \"command\": \"roz hook post-tool-use\"}]}],\n"
 	"\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"/usr/local/bin/roz hook stop\"}]}],\n"
 	"\"SubagentStart\": [{\"matcher\": \"^roz:roz$\", \"hooks\": [{\"type\": \"command\", \"command\": "

@@ -527,6 +527,35 @@ static void an_intent_counts_only_where_it_was_selected(void **state)
 	fx_dispose(&f);
 }
 
+/* An MCP tool's server writes what it likes: no line to judge, the tree shows it. */
+static void an_mcp_tools_changes_are_seen(void **state)
+{
+	fx f;
+	t_run r;
+	char *ledger, *p;
+	const char *call = ",\"tool_name\":\"mcp__files__write\",\"tool_input\":{\"path\":\"notes\"}";
+
+	(void)state;
+	fx_make(&f, NULL);
+	bash(&f, &r, "roz intent select INT-001", NULL);
+	t_run_dispose(&r);
+	hook(&f, &r, "pre-tool-use", call);
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	sh(&f, "echo x > docs/mcp.md && echo y > src/mcp.ts");
+	hook(&f, &r, "post-tool-use", call);
+	assert_non_null(strstr(r.out, "docs/mcp.md: created - outside the selected intent's owned_scope"));
+	t_run_dispose(&r);
+	p = t_sprintf("%s/.orchestration/agent_trace.jsonl", f.repo);
+	ledger = t_read_file(p, NULL);
+	assert_non_null(ledger);
+	assert_non_null(strstr(ledger, "\"path\":\"src/mcp.ts\""));
+	assert_non_null(strstr(ledger, "\"tool_name\":\"mcp__files__write\""));
+	free(ledger);
+	free(p);
+	fx_dispose(&f);
+}
+
 /* One Bash line naming 600 files does not make the session forget what it read. */
 static void a_line_naming_many_files_keeps_what_was_read(void **state)
 {
@@ -645,6 +674,7 @@ int main(void)
 		cmocka_unit_test(a_write_through_a_hard_link_is_seen_where_it_lands),
 		cmocka_unit_test(governance_is_found_from_the_target_and_past_nested_repositories),
 		cmocka_unit_test(an_intent_counts_only_where_it_was_selected),
+		cmocka_unit_test(an_mcp_tools_changes_are_seen),
 		cmocka_unit_test(a_line_naming_many_files_keeps_what_was_read),
 		cmocka_unit_test(the_circuit_breaker_still_lets_the_agent_go),
 		cmocka_unit_test(roz_clean_drops_snapshots_no_session_owns),
