@@ -88,6 +88,7 @@ typedef struct roz_session_gov {
 	roz_gov_violation *violations; /* oldest first */
 	size_t n_violations;
 	uint32_t stop_holds;   /* stops held for violations since the last one let through */
+	bool detect_off_said;  /* told that a repository is too large for detection */
 } roz_session_gov;
 
 /* "awaiting", "context_loaded", "action_allowed", "blocked". */

@@ -1003,15 +1003,19 @@ static void ignore_bad_lines(const char *root)
  * walk costs here, and when the tree is past the walk's bound, that changes
  * are judged by the command line only.
  */
-static void check_detection(doctor *d, const roz_orchestration *o, const char *root)
+static void check_detection(doctor *d, const roz_orchestration *o, const char *root, uint32_t max)
 {
-	roz_tree_opts opts = {0, o->have_ignore ? &o->ignore : NULL, o->fold_case};
+	roz_tree_opts opts = {max, o->have_ignore ? &o->ignore : NULL, o->fold_case};
 	roz_tree t = {0};
 	struct timespec a, b;
 	double ms;
 	int rc;
 
 	(void)d;
+	if (!max) {
+		notice("governance: detection is off ([governance] detect = false)");
+		return;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	rc = roz_tree_walk(o->root, &opts, &t);
 	clock_gettime(CLOCK_MONOTONIC, &b);
@@ -1024,14 +1028,14 @@ static void check_detection(doctor *d, const roz_orchestration *o, const char *r
 		warn("ignore generated trees in .gitignore or .orchestration/.intentignore, or split the "
 		     "repository; until then changes there are judged by the command line only",
 		     "governance: detection: %s holds more than %u entries past its ignore files, too many "
-		     "to walk after every call",
-		     root ? root : "?", (unsigned)ROZ_TREE_MAX_ENTRIES);
+		     "to walk after every call ([governance] detect_max_entries)",
+		     root ? root : "?", (unsigned)max);
 	else
 		pass("governance: detection walks %zu entries here in %.1f ms after each governed call", t.n, ms);
 	roz_tree_dispose(&t);
 }
 
-static void check_governance(doctor *d)
+static void check_governance(doctor *d, const roz_config *config)
 {
 	char cwd[PATH_MAX], *root = NULL, *problem = NULL;
 	roz_orchestration o;
@@ -1078,7 +1082,7 @@ static void check_governance(doctor *d)
 			     "governance: no intent is IN_PROGRESS, so every change in %s will be refused",
 			     root ? root : "?");
 	}
-	check_detection(d, &o, root);
+	check_detection(d, &o, root, config->gov_detect ? config->gov_detect_max : 0);
 	if (o.ignore_problem) {
 		char *ig = cli_safe(o.ignore_problem, false);
 		bool lines = o.have_ignore;
@@ -1202,7 +1206,7 @@ int cmd_doctor(int argc, char **argv)
 	check_templates(&d, &config, plugin);
 	check_claude();
 	check_governance_config(&d, &config);
-	check_governance(&d);
+	check_governance(&d, &config);
 	check_ledger(&d);
 	second = roz_runner_find_second_opinions(&config, roz_config_load_process_env, NULL);
 	pass("second-opinion tools on PATH: %s", second ? second : "none (the reviewer reasons on its own)");

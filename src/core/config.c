@@ -87,6 +87,7 @@ int roz_config_init(roz_config *c)
 	c->gov_escalate_after = 3;
 	c->gov_destructive = true;
 	c->gov_detect = true;
+	c->gov_detect_max = 200000;
 	c->codex = roz_strdup("codex");
 	c->gemini = roz_strdup("gemini");
 	c->template_active = roz_strdup("default");
@@ -216,6 +217,8 @@ static void current(const roz_config *c, const char *key, char *out, size_t size
 		snprintf(out, size, "%s", c->gov_destructive ? "true" : "false");
 	else if (strcmp(key, "governance.detect") == 0)
 		snprintf(out, size, "%s", c->gov_detect ? "true" : "false");
+	else if (strcmp(key, "governance.detect_max_entries") == 0)
+		snprintf(out, size, "%lu", (unsigned long)c->gov_detect_max);
 	else if (strcmp(key, "storage.fsync") == 0)
 		snprintf(out, size, "%s", c->fsync ? "true" : "false");
 	else if (strcmp(key, "storage.lock_timeout_ms") == 0)
@@ -656,6 +659,10 @@ static int apply_governance(apply_ctx *a, const roz_toml_value *t)
 			rc = get_bool(a, kv->value, "governance.destructive_commands", &a->c->gov_destructive);
 		} else if (strcmp(kv->key, "detect") == 0) {
 			rc = get_bool(a, kv->value, "governance.detect", &a->c->gov_detect);
+		} else if (strcmp(kv->key, "detect_max_entries") == 0) {
+			rc = get_uint(a, kv->value, "governance.detect_max_entries", 10000000, &n);
+			if (rc == ROZ_OK)
+				a->c->gov_detect_max = n ? (uint32_t)n : 1;
 		} else if (strcmp(kv->key, "destructive_disable") == 0) {
 			rc = get_strings(a, kv->value, "governance.destructive_disable",
 					 &a->c->gov_destructive_disable, &a->c->n_gov_destructive_disable);

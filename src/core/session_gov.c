@@ -386,6 +386,12 @@ int roz_session_gov_read(const cJSON *obj, roz_session_gov *g)
 		goto out;
 	}
 	g->refactor = cJSON_IsTrue(b);
+	b = cJSON_GetObjectItemCaseSensitive(obj, "detect_off");
+	if (!absent(b) && !cJSON_IsBool(b)) {
+		rc = corrupt("detect_off", "is not a boolean");
+		goto out;
+	}
+	g->detect_off_said = cJSON_IsTrue(b);
 	if ((rc = get_string(obj, "intent_id", &g->intent_id)) < 0 ||
 	    (rc = get_string(obj, "intent_root", &g->intent_root)) < 0 ||
 	    (rc = get_string(obj, "last_code", &g->last_code)) < 0 ||
@@ -482,5 +488,7 @@ void roz_session_gov_write(const roz_session_gov *g, roz_buf *b)
 	}
 	if (g->stop_holds)
 		roz_buf_addf(b, ",\"stop_holds\":%u", (unsigned)g->stop_holds);
+	if (g->detect_off_said)
+		roz_buf_adds(b, ",\"detect_off\":true");
 	roz_buf_addc(b, '}');
 }

@@ -77,6 +77,7 @@ static int snapshot_path(const gov_run *g, const char *sid, char **out)
 static void walk_opts(const gov_run *g, roz_tree_opts *o)
 {
 	memset(o, 0, sizeof *o);
+	o->max_entries = g->detect_max;
 	o->extra = g->orch.have_ignore ? &g->orch.ignore : NULL;
 	o->fold_case = g->orch.fold_case;
 }
@@ -86,10 +87,15 @@ static void warn(roz_hook_result *res, const char *event, const char *what)
 	roz_buf_addf(&res->notes, "roz: warning: %s: governance detection: %s\n", event, what);
 }
 
-/* Walk the tree; a tree past the walk's bound leaves detection off for this call. */
+/*
+ * Walk the tree. A tree past the walk's bound is ROZ_EINVALID, with *t left
+ * an empty snapshot marked truncated: saved, it tells the next calls not to
+ * walk again for an hour.
+ */
 static int walk(const gov_run *g, roz_tree *t, roz_hook_result *res, const char *event)
 {
 	roz_tree_opts o;
+	int64_t taken;
 	int rc;
 
 	walk_opts(g, &o);
@@ -99,14 +105,31 @@ static int walk(const gov_run *g, roz_tree *t, roz_hook_result *res, const char 
 		return rc;
 	}
 	if (t->truncated) {
-		roz_buf_addf(&res->notes,
-			     "roz: warning: %s: governance detection: %s holds more than %u entries; changes "
-			     "are judged by the command line only (roz doctor)\n",
-			     event, g->orch.root, (unsigned)ROZ_TREE_MAX_ENTRIES);
+		taken = t->taken_ns;
 		roz_tree_dispose(t);
+		memset(t, 0, sizeof *t);
+		t->truncated = true;
+		t->taken_ns = taken;
 		return ROZ_EINVALID;
 	}
 	return ROZ_OK;
+}
+
+/* How long a repository found too large to walk is not walked again. */
+#define DETECT_LARGE_RETRY_NS (3600LL * 1000000000LL)
+
+/* Said once per session: this repository is judged by the command line only. */
+static void too_large(const gov_run *g, roz_session *s, roz_hook_result *res)
+{
+	if (!s || s->gov.detect_off_said)
+		return;
+	roz_buf_addf(&res->notes,
+		     "roz: warning: governance detection: %s holds more than %u entries past its ignore "
+		     "files; its changes are judged by the command line only (roz doctor)\n",
+		     g->orch.root, (unsigned)(g->detect_max ? g->detect_max : ROZ_TREE_MAX_ENTRIES));
+	s->gov.detect_off_said = true;
+	s->gov.present = true;
+	res->save = true;
 }
 
 int gov_detect_pre(gov_run *g, const roz_hook_input *in, roz_hook_result *res)
@@ -127,8 +150,8 @@ int gov_detect_pre(gov_run *g, const roz_hook_input *in, roz_hook_result *res)
 		rc = ROZ_EIO;
 		goto out;
 	}
-	/* the session's first call here: what the tree holds before it */
-	if ((rc = walk(g, &t, res, "pre-tool-use")) < 0)
+	/* the session's first call here: what the tree holds before it (or that it is too large) */
+	if ((rc = walk(g, &t, res, "pre-tool-use")) < 0 && rc != ROZ_EINVALID)
 		goto out;
 	rc = roz_tree_save(&t, path);
 out:
@@ -267,7 +290,18 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 	rc = roz_tree_load(path, &before);
 	if (rc == ROZ_ENOMEM)
 		goto out;
-	if ((rc = walk(g, &after, res, "post-tool-use")) < 0)
+	if (rc == ROZ_OK && before.truncated &&
+	    env->now.sec * 1000000000LL + env->now.nsec - before.taken_ns < DETECT_LARGE_RETRY_NS) {
+		too_large(g, s, res);
+		rc = ROZ_OK;
+		goto out;
+	}
+	if ((rc = walk(g, &after, res, "post-tool-use")) == ROZ_EINVALID) {
+		too_large(g, s, res);
+		rc = roz_tree_save(&after, path);
+		goto out;
+	}
+	if (rc < 0)
 		goto out;
 	if (rc == ROZ_OK && before.n == 0 && since == INT64_MAX) {
 		/* no snapshot and no mark: this walk is the first sight of the tree */

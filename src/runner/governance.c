@@ -120,6 +120,7 @@ int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const r
 
 	memset(g, 0, sizeof *g);
 	g->storage = c->storage_path;
+	g->detect_max = c->gov_detect_max;
 	switch (ev) {
 	case ROZ_HOOK_SESSION_START:
 		if ((rc = find(g, in, ROZ_ORCH_INTENTS | ROZ_ORCH_LESSONS)) < 0)

@@ -28,6 +28,7 @@ typedef struct gov_run {
 	const char *storage;   /* roz's storage (the config's); parsed intents are kept under it */
 	char *cache_dir;       /* <storage>/intents, made when a repository is looked for */
 	bool detects;          /* a governed repository's tool call: its changes are detected (detect.c) */
+	uint32_t detect_max;   /* entries past which the repository is not walked ([governance] detect_max_entries) */
 	bool detected_run;     /* detection compared the tree for this call: `detected` is what changed */
 	char **detected;       /* in-scope files the call changed, relative to the root, for the ledger */
 	size_t ndetected;

@@ -556,6 +556,42 @@ static void an_mcp_tools_changes_are_seen(void **state)
 	fx_dispose(&f);
 }
 
+/* Past the walk's bound: prevention only, said once per session, the tree not walked call after call. */
+static void a_repository_too_large_degrades_to_prevention_said_once(void **state)
+{
+	const char *doctor[] = {"doctor", NULL};
+	char old[4096], *cfg;
+	fx f;
+	t_run r;
+
+	(void)state;
+	fx_make(&f, NULL);
+	cfg = t_sprintf("%s/config.toml", f.home);
+	t_write_file(cfg, "[review]\nrequire_reviewer = false\n[governance]\ndetect_max_entries = 5\n");
+	free(cfg);
+	bash(&f, &r, "roz intent select INT-001", NULL);
+	assert_non_null(strstr(r.err, "judged by the command line only")); /* the session's first look */
+	t_run_dispose(&r);
+	bash(&f, &r, "sh gen.sh", "echo x > top.txt");
+	assert_string_equal(r.out, "{}\n"); /* not seen: judged by the command line only */
+	assert_null(strstr(r.err, "command line only")); /* once per session */
+	t_run_dispose(&r);
+	bash(&f, &r, "sh gen.sh", "echo y > top2.txt");
+	assert_string_equal(r.out, "{}\n");
+	assert_null(strstr(r.err, "command line only")); /* once per session */
+	t_run_dispose(&r);
+	stop(&f, &r);
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	assert_non_null(getcwd(old, sizeof old));
+	assert_int_equal(chdir(f.repo), 0);
+	t_run_roz(&r, NULL, (const char *const *)f.env, doctor);
+	assert_non_null(strstr(r.out, "too many to walk after every call"));
+	t_run_dispose(&r);
+	assert_int_equal(chdir(old), 0);
+	fx_dispose(&f);
+}
+
 /* One Bash line naming 600 files does not make the session forget what it read. */
 static void a_line_naming_many_files_keeps_what_was_read(void **state)
 {
@@ -675,6 +711,7 @@ int main(void)
 		cmocka_unit_test(governance_is_found_from_the_target_and_past_nested_repositories),
 		cmocka_unit_test(an_intent_counts_only_where_it_was_selected),
 		cmocka_unit_test(an_mcp_tools_changes_are_seen),
+		cmocka_unit_test(a_repository_too_large_degrades_to_prevention_said_once),
 		cmocka_unit_test(a_line_naming_many_files_keeps_what_was_read),
 		cmocka_unit_test(the_circuit_breaker_still_lets_the_agent_go),
 		cmocka_unit_test(roz_clean_drops_snapshots_no_session_owns),
