@@ -280,15 +280,15 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 	struct stat root_st;
 	size_t others = 0, nviol = 0;
 	int64_t since;
-	int rc;
+	int rc, loaded;
 
 	if (!g->detects || !s)
 		return ROZ_OK;
 	if ((rc = snapshot_path(g, in->session_id, &path)) < 0)
 		goto out;
 	since = call_start(path, in, env);
-	rc = roz_tree_load(path, &before);
-	if (rc == ROZ_ENOMEM)
+	loaded = roz_tree_load(path, &before);
+	if ((rc = loaded) == ROZ_ENOMEM)
 		goto out;
 	if (rc == ROZ_OK && before.truncated &&
 	    env->now.sec * 1000000000LL + env->now.nsec - before.taken_ns < DETECT_LARGE_RETRY_NS) {
@@ -303,8 +303,12 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 	}
 	if (rc < 0)
 		goto out;
-	if (rc == ROZ_OK && before.n == 0 && since == INT64_MAX) {
-		/* no snapshot and no mark: this walk is the first sight of the tree */
+	if (loaded != ROZ_OK) {
+		/*
+		 * No snapshot to compare with (removed, or never written): this walk is
+		 * the first sight of the tree. Judging against nothing would take every
+		 * file changed in place for one created, and tell the agent to delete it.
+		 */
 		rc = roz_tree_save(&after, path);
 		goto out;
 	}

@@ -592,6 +592,29 @@ static void a_repository_too_large_degrades_to_prevention_said_once(void **state
 	fx_dispose(&f);
 }
 
+/* A snapshot gone (roz clean, a full disk): that call is not judged against nothing, the next ones are judged. */
+static void a_lost_snapshot_is_taken_again_not_judged_against_nothing(void **state)
+{
+	fx f;
+	t_run r;
+	char *cmd;
+
+	(void)state;
+	fx_make(&f, NULL);
+	bash(&f, &r, "roz intent select INT-001", NULL);
+	t_run_dispose(&r);
+	cmd = t_sprintf("rm -f '%s'/trees/*.tree && echo more >> docs/d.md", f.home);
+	bash(&f, &r, "sh fmt.sh", cmd);
+	free(cmd);
+	/* no "docs/d.md: created - ... remove docs/d.md": the file existed, the call is simply not judged */
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	bash(&f, &r, "sh fmt.sh", "echo again >> docs/d.md");
+	assert_non_null(strstr(r.out, "docs/d.md: modified"));
+	t_run_dispose(&r);
+	fx_dispose(&f);
+}
+
 /* One Bash line naming 600 files does not make the session forget what it read. */
 static void a_line_naming_many_files_keeps_what_was_read(void **state)
 {
@@ -712,6 +735,7 @@ int main(void)
 		cmocka_unit_test(an_intent_counts_only_where_it_was_selected),
 		cmocka_unit_test(an_mcp_tools_changes_are_seen),
 		cmocka_unit_test(a_repository_too_large_degrades_to_prevention_said_once),
+		cmocka_unit_test(a_lost_snapshot_is_taken_again_not_judged_against_nothing),
 		cmocka_unit_test(a_line_naming_many_files_keeps_what_was_read),
 		cmocka_unit_test(the_circuit_breaker_still_lets_the_agent_go),
 		cmocka_unit_test(roz_clean_drops_snapshots_no_session_owns),
