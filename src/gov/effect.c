@@ -119,6 +119,7 @@ static bool is_relative(const char *p, size_t n)
 void effect_target(struct ctx *x, const char *p, size_t n, bool known, const char *how)
 {
 	roz_effect *e = x->e;
+	bool placed = known;
 
 	if (known && is_device(p, n))
 		return;
@@ -128,9 +129,11 @@ void effect_target(struct ctx *x, const char *p, size_t n, bool known, const cha
 		effect_because(x, "writes a file named only when the line runs (%s)", how);
 	} else if (x->cd && is_relative(p, n)) {
 		e->unknown_target = true;
+		placed = false;
 		effect_because(x, "writes %.*s (%s) relative to a directory the line changes to", (int)n, p, how);
 	} else if (x->home && is_home(p, n)) {
 		e->unknown_target = true;
+		placed = false;
 		effect_because(x, "writes %.*s (%s) under a HOME the line sets", (int)n, p, how);
 	} else {
 		effect_because(x, "writes %.*s (%s)", (int)n, p, how);
@@ -161,6 +164,7 @@ void effect_target(struct ctx *x, const char *p, size_t n, bool known, const cha
 	}
 	e->targets[e->ntargets].path = copy;
 	e->targets[e->ntargets].how = how;
+	e->targets[e->ntargets].placed = placed;
 	e->ntargets++;
 }
 

@@ -233,6 +233,7 @@ out:
 
 /* ---- PreToolUse -------------------------------------------------------------- */
 
+
 static int deny_scope(roz_gov_result *out, const roz_hook_input *in, const roz_intent *it,
 		      const judged *j, const char *path)
 {
@@ -375,6 +376,35 @@ static const char *file_target(const roz_hook_input *in)
 	const cJSON *v = field ? cJSON_GetObjectItemCaseSensitive(in->tool_input, field) : NULL;
 
 	return cJSON_IsString(v) && v->valuestring[0] ? v->valuestring : NULL;
+}
+
+/*
+ * 1 when the call names its targets and .intentignore takes every one of
+ * them (as written and where its links lead), 0 when not, or ROZ_ENOMEM.
+ */
+static int all_ignored(const roz_hook_input *in, const roz_gov_world *w, const roz_effect *eff)
+{
+	const char *cwd = in->cwd && in->cwd[0] == '/' ? in->cwd : w->root;
+	const char *one = eff ? NULL : file_target(in);
+	size_t n = eff ? eff->ntargets : (one != NULL);
+
+	if (!w->ignore || !n || (eff && eff->unknown_target))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *path = eff ? eff->targets[i].path : one;
+		judged j;
+		int rc;
+
+		if (!path)
+			return 0;
+		if ((rc = judge_target(w, NULL, cwd, path, &j)) < 0)
+			return rc == ROZ_ENOMEM ? rc : 0;
+		rc = j.v == V_IGNORED;
+		judged_dispose(&j);
+		if (!rc)
+			return 0;
+	}
+	return 1;
 }
 
 /* A refusal counts toward the limit; past it, the person decides. */
@@ -546,6 +576,13 @@ int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh
 		/* a program that shows no target of its own: what it changes, detection judges */
 		if (kind == ROZ_TOOL_BASH && w->detects && eff->ntargets == 0)
 			goto out;
+		/* every target outside governance (.intentignore): no intent is needed for it */
+		if ((rc = all_ignored(in, w, kind == ROZ_TOOL_BASH ? eff : NULL)) != 0) {
+			if (rc < 0)
+				goto out;
+			rc = ROZ_OK;
+			goto out;
+		}
 		rc = refuse_no_intent(in, w,
 				      !g->intent_id ? "none is selected"
 				      : !roz_session_gov_intent_in(g, w->root)
@@ -581,8 +618,9 @@ int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh
 			rc = ROZ_ENOMEM;
 			goto out;
 		}
+		/* a path that does not say where it lands is judged after, from the tree */
 		for (size_t i = 0; i < eff->ntargets; i++)
-			if (eff->targets[i].path)
+			if (eff->targets[i].path && eff->targets[i].placed)
 				paths[n++] = eff->targets[i].path;
 		rc = judge_targets(in, w, o, it, cwd, paths, n, g, out);
 		roz_free(paths);

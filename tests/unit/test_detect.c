@@ -615,6 +615,34 @@ static void a_lost_snapshot_is_taken_again_not_judged_against_nothing(void **sta
 	fx_dispose(&f);
 }
 
+/* Lines whose targets are known only when they run: no question for the person, the tree judges them. */
+static void lines_prevention_cannot_place_run_and_are_judged(void **state)
+{
+	/* (a computed path, `> $f`, is still asked by the review's storage guard: it could be roz's store) */
+	static const char *const lines[] = {
+		"cd src && echo x > new.ts", "cd src/ && cat a.ts > copy.ts", "cd src && sed -i s/a/b/ a.ts",
+	};
+	fx f;
+	t_run r;
+
+	(void)state;
+	fx_make(&f, NULL);
+	bash(&f, &r, "roz intent select INT-001", NULL);
+	t_run_dispose(&r);
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		/* what each does, in scope: told nothing */
+		bash(&f, &r, lines[i], "echo x >> src/a.ts");
+		if (strcmp(r.out, "{}\n") != 0)
+			fail_msg("%s: %s", lines[i], r.out);
+		t_run_dispose(&r);
+	}
+	/* the same kind of line writing out of scope is caught after it ran */
+	bash(&f, &r, "cd docs && echo x > new.md", "echo x > docs/new.md");
+	assert_non_null(strstr(r.out, "docs/new.md: created"));
+	t_run_dispose(&r);
+	fx_dispose(&f);
+}
+
 /* One Bash line naming 600 files does not make the session forget what it read. */
 static void a_line_naming_many_files_keeps_what_was_read(void **state)
 {
@@ -736,6 +764,7 @@ int main(void)
 		cmocka_unit_test(an_mcp_tools_changes_are_seen),
 		cmocka_unit_test(a_repository_too_large_degrades_to_prevention_said_once),
 		cmocka_unit_test(a_lost_snapshot_is_taken_again_not_judged_against_nothing),
+		cmocka_unit_test(lines_prevention_cannot_place_run_and_are_judged),
 		cmocka_unit_test(a_line_naming_many_files_keeps_what_was_read),
 		cmocka_unit_test(the_circuit_breaker_still_lets_the_agent_go),
 		cmocka_unit_test(roz_clean_drops_snapshots_no_session_owns),

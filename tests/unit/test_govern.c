@@ -236,6 +236,17 @@ static void a_change_before_selecting_is_refused_with_the_choices(void **state)
 	expect_code(x, ROZ_OUTPUT_DENY, ROZ_DENIAL_INTENT_REQUIRED);
 	bash(x, "make");
 	expect_code(x, ROZ_OUTPUT_DENY, ROZ_DENIAL_INTENT_REQUIRED);
+	/* a path .intentignore takes is outside governance: no intent needed */
+	x->o.escalate_after = 0; /* a table of refusals is not a run the person should see */
+	assert_int_equal(write_to(x, "/repo/build.log"), ROZ_OUTPUT_ALLOW);
+	assert_int_equal(bash(x, "echo x > vendor/lib/a.c"), ROZ_OUTPUT_ALLOW);
+	bash(x, "echo x > vendor/lib/a.c > src/auth/a.ts");
+	expect_code(x, ROZ_OUTPUT_DENY, ROZ_DENIAL_INTENT_REQUIRED);
+	/* with detection judging after, a program that names no target runs */
+	x->w.detects = true;
+	assert_int_equal(bash(x, "make"), ROZ_OUTPUT_ALLOW);
+	bash(x, "touch src/auth/a.ts");
+	expect_code(x, ROZ_OUTPUT_DENY, ROZ_DENIAL_INTENT_REQUIRED);
 }
 
 static void reading_is_never_refused(void **state)

@@ -136,6 +136,8 @@ const char *roz_effect_path_field(const char *tool_name);
 typedef struct roz_effect_target {
 	char *path;       /* as written, quotes removed (relative to cwd or absolute); NULL when unknown */
 	const char *how;  /* static text: "redirection", "tee", "sed -i", "cp", "mv", "rm", "touch", ... */
+	bool placed;      /* the path says where the write lands (not relative after a cd, not under a
+	                     HOME the line moves) */
 } roz_effect_target;
 
 typedef struct roz_effect {
