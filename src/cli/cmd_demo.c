@@ -530,40 +530,37 @@ static void file_call(demo *d, const char *event, const char *tool, const char *
 	roz_free(path);
 }
 
-/* A Bash call running `cmd` in the repository. */
-static void bash_call(demo *d, const char *cmd, const char *expect, const char *want)
+/* A Bash call's hook: `cmd` about to run in the repository (PreToolUse), or run (PostToolUse). */
+static void bash_hook(demo *d, const char *event, const char *cmd, const char *expect, const char *want)
 {
 	roz_buf b = ROZ_BUF_INIT;
+	bool pre = strcmp(event, "pre-tool-use") == 0;
 
-	printf("   agent: $ %s\n", cmd);
-	roz_buf_adds(&b, "\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":");
+	if (pre)
+		printf("   agent: $ %s\n", cmd);
+	else
+		printf("   (the command runs; PostToolUse: roz compares the working tree with before it)\n");
+	roz_buf_addf(&b, "\"hook_event_name\":\"%s\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":",
+		     pre ? "PreToolUse" : "PostToolUse");
 	roz_json_add_string(&b, cmd);
 	roz_buf_addc(&b, '}');
 	if (roz_buf_failed(&b)) {
 		printf("   !! out of memory\n");
 		miss(d);
 	} else {
-		check(d, "pre-tool-use", roz_buf_cstr(&b), expect, want);
+		check(d, event, roz_buf_cstr(&b), expect, want);
 	}
 	roz_buf_dispose(&b);
 }
 
-/* The Bash call ran (its effect made by the caller): PostToolUse, where detection compares the tree. */
+static void bash_call(demo *d, const char *cmd, const char *expect, const char *want)
+{
+	bash_hook(d, "pre-tool-use", cmd, expect, want);
+}
+
 static void bash_ran(demo *d, const char *cmd, const char *expect, const char *want)
 {
-	roz_buf b = ROZ_BUF_INIT;
-
-	printf("   (the command runs; PostToolUse: roz compares the working tree with before it)\n");
-	roz_buf_adds(&b, "\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":");
-	roz_json_add_string(&b, cmd);
-	roz_buf_addc(&b, '}');
-	if (roz_buf_failed(&b)) {
-		printf("   !! out of memory\n");
-		miss(d);
-	} else {
-		check(d, "post-tool-use", roz_buf_cstr(&b), expect, want);
-	}
-	roz_buf_dispose(&b);
+	bash_hook(d, "post-tool-use", cmd, expect, want);
 }
 
 /* Claude Code ran the tool: change the file as the tool would, then tell roz (PostToolUse). */
