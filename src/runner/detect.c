@@ -337,7 +337,8 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 		v = roz_detect_judge(c, &w, &s->gov, &code);
 
 		if (v == ROZ_DETECT_IN_SCOPE && !c->dir && c->kind != ROZ_CHANGE_REMOVED) {
-			if ((rc = gov_detected_add(g, c->path)) < 0)
+			if ((rc = gov_detected_add(g, c->path,
+						   c->kind == ROZ_CHANGE_CREATED)) < 0)
 				goto out;
 			continue;
 		}

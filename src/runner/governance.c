@@ -30,6 +30,7 @@ void gov_run_dispose(gov_run *g)
 	for (size_t i = 0; i < g->ndetected; i++)
 		roz_free(g->detected[i]);
 	roz_free(g->detected);
+	roz_free(g->detected_new);
 	roz_free(g->cache_dir);
 	memset(g, 0, sizeof *g);
 }
@@ -200,13 +201,18 @@ int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const r
 	return ROZ_OK;
 }
 
-int gov_detected_add(gov_run *g, const char *rel)
+int gov_detected_add(gov_run *g, const char *rel, bool is_new)
 {
 	char **p = roz_realloc(g->detected, (g->ndetected + 1) * sizeof *p);
+	bool *q;
 
 	if (!p)
 		return ROZ_ENOMEM;
 	g->detected = p;
+	if (!(q = roz_realloc(g->detected_new, (g->ndetected + 1) * sizeof *q)))
+		return ROZ_ENOMEM;
+	g->detected_new = q;
+	q[g->ndetected] = is_new;
 	return (p[g->ndetected] = roz_strdup(rel)) ? (g->ndetected++, ROZ_OK) : ROZ_ENOMEM;
 }
 

@@ -31,6 +31,7 @@ typedef struct gov_run {
 	uint32_t detect_max;   /* entries past which the repository is not walked ([governance] detect_max_entries) */
 	bool detected_run;     /* detection compared the tree for this call: `detected` is what changed */
 	char **detected;       /* in-scope files the call changed, relative to the root, for the ledger */
+	bool *detected_new;    /* and whether each is new (created, renamed in): its whole is the call's */
 	size_t ndetected;
 } gov_run;
 
@@ -65,8 +66,8 @@ int gov_refuse_without_session(gov_run *g, const roz_hook_input *in, const char 
 /* The world governance's rules see, from what gov_prepare found. */
 void world_of_run(const gov_run *g, roz_gov_world *w);
 
-/* Remember an in-scope file detection found changed, for the ledger. ROZ_OK or ROZ_ENOMEM. */
-int gov_detected_add(gov_run *g, const char *rel);
+/* Remember an in-scope file detection found changed (new: made by the call), for the ledger. ROZ_OK or ROZ_ENOMEM. */
+int gov_detected_add(gov_run *g, const char *rel, bool is_new);
 
 /*
  * Detection (detect.c). Before a call: mark when it began (the session's

@@ -63,8 +63,11 @@ static int place(const gov_run *g, const roz_env *env, const char *cwd, const ch
 	return ROZ_OK;
 }
 
+/* Which lines of a target are the call's: as its tool input says, the whole file, or not known. */
+enum lines { LINES_OF_CALL, LINES_WHOLE, LINES_UNKNOWN };
+
 static int add_target(const gov_run *g, const roz_hook_input *in, const roz_env *env, const char *cwd,
-		      const char *path, bool whole, target *t, size_t *n)
+		      const char *path, enum lines which, target *t, size_t *n)
 {
 	target *x = &t[*n];
 	char *abs = NULL, *text = NULL;
@@ -82,10 +85,11 @@ static int add_target(const gov_run *g, const roz_hook_input *in, const roz_env 
 		rc = ROZ_OK; /* gone (rm, mv), or not a file (mkdir): nothing of it to attribute */
 		goto out;
 	}
-	if (rc == ROZ_OK)
-		rc = roz_ledger_ranges_of_write(in->tool_name, in->tool_input, whole, text, len, &x->ranges);
+	if (rc == ROZ_OK && which != LINES_UNKNOWN)
+		rc = roz_ledger_ranges_of_write(in->tool_name, in->tool_input, which == LINES_WHOLE, text, len,
+						&x->ranges);
 	else
-		rc = ROZ_OK; /* too large or unreadable: the file is recorded, without ranges */
+		rc = ROZ_OK; /* too large, unreadable, or lines not known: the file is recorded, without ranges */
 	kept = rc == ROZ_OK;
 out:
 	if (kept) {
@@ -150,19 +154,22 @@ int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_ses
 			char *abs = roz_asprintf("%s/%s", strcmp(g->orch.root, "/") ? g->orch.root : "",
 						 g->detected[i]);
 
-			rc = abs ? add_target(g, in, env, cwd, abs, true, t, &n) : ROZ_ENOMEM;
+			/* a file the call made is its whole; one changed in place, its lines are not known */
+			rc = abs ? add_target(g, in, env, cwd, abs, g->detected_new[i] ? LINES_WHOLE : LINES_UNKNOWN,
+					      t, &n)
+				 : ROZ_ENOMEM;
 			roz_free(abs);
 		}
 	} else if (roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_BASH) {
 		for (size_t i = 0; i < eff->ntargets && rc == ROZ_OK; i++)
 			if (eff->targets[i].path)
-				rc = add_target(g, in, env, cwd, eff->targets[i].path, true, t, &n);
+				rc = add_target(g, in, env, cwd, eff->targets[i].path, LINES_WHOLE, t, &n);
 	} else {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(in->tool_input,
 								  roz_effect_path_field(in->tool_name));
 
 		if (cJSON_IsString(v) && v->valuestring[0])
-			rc = add_target(g, in, env, cwd, v->valuestring, false, t, &n);
+			rc = add_target(g, in, env, cwd, v->valuestring, LINES_OF_CALL, t, &n);
 	}
 	if (rc < 0 || !n)
 		goto out;

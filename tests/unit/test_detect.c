@@ -295,7 +295,8 @@ static void a_scripts_out_of_scope_change_holds_the_stop_until_undone(void **sta
 	assert_string_equal(r.out, "{}\n");
 	t_run_dispose(&r);
 	/* a script the agent wrote: the line shows no target, the tree shows three */
-	bash(&f, &r, "python3 tool.py", "echo changed >> docs/d.md && echo new > src/new.ts && echo x > top.txt");
+	bash(&f, &r, "python3 tool.py",
+	     "echo changed >> docs/d.md && echo new > src/new.ts && echo more >> src/a.ts && echo x > top.txt");
 	assert_non_null(strstr(r.out, "\"decision\":\"block\""));
 	assert_non_null(strstr(r.out, "docs/d.md: modified"));
 	assert_non_null(strstr(r.out, "top.txt: created"));
@@ -305,7 +306,11 @@ static void a_scripts_out_of_scope_change_holds_the_stop_until_undone(void **sta
 	p = t_sprintf("%s/.orchestration/agent_trace.jsonl", f.repo);
 	ledger = t_read_file(p, NULL);
 	assert_non_null(ledger);
-	assert_non_null(strstr(ledger, "\"path\":\"src/new.ts\""));
+	assert_non_null(strstr(ledger, "\"path\":\"src/new.ts\",\"conversations\":[{\"url\":\"urn:claude-code:session:s-1\","
+				      "\"contributor\":{\"type\":\"ai\"},\"ranges\":[{\"start_line\":1,\"end_line\":1"));
+	/* a file changed in place: the call's lines are not known, so none is claimed */
+	assert_non_null(strstr(ledger, "\"path\":\"src/a.ts\",\"conversations\":[{\"url\":\"urn:claude-code:session:s-1\","
+				      "\"contributor\":{\"type\":\"ai\"},\"ranges\":[]"));
 	assert_null(strstr(ledger, "top.txt"));
 	free(ledger);
 	free(p);
