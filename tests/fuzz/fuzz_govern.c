@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "roz/path.h"
 #include "roz/digest.h"
 #include "roz/govern.h"
 #include "roz/json.h"
@@ -199,9 +200,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc == ROZ_OK) {
 		check_result(&r);
 		/* (a path .intentignore takes, `*.log`, is outside governance: no intent needed) */
-		if (!bash && strcmp(tool, "Read") != 0 && text && plainly_under_src(text, cwd) &&
-		    !roz_ignore_match(&ignore, text + 6, false))
-			FUZZ_CHECK(r.kind != ROZ_OUTPUT_ALLOW);
+		if (!bash && strcmp(tool, "Read") != 0 && text && plainly_under_src(text, cwd)) {
+			char *norm = NULL;
+
+			/* as governance reads the path: normalized (a trailing slash folded) */
+			if (roz_path_normalize("/repo", NULL, text, &norm) == ROZ_OK && norm &&
+			    strncmp(norm, "/repo/", 6) == 0 && !roz_ignore_match(&ignore, norm + 6, false))
+				FUZZ_CHECK(r.kind != ROZ_OUTPUT_ALLOW);
+			roz_free(norm);
+		}
 	}
 	roz_gov_result_dispose(&r);
 	check_state_reads_back(&g);
