@@ -129,6 +129,8 @@ typedef struct roz_gov_violation_in {
 } roz_gov_violation_in;
 
 int roz_session_gov_violation_add(roz_session_gov *g, const roz_gov_violation_in *v) ROZ_WARN_UNUSED;
+/* A kept violation is at `path` of repository `root` (either end of a rename). */
+bool roz_session_gov_violation_at(const roz_session_gov *g, const char *root, const char *path);
 /* Drop violation i (undone or accepted). */
 void roz_session_gov_violation_remove(roz_session_gov *g, size_t i);
 

@@ -185,6 +185,18 @@ static int dup_opt(const char *s, char **out)
 	return (*out = roz_strdup(s)) ? ROZ_OK : ROZ_ENOMEM;
 }
 
+bool roz_session_gov_violation_at(const roz_session_gov *g, const char *root, const char *path)
+{
+	for (size_t i = 0; g && root && path && i < g->n_violations; i++) {
+		const roz_gov_violation *v = &g->violations[i];
+
+		if (strcmp(v->root, root) == 0 &&
+		    (strcmp(v->path, path) == 0 || (v->from && strcmp(v->from, path) == 0)))
+			return true;
+	}
+	return false;
+}
+
 void roz_session_gov_violation_remove(roz_session_gov *g, size_t i)
 {
 	if (i >= g->n_violations)

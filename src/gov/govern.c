@@ -289,14 +289,7 @@ static int deny_stale(roz_gov_result *out, const roz_hook_input *in, const judge
 /* The target is the place of a change the session must undo (roz/detect.h), at either end of a rename. */
 static bool undoes(const roz_gov_world *w, const roz_session_gov *g, const judged *j)
 {
-	for (size_t i = 0; g && j->rel && i < g->n_violations; i++) {
-		const roz_gov_violation *v = &g->violations[i];
-
-		if (strcmp(v->root, w->root) == 0 &&
-		    (strcmp(v->path, j->rel) == 0 || (v->from && strcmp(v->from, j->rel) == 0)))
-			return true;
-	}
-	return false;
+	return roz_session_gov_violation_at(g, w->root, j->rel);
 }
 
 /* A place outside the repository anyone may write: a temporary directory, Claude Code's own ~/.claude/. */

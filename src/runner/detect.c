@@ -211,16 +211,8 @@ static bool runs_roz(const gov_run *g)
 /* A change at the place of a violation already kept: undoing it, or more of the same; the stop settles it. */
 static bool standing(const gov_run *g, const roz_session_gov *sg, const roz_change *c)
 {
-	for (size_t i = 0; i < sg->n_violations; i++) {
-		const roz_gov_violation *v = &sg->violations[i];
-
-		if (strcmp(v->root, g->orch.root) != 0)
-			continue;
-		if (strcmp(v->path, c->path) == 0 || (v->from && strcmp(v->from, c->path) == 0) ||
-		    (c->from && (strcmp(v->path, c->from) == 0 || (v->from && strcmp(v->from, c->from) == 0))))
-			return true;
-	}
-	return false;
+	return roz_session_gov_violation_at(sg, g->orch.root, c->path) ||
+	       (c->from && roz_session_gov_violation_at(sg, g->orch.root, c->from));
 }
 
 static int trace_detected(roz_session *s, const roz_env *env, const roz_hook_input *in, const roz_change *c,
