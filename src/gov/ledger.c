@@ -13,6 +13,7 @@
 #include "roz/ledger.h"
 
 #include "roz/json.h"
+#include "roz/linediff.h"
 #include "roz/utf8.h"
 
 #include <cjson/cJSON.h>
@@ -256,6 +257,29 @@ int roz_ledger_ranges_of_write(const char *tool_name, const cJSON *tool_input, b
 	if (rc != ROZ_OK) {
 		roz_ledger_ranges_dispose(out);
 		roz_error_set("out of memory finding the ranges of a write");
+		return rc;
+	}
+	settle(out, content, len);
+	return ROZ_OK;
+}
+
+int roz_ledger_ranges_of_change(const char *before, size_t blen, const char *content, size_t len,
+				roz_ledger_ranges *out)
+{
+	roz_line_span *spans = NULL;
+	size_t n = 0;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (!content)
+		len = 0;
+	if ((rc = roz_line_diff_added(before, before ? blen : 0, content, len, &spans, &n)) == ROZ_OK)
+		for (size_t i = 0; i < n && rc == ROZ_OK; i++)
+			rc = add_range(out, spans[i].start, spans[i].end);
+	roz_free(spans);
+	if (rc != ROZ_OK) {
+		roz_ledger_ranges_dispose(out);
+		roz_error_set("out of memory finding the lines a change added");
 		return rc;
 	}
 	settle(out, content, len);

@@ -89,6 +89,15 @@ void roz_ledger_hash_lines(const char *text, size_t len, unsigned long start, un
 int roz_ledger_ranges_of_write(const char *tool_name, const struct cJSON *tool_input, bool whole,
 			       const char *content, size_t len, roz_ledger_ranges *out) ROZ_WARN_UNUSED;
 
+/*
+ * The ranges a change from `before` to `content` added (roz/linediff.h),
+ * hashed: the lines of a file a call changed in place, when what the file
+ * held before the call is known. Same ownership as above. ROZ_OK or
+ * ROZ_ENOMEM (*out empty).
+ */
+int roz_ledger_ranges_of_change(const char *before, size_t blen, const char *content, size_t len,
+				roz_ledger_ranges *out) ROZ_WARN_UNUSED;
+
 typedef struct roz_ledger_file {
 	const char *path;                /* relative to the repository root */
 	const roz_ledger_ranges *ranges; /* may be empty */
