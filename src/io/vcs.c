@@ -275,6 +275,11 @@ out:
 	return rc;
 }
 
+int roz_vcs_git_dir(const char *root, char **out)
+{
+	return find_gitdir(root, out);
+}
+
 /* A worktree's git directory names the shared one in "commondir"; others are their own. */
 static int find_common(const char *gitdir, char **common)
 {

@@ -27,20 +27,21 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "roz/detect.h"
 #include "roz/digest.h"
+#include "roz/git_run.h"
 #include "roz/json.h"
 #include "roz/tree.h"
 #include "roz/tree_diff.h"
 
-extern char **environ;
+
+/* What `git status` may say about the paths of kept violations (more: every path counts as not undone). */
+#define GIT_STATUS_MAX (4u * 1024u * 1024u)
 
 /* How far before Claude Code's own start of the call (now - duration_ms) a change still counts. */
 #define DETECT_SLACK_NS (250LL * 1000000LL)
@@ -348,6 +349,8 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 			roz_detect_how_to_undo(c->kind, c->existed, c->path, &undo);
 		}
 	}
+	if ((rc = gov_detect_before(g, &before)) < 0)
+		goto out;
 	if (nviol) {
 		s->gov.present = true;
 		res->save = true;
@@ -380,77 +383,42 @@ out:
  */
 static int git_dirty(const char *root, char **paths, size_t n, bool *dirty)
 {
-	char **argv = roz_calloc(n + 12, sizeof *argv), *r = roz_strdup(root);
-	posix_spawn_file_actions_t fa;
-	int fds[2] = {-1, -1}, status = 0, rc = ROZ_EIO;
+	const char **args = roz_calloc(n + 6, sizeof *args);
 	roz_buf out = ROZ_BUF_INIT;
-	pid_t pid;
 	size_t k = 0;
+	int rc;
 
 	for (size_t i = 0; i < n; i++)
 		dirty[i] = true;
-	if (!argv || !r) {
-		roz_free(argv);
-		roz_free(r);
+	if (!args)
 		return ROZ_ENOMEM;
-	}
-	argv[k++] = "git";
-	argv[k++] = "-C";
-	argv[k++] = r;
-	argv[k++] = "status";
-	argv[k++] = "--porcelain=v1";
-	argv[k++] = "-z";
-	argv[k++] = "--untracked-files=all";
-	argv[k++] = "--no-renames";
-	argv[k++] = "--";
+	args[k++] = "status";
+	args[k++] = "--porcelain=v1";
+	args[k++] = "-z";
+	args[k++] = "--untracked-files=all";
+	args[k++] = "--no-renames";
+	args[k++] = "--";
 	for (size_t i = 0; i < n; i++)
-		argv[k++] = paths[i];
-	if (pipe2(fds, O_CLOEXEC) < 0) {
-		roz_free(argv);
-		roz_free(r);
-		return ROZ_EIO;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	if (posix_spawnp(&pid, "git", &fa, NULL, argv, environ) != 0)
-		pid = -1;
-	posix_spawn_file_actions_destroy(&fa);
-	close(fds[1]);
-	if (pid > 0) {
-		char buf[4096];
-		ssize_t got;
+		args[k++] = paths[i];
+	rc = roz_git_output(root, args, k, GIT_STATUS_MAX, &out);
+	if (rc == ROZ_OK) {
+		for (size_t i = 0; i < n; i++)
+			dirty[i] = false;
+		/* entries "XY path\0" */
+		for (size_t at = 0; at + 3 < out.len;) {
+			const char *p = out.ptr + at + 3;
+			size_t len = strnlen(p, out.len - at - 3);
 
-		while ((got = read(fds[0], buf, sizeof buf)) != 0) {
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got < 0)
-				break;
-			roz_buf_add(&out, buf, (size_t)got);
-		}
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !roz_buf_failed(&out)) {
-			rc = ROZ_OK;
 			for (size_t i = 0; i < n; i++)
-				dirty[i] = false;
-			/* entries "XY path\0" */
-			for (size_t at = 0; at + 3 < out.len;) {
-				const char *p = out.ptr + at + 3;
-				size_t len = strnlen(p, out.len - at - 3);
-
-				for (size_t i = 0; i < n; i++)
-					if (strlen(paths[i]) == len && memcmp(paths[i], p, len) == 0)
-						dirty[i] = true;
-				at += 3 + len + 1;
-			}
+				if (strlen(paths[i]) == len && memcmp(paths[i], p, len) == 0)
+					dirty[i] = true;
+			at += 3 + len + 1;
 		}
+	} else if (rc != ROZ_ENOMEM) {
+		rc = ROZ_EIO;
 	}
-	close(fds[0]);
 	roz_buf_dispose(&out);
-	roz_free(argv);
-	roz_free(r);
+	roz_free(args);
 	return rc;
 }
 

@@ -27,10 +27,11 @@ void gov_run_dispose(gov_run *g)
 	}
 	for (size_t i = 0; i < g->ntmp; i++)
 		roz_free(g->tmp_dirs[i]);
-	for (size_t i = 0; i < g->ndetected; i++)
-		roz_free(g->detected[i]);
+	for (size_t i = 0; i < g->ndetected; i++) {
+		roz_free(g->detected[i].path);
+		roz_free(g->detected[i].before);
+	}
 	roz_free(g->detected);
-	roz_free(g->detected_new);
 	roz_free(g->cache_dir);
 	memset(g, 0, sizeof *g);
 }
@@ -203,17 +204,14 @@ int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const r
 
 int gov_detected_add(gov_run *g, const char *rel, bool is_new)
 {
-	char **p = roz_realloc(g->detected, (g->ndetected + 1) * sizeof *p);
-	bool *q;
+	gov_detected *p = roz_realloc(g->detected, (g->ndetected + 1) * sizeof *p);
 
 	if (!p)
 		return ROZ_ENOMEM;
 	g->detected = p;
-	if (!(q = roz_realloc(g->detected_new, (g->ndetected + 1) * sizeof *q)))
-		return ROZ_ENOMEM;
-	g->detected_new = q;
-	q[g->ndetected] = is_new;
-	return (p[g->ndetected] = roz_strdup(rel)) ? (g->ndetected++, ROZ_OK) : ROZ_ENOMEM;
+	memset(&p[g->ndetected], 0, sizeof *p);
+	p[g->ndetected].is_new = is_new;
+	return (p[g->ndetected].path = roz_strdup(rel)) ? (g->ndetected++, ROZ_OK) : ROZ_ENOMEM;
 }
 
 void world_of_run(const gov_run *g, roz_gov_world *w)

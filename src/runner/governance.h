@@ -10,6 +10,15 @@
 #include "roz/govern.h"
 #include "roz/hooks.h"
 #include "roz/orchestration.h"
+#include "roz/tree.h"
+
+/* An in-scope file detection found changed by the call, for the ledger. */
+typedef struct gov_detected {
+	char *path;        /* relative to the root */
+	bool is_new;       /* made by the call (created, renamed in): its whole is the call's */
+	char *before;      /* what it held before the call, when known (detect_before.c); else NULL */
+	size_t before_len;
+} gov_detected;
 
 typedef struct gov_run {
 	roz_orchestration orch;
@@ -30,8 +39,7 @@ typedef struct gov_run {
 	bool detects;          /* a governed repository's tool call: its changes are detected (detect.c) */
 	uint32_t detect_max;   /* entries past which the repository is not walked ([governance] detect_max_entries) */
 	bool detected_run;     /* detection compared the tree for this call: `detected` is what changed */
-	char **detected;       /* in-scope files the call changed, relative to the root, for the ledger */
-	bool *detected_new;    /* and whether each is new (created, renamed in): its whole is the call's */
+	gov_detected *detected; /* in-scope files the call changed */
 	size_t ndetected;
 } gov_run;
 
@@ -80,6 +88,13 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 		    roz_hook_result *res);
 int gov_detect_stop(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s,
 		    roz_hook_result *res);
+
+/*
+ * For each file of g->detected the call changed in place: what it held
+ * before, when git can say (detect_before.c). Never fails the call: what
+ * cannot be known stays NULL. ROZ_OK or ROZ_ENOMEM.
+ */
+int gov_detect_before(gov_run *g, const roz_tree *before);
 
 void gov_run_dispose(gov_run *g);
 

@@ -63,11 +63,14 @@ static int place(const gov_run *g, const roz_env *env, const char *cwd, const ch
 	return ROZ_OK;
 }
 
-/* Which lines of a target are the call's: as its tool input says, the whole file, or not known. */
-enum lines { LINES_OF_CALL, LINES_WHOLE, LINES_UNKNOWN };
+/*
+ * Which lines of a target are the call's: as its tool input says, the whole
+ * file, those that differ from what it held before, or not known.
+ */
+enum lines { LINES_OF_CALL, LINES_WHOLE, LINES_CHANGED, LINES_UNKNOWN };
 
 static int add_target(const gov_run *g, const roz_hook_input *in, const roz_env *env, const char *cwd,
-		      const char *path, enum lines which, target *t, size_t *n)
+		      const char *path, enum lines which, const char *before, size_t blen, target *t, size_t *n)
 {
 	target *x = &t[*n];
 	char *abs = NULL, *text = NULL;
@@ -85,7 +88,9 @@ static int add_target(const gov_run *g, const roz_hook_input *in, const roz_env 
 		rc = ROZ_OK; /* gone (rm, mv), or not a file (mkdir): nothing of it to attribute */
 		goto out;
 	}
-	if (rc == ROZ_OK && which != LINES_UNKNOWN)
+	if (rc == ROZ_OK && which == LINES_CHANGED)
+		rc = roz_ledger_ranges_of_change(before, blen, text, len, &x->ranges);
+	else if (rc == ROZ_OK && which != LINES_UNKNOWN)
 		rc = roz_ledger_ranges_of_write(in->tool_name, in->tool_input, which == LINES_WHOLE, text, len,
 						&x->ranges);
 	else
@@ -151,25 +156,29 @@ int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_ses
 		goto out;
 	if (g->detected_run && roz_effect_tool_kind(in->tool_name) != ROZ_TOOL_WRITES_FILE) {
 		for (size_t i = 0; i < g->ndetected && rc == ROZ_OK; i++) {
-			char *abs = roz_asprintf("%s/%s", strcmp(g->orch.root, "/") ? g->orch.root : "",
-						 g->detected[i]);
+			const gov_detected *d = &g->detected[i];
+			char *abs = roz_asprintf("%s/%s", strcmp(g->orch.root, "/") ? g->orch.root : "", d->path);
 
-			/* a file the call made is its whole; one changed in place, its lines are not known */
-			rc = abs ? add_target(g, in, env, cwd, abs, g->detected_new[i] ? LINES_WHOLE : LINES_UNKNOWN,
-					      t, &n)
+			/*
+			 * a file the call made is its whole; one changed in place, the lines that differ from
+			 * what it held before, when that is known (detect_before.c), else none are claimed
+			 */
+			rc = abs ? add_target(g, in, env, cwd, abs,
+					      d->is_new ? LINES_WHOLE : d->before ? LINES_CHANGED : LINES_UNKNOWN,
+					      d->before, d->before_len, t, &n)
 				 : ROZ_ENOMEM;
 			roz_free(abs);
 		}
 	} else if (roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_BASH) {
 		for (size_t i = 0; i < eff->ntargets && rc == ROZ_OK; i++)
 			if (eff->targets[i].path)
-				rc = add_target(g, in, env, cwd, eff->targets[i].path, LINES_WHOLE, t, &n);
+				rc = add_target(g, in, env, cwd, eff->targets[i].path, LINES_WHOLE, NULL, 0, t, &n);
 	} else {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(in->tool_input,
 								  roz_effect_path_field(in->tool_name));
 
 		if (cJSON_IsString(v) && v->valuestring[0])
-			rc = add_target(g, in, env, cwd, v->valuestring, LINES_OF_CALL, t, &n);
+			rc = add_target(g, in, env, cwd, v->valuestring, LINES_OF_CALL, NULL, 0, t, &n);
 	}
 	if (rc < 0 || !n)
 		goto out;

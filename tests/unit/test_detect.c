@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "roz/detect.h"
+#include "roz/ledger.h"
 #include "roz/session_gov.h"
 #include "roz/tree_diff.h"
 
@@ -308,9 +309,9 @@ static void a_scripts_out_of_scope_change_holds_the_stop_until_undone(void **sta
 	assert_non_null(ledger);
 	assert_non_null(strstr(ledger, "\"path\":\"src/new.ts\",\"conversations\":[{\"url\":\"urn:claude-code:session:s-1\","
 				      "\"contributor\":{\"type\":\"ai\"},\"ranges\":[{\"start_line\":1,\"end_line\":1"));
-	/* a file changed in place: the call's lines are not known, so none is claimed */
+	/* a committed file changed in place: the line the call added (git's index held the rest) */
 	assert_non_null(strstr(ledger, "\"path\":\"src/a.ts\",\"conversations\":[{\"url\":\"urn:claude-code:session:s-1\","
-				      "\"contributor\":{\"type\":\"ai\"},\"ranges\":[]"));
+				      "\"contributor\":{\"type\":\"ai\"},\"ranges\":[{\"start_line\":2,\"end_line\":2"));
 	assert_null(strstr(ledger, "top.txt"));
 	free(ledger);
 	free(p);
@@ -752,6 +753,86 @@ static void roz_clean_drops_snapshots_no_session_owns(void **state)
 	fx_dispose(&f);
 }
 
+/* The ledger's record of the last Bash call for `path`: its "ranges":[...] text, allocated. */
+static char *ranges_of(const fx *f, const char *path)
+{
+	char *p = t_sprintf("%s/.orchestration/agent_trace.jsonl", f->repo), *ledger = t_read_file(p, NULL);
+	char *key = t_sprintf("\"path\":\"%s\"", path), *at = NULL, *r, *end, *out;
+
+	assert_non_null(ledger);
+	for (char *q = ledger; (q = strstr(q, key)) != NULL; q++)
+		at = q;
+	assert_non_null(at);
+	assert_non_null(r = strstr(at, "\"ranges\":["));
+	assert_non_null(end = strchr(r, ']'));
+	out = strndup(r, (size_t)(end - r) + 1);
+	free(key);
+	free(ledger);
+	free(p);
+	return out;
+}
+
+static void a_committed_file_changed_in_place_is_credited_with_its_changed_lines(void **state)
+{
+	fx f;
+	t_run r;
+	char *got, *want, *p, *text;
+	char h4[ROZ_SHA256_HEX_SIZE], h9[ROZ_SHA256_HEX_SIZE];
+
+	(void)state;
+	fx_make(&f, NULL);
+	sh(&f, "seq -f 'line %g' 10 > src/big.ts && seq -f 'c %g' 3 > src/c.ts && git add -A && "
+	      "git -c user.email=t@e -c user.name=t commit -qm big");
+	bash(&f, &r, "roz intent select INT-001", NULL);
+	t_run_dispose(&r);
+	/* two separate lines of ten, by a program the line does not name: two ranges, not the file */
+	bash(&f, &r, "python3 fix.py", "sed -i 's/^line 4$/LINE 4/; s/^line 9$/LINE 9/' src/big.ts");
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	p = t_sprintf("%s/src/big.ts", f.repo);
+	text = t_read_file(p, NULL);
+	roz_ledger_hash_lines(text, strlen(text), 4, 4, h4);
+	roz_ledger_hash_lines(text, strlen(text), 9, 9, h9);
+	got = ranges_of(&f, "src/big.ts");
+	want = t_sprintf("\"ranges\":[{\"start_line\":4,\"end_line\":4,\"content_hash\":\"sha256:%s\"},"
+			 "{\"start_line\":9,\"end_line\":9,\"content_hash\":\"sha256:%s\"}]",
+			 h4, h9);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	free(text);
+	free(p);
+	/*
+	 * a person's line, seen by the walk after a later call: the file was no longer as committed when
+	 * the script ran, so what it held is not known and no line is claimed (the person's included)
+	 */
+	sh(&f, "echo person >> src/a.ts");
+	bash(&f, &r, "ls", NULL);
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	bash(&f, &r, "python3 fix.py", "sed -i '1s/a/A/' src/a.ts");
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	got = ranges_of(&f, "src/a.ts");
+	assert_string_equal(got, "\"ranges\":[]");
+	free(got);
+	/* a repository whose config would run a program for git (fsmonitor): roz's git never runs it */
+	sh(&f, "git config core.fsmonitor \"touch $PWD/fsmonitor-ran; false\" && git config diff.external false");
+	bash(&f, &r, "python3 fix.py", "sed -i 's/^c 2$/C 2/' src/c.ts && echo more >> docs/d.md");
+	assert_non_null(strstr(r.out, "docs/d.md: modified"));
+	t_run_dispose(&r);
+	got = ranges_of(&f, "src/c.ts");
+	assert_non_null(strstr(got, "\"start_line\":2,\"end_line\":2,"));
+	free(got);
+	stop(&f, &r); /* asks git whether docs/d.md is as committed */
+	assert_non_null(strstr(r.out, "docs/d.md"));
+	t_run_dispose(&r);
+	p = t_sprintf("%s/fsmonitor-ran", f.repo);
+	assert_int_not_equal(access(p, F_OK), 0);
+	free(p);
+	fx_dispose(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -773,6 +854,7 @@ int main(void)
 		cmocka_unit_test(a_line_naming_many_files_keeps_what_was_read),
 		cmocka_unit_test(the_circuit_breaker_still_lets_the_agent_go),
 		cmocka_unit_test(roz_clean_drops_snapshots_no_session_owns),
+		cmocka_unit_test(a_committed_file_changed_in_place_is_credited_with_its_changed_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,6 +24,13 @@ extern "C" {
  */
 int roz_vcs_git_head(const char *root, char out[ROZ_VCS_REVISION_SIZE]) ROZ_WARN_UNUSED;
 
+/*
+ * The git directory of the repository whose root is `root`: root/.git, or
+ * where a `.git` file's "gitdir:" line points (a worktree, a submodule).
+ * *out is allocated. ROZ_OK, ROZ_ENOTFOUND, ROZ_EINVALID, ROZ_EIO, ROZ_ENOMEM.
+ */
+int roz_vcs_git_dir(const char *root, char **out) ROZ_WARN_UNUSED;
+
 #ifdef __cplusplus
 }
 #endif

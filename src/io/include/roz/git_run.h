@@ -1,0 +1,34 @@
+/*
+ * roz/git_run.h - asking git about a repository, safely.
+ *
+ * roz runs git for what only git knows well (is this file as committed?
+ * what did the index hold?). The repository's own configuration is the
+ * agent's to change, so each run switches off what could make git start a
+ * program or write: `--no-optional-locks` (no index refresh written),
+ * `--literal-pathspecs` (a path is a path, never a pattern or magic),
+ * `core.fsmonitor=false`, `core.untrackedCache=false`; commands that could
+ * show a diff are given `--no-ext-diff --no-textconv` by their callers.
+ * Standard input is /dev/null and what git says on stderr is dropped.
+ */
+#ifndef ROZ_GIT_RUN_H
+#define ROZ_GIT_RUN_H
+
+#include "roz/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Run `git --no-optional-locks -C <root> -c ... <args>` and collect what it
+ * writes on stdout into *out (appended), at most `max` bytes. ROZ_OK when
+ * git ran and exited 0 within the bound; ROZ_EIO otherwise (git missing,
+ * failed, or said more than `max`; roz_error_last says which); ROZ_ENOMEM.
+ */
+int roz_git_output(const char *root, const char *const *args, size_t nargs, size_t max, roz_buf *out) ROZ_WARN_UNUSED;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

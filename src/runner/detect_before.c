@@ -1,0 +1,218 @@
+/*
+ * detect_before.c - what a file the call changed in place held before it,
+ * so the ledger can credit the call with the lines it really changed
+ * (roz/linediff.h) and not the whole file.
+ *
+ * roz keeps no copy of the tree's contents. What it has is the snapshot's
+ * stat of the file from before the call, and git: when git's index
+ * recorded exactly that stat (modification time to the nanosecond, size,
+ * inode) for a regular file, git had found the file holding the index's
+ * blob at that stat, and the file had not changed since. That is the
+ * content before the call, read with `git cat-file`. An entry written in
+ * the same instant as the index itself could have changed unseen (git's
+ * "racily clean" case), so it is used only when the index file is newer
+ * than the file. Anything else (a file git does not track, one already
+ * changed before the call, a repository without git) stays unknown and is
+ * recorded without ranges, as before.
+ */
+#include "governance.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "roz/git_run.h"
+#include "roz/tree.h"
+#include "roz/vcs.h"
+
+/* Files asked about in one call, and the largest content read back. */
+#define BEFORE_MAX_FILES 64u
+#define BEFORE_MAX_BYTES (16u * 1024u * 1024u)
+/* What `git ls-files --debug` says of one entry is a few hundred bytes. */
+#define LS_BYTES_PER_FILE 1024u
+
+typedef struct index_entry {
+	const char *path;  /* into the output */
+	char sha[65];
+	unsigned mode;
+	int stage;
+	int64_t mtime_ns;
+	uint64_t size;
+	uint32_t ino;      /* git keeps 32 bits of it */
+	bool complete;
+} index_entry;
+
+static bool parse_time(const char *s, int64_t *ns)
+{
+	char *end;
+	long long sec = strtoll(s, &end, 10), nsec;
+
+	if (end == s || *end != ':')
+		return false;
+	s = end + 1;
+	nsec = strtoll(s, &end, 10);
+	if (end == s || nsec < 0 || nsec >= 1000000000LL)
+		return false;
+	*ns = sec * 1000000000LL + nsec;
+	return true;
+}
+
+/*
+ * Entries of `git ls-files --stage --debug -z`: "<mode> <sha> <stage>\t<path>\0"
+ * then lines "  ctime: s:ns", "  mtime: s:ns", "  dev: d\tino: i",
+ * "  uid: u\tgid: g", "  size: n\tflags: f". At most max entries into e;
+ * their paths point into text, which is cut into strings.
+ */
+static size_t parse_entries(char *text, size_t len, index_entry *e, size_t max)
+{
+	size_t n = 0;
+	char *p = text, *end = text + len;
+
+	while (p < end && n < max) {
+		char *nul = memchr(p, '\0', (size_t)(end - p)), *tab, *line;
+		index_entry *x = &e[n];
+
+		if (!nul)
+			break;
+		memset(x, 0, sizeof *x);
+		tab = strchr(p, '\t');
+		if (!tab || sscanf(p, "%o %64s %d", &x->mode, x->sha, &x->stage) != 3)
+			break;
+		x->path = tab + 1;
+		line = nul + 1;
+		/* the debug lines run to the next entry's "<mode> " or the end */
+		{
+			char *next = line;
+			bool t = false, sz = false, in = false;
+
+			while (next < end && next[0] == ' ') {
+				char *nl = memchr(next, '\n', (size_t)(end - next));
+				char *v;
+
+				if (!nl)
+					nl = end;
+				*nl = '\0';
+				if ((v = strstr(next, "mtime: ")))
+					t = parse_time(v + 7, &x->mtime_ns);
+				if ((v = strstr(next, "ino: ")))
+					in = sscanf(v + 5, "%u", &x->ino) == 1;
+				if ((v = strstr(next, "size: ")))
+					sz = sscanf(v + 6, "%" SCNu64, &x->size) == 1;
+				next = nl + 1;
+			}
+			x->complete = t && sz && in;
+			p = next;
+		}
+		n++;
+	}
+	return n;
+}
+
+static int64_t index_mtime(const char *root)
+{
+	char *dir = NULL, *path = NULL;
+	struct stat st;
+	int64_t t = -1;
+
+	if (roz_vcs_git_dir(root, &dir) != ROZ_OK)
+		return -1;
+	if ((path = roz_asprintf("%s/index", dir)) && stat(path, &st) == 0)
+		t = (int64_t)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+	roz_free(path);
+	roz_free(dir);
+	return t;
+}
+
+int gov_detect_before(gov_run *g, const roz_tree *before)
+{
+	const char **args = NULL;
+	index_entry *e = NULL;
+	size_t *which = NULL, n = 0, ne;
+	roz_buf out = ROZ_BUF_INIT;
+	int64_t idx_t;
+	int rc = ROZ_OK;
+
+	for (size_t i = 0; i < g->ndetected; i++)
+		if (!g->detected[i].is_new)
+			n++;
+	if (!n)
+		return ROZ_OK;
+	if (n > BEFORE_MAX_FILES)
+		n = BEFORE_MAX_FILES;
+	if ((idx_t = index_mtime(g->orch.root)) < 0)
+		return ROZ_OK; /* not the root of a git repository: nothing to ask */
+	args = roz_calloc(n + 5, sizeof *args);
+	which = roz_calloc(n, sizeof *which);
+	e = roz_calloc(n, sizeof *e);
+	if (!args || !which || !e) {
+		rc = ROZ_ENOMEM;
+		goto out;
+	}
+	{
+		size_t k = 0, m = 0;
+
+		args[k++] = "ls-files";
+		args[k++] = "--stage";
+		args[k++] = "--debug";
+		args[k++] = "-z";
+		args[k++] = "--";
+		for (size_t i = 0; i < g->ndetected && m < n; i++)
+			if (!g->detected[i].is_new) {
+				which[m++] = i;
+				args[k++] = g->detected[i].path;
+			}
+		rc = roz_git_output(g->orch.root, args, k, (size_t)n * LS_BYTES_PER_FILE, &out);
+	}
+	if (rc == ROZ_ENOMEM)
+		goto out;
+	if (rc != ROZ_OK || roz_buf_failed(&out)) {
+		rc = ROZ_OK; /* git cannot say: unknown */
+		goto out;
+	}
+	roz_buf_addc(&out, '\0');
+	if (roz_buf_failed(&out)) {
+		rc = ROZ_ENOMEM;
+		goto out;
+	}
+	ne = parse_entries(out.ptr, out.len - 1, e, n);
+	for (size_t j = 0; j < n; j++) {
+		gov_detected *d = &g->detected[which[j]];
+		const roz_tree_entry *b = roz_tree_find(before, d->path);
+		const index_entry *x = NULL;
+		roz_buf blob = ROZ_BUF_INIT;
+		const char *cat[3];
+
+		for (size_t k = 0; k < ne; k++)
+			if (strcmp(e[k].path, d->path) == 0 && e[k].stage == 0 && e[k].complete)
+				x = &e[k];
+		/* a regular file as git holds one, at exactly the stat the snapshot saw before the call */
+		if (!b || !x || !S_ISREG(b->mode) || (x->mode != 0100644 && x->mode != 0100755) ||
+		    x->mtime_ns != b->mtime_ns || x->size != b->size || x->ino != (uint32_t)b->ino ||
+		    x->mtime_ns >= idx_t || x->size > BEFORE_MAX_BYTES)
+			continue;
+		cat[0] = "cat-file";
+		cat[1] = "blob";
+		cat[2] = x->sha;
+		rc = roz_git_output(g->orch.root, cat, 3, BEFORE_MAX_BYTES, &blob);
+		if (rc == ROZ_OK && blob.len == x->size && !roz_buf_failed(&blob)) {
+			/* its length checked against the index's size: the blob is what the file held */
+			d->before = blob.ptr ? blob.ptr : roz_strdup("");
+			d->before_len = blob.len;
+			if (!d->before)
+				rc = ROZ_ENOMEM;
+			blob.ptr = NULL;
+		}
+		roz_buf_dispose(&blob);
+		if (rc == ROZ_ENOMEM)
+			goto out;
+		rc = ROZ_OK;
+	}
+out:
+	roz_buf_dispose(&out);
+	roz_free(args);
+	roz_free(which);
+	roz_free(e);
+	return rc;
+}
