@@ -4,7 +4,9 @@
 //
 //   1. Bash `roz intent select INT-001`
 //   2. Write src/auth/gen.sh (in scope): a script that writes
-//      src/auth/gen.ts (in scope, two lines) and docs/new.md (out of scope)
+//      src/auth/gen.ts (in scope, two lines), changes one line of the
+//      committed src/auth/session.ts in place (sed -i) and writes
+//      docs/new.md (out of scope)
 //   3. Bash `sh src/auth/gen.sh`: the line names no target, so prevention
 //      lets it run; detection's PostToolUse answer blocks, naming
 //      docs/new.md and how to undo it, and the model is told
@@ -12,8 +14,9 @@
 //   5. Bash `rm docs/new.md` (out of scope, but undoing a standing change is
 //      allowed); the model ends its turn again: the stop goes through
 //
-// The ledger holds the script's in-scope file as a Bash record with its two
-// lines, and nothing of docs/new.md.
+// The ledger holds the script's in-scope files as a Bash record: gen.ts with
+// its two lines, session.ts with the one line the script changed (not the
+// whole file), and nothing of docs/new.md.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -28,7 +31,11 @@ const INTENTS = `active_intents:
 `;
 
 const GEN = 'export const gen = 1;\nexport const more = 2;\n';
-const SCRIPT = `printf 'export const gen = 1;\\nexport const more = 2;\\n' > src/auth/gen.ts\nprintf 'notes\\n' > docs/new.md\n`;
+const SESSION = 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\nexport const d = 4;\n';
+const SESSION_AFTER = SESSION.replace('b = 2', 'b = 20');
+const SCRIPT = `printf 'export const gen = 1;\\nexport const more = 2;\\n' > src/auth/gen.ts\n` +
+  `sed -i 's/b = 2;/b = 20;/' src/auth/session.ts\n` +
+  `printf 'notes\\n' > docs/new.md\n`;
 const OUT = 'docs/new.md';
 
 const STEPS = [
@@ -45,6 +52,10 @@ module.exports = {
     fs.mkdirSync(path.join(work, 'src', 'auth'), { recursive: true });
     fs.mkdirSync(path.join(work, 'docs'));
     fs.writeFileSync(path.join(work, 'docs', 'README.md'), 'docs\n');
+    fs.writeFileSync(path.join(work, 'src', 'auth', 'session.ts'), SESSION);
+    t.git(work, 'add', '-A');
+    t.git(work, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', '-c', 'commit.gpgsign=false',
+      'commit', '-q', '-m', 'the project before the task');
   },
   reply(ctx) {
     if (ctx.isSubagent) return 'unexpected subagent';
@@ -78,7 +89,7 @@ module.exports = {
     for (const w of [`${OUT}: created`, 'owned_scope', `remove ${OUT}`, 'roz intent accept']) {
       if (!reason.includes(w)) t.fail(`the PostToolUse answer lacks ${JSON.stringify(w)}: ${JSON.stringify(reason.slice(0, 300))}`);
     }
-    if (reason.includes('src/auth/gen.ts')) t.fail('the PostToolUse answer names the in-scope file as a violation');
+    if (reason.includes('src/auth/gen.ts') || reason.includes('src/auth/session.ts')) t.fail('the PostToolUse answer names an in-scope file as a violation');
     const main = t.requests(run, 'main');
     const after = main.find((r) => r.ctx.allText.includes(`${OUT}: created`));
     if (!after) t.fail('no request to the model carries roz\'s PostToolUse reason');
@@ -93,6 +104,7 @@ module.exports = {
     if (fs.existsSync(path.join(work, OUT))) t.fail(`${OUT} still exists`);
     const gen = path.join(work, 'src', 'auth', 'gen.ts');
     if (!fs.existsSync(gen) || fs.readFileSync(gen, 'utf8') !== GEN) t.fail('src/auth/gen.ts is not what the script wrote');
+    if (fs.readFileSync(path.join(work, 'src', 'auth', 'session.ts'), 'utf8') !== SESSION_AFTER) t.fail('src/auth/session.ts is not what the script made it');
 
     // the session's record: the violation detected, then gone
     const s = t.loadSession(run, sid);
@@ -102,16 +114,24 @@ module.exports = {
     }
     if (s.governance && (s.governance.violations || []).length) t.fail(`the session still keeps violations: ${JSON.stringify(s.governance.violations)}`);
 
-    // the ledger: the script's in-scope file, recorded from the tree, with its two lines
+    // the ledger: the script's in-scope files, recorded from the tree, with the lines each really changed
     const ledger = fs.readFileSync(path.join(work, '.orchestration', 'agent_trace.jsonl'), 'utf8')
       .split('\n').filter(Boolean).map((l) => JSON.parse(l));
     const bashRecs = ledger.filter((r) => r.metadata && r.metadata.roz && r.metadata.roz.tool_name === 'Bash');
     const files = bashRecs.flatMap((r) => r.files.map((f) => f.path));
-    if (JSON.stringify(files) !== JSON.stringify(['src/auth/gen.ts'])) t.fail(`the ledger's Bash records name ${JSON.stringify(files)}, expected only src/auth/gen.ts`);
-    const range = bashRecs[0].files[0].conversations[0].ranges[0];
-    const hash = `sha256:${crypto.createHash('sha256').update(GEN.trimEnd()).digest('hex')}`;
-    if (range.start_line !== 1 || range.end_line !== 2) t.fail(`the record's range is ${range.start_line}-${range.end_line}, expected 1-2`);
-    if (range.content_hash !== hash) t.fail(`the record's hash is ${range.content_hash}, expected ${hash} (the two lines)`);
+    if (JSON.stringify(files.slice().sort()) !== JSON.stringify(['src/auth/gen.ts', 'src/auth/session.ts'])) {
+      t.fail(`the ledger's Bash records name ${JSON.stringify(files)}, expected src/auth/gen.ts and src/auth/session.ts`);
+    }
+    const rangesOf = (p) => bashRecs.flatMap((r) => r.files.filter((f) => f.path === p)).flatMap((f) => f.conversations[0].ranges);
+    const sha = (text) => `sha256:${crypto.createHash('sha256').update(text).digest('hex')}`;
+    const want = {
+      'src/auth/gen.ts': [{ start_line: 1, end_line: 2, content_hash: sha(GEN.trimEnd()) }],
+      'src/auth/session.ts': [{ start_line: 2, end_line: 2, content_hash: sha('export const b = 20;') }],
+    };
+    for (const [p, w] of Object.entries(want)) {
+      const got = rangesOf(p);
+      if (JSON.stringify(got) !== JSON.stringify(w)) t.fail(`the ledger's ranges of ${p} are ${JSON.stringify(got)}, expected ${JSON.stringify(w)}`);
+    }
     if (ledger.some((r) => r.files.some((f) => f.path === OUT))) t.fail(`the ledger records ${OUT}`);
     t.commonChecks(run);
   },
