@@ -203,8 +203,9 @@ int roz_line_diff_added(const char *before, size_t blen, const char *after, size
 	if (na - head - tail > INT32_MAX / 2 || nb - head - tail > INT32_MAX / 2) {
 		rc = add_lines(&s, head + 1, nb - tail);
 	} else {
-		rc = middle(a + head, (long)(na - head - tail), b + head, (long)(nb - head - tail),
-			    (unsigned long)head, &s);
+		/* an empty text has no lines at all (NULL): nothing to offset */
+		rc = middle(a ? a + head : NULL, (long)(na - head - tail), b ? b + head : NULL,
+			    (long)(nb - head - tail), (unsigned long)head, &s);
 	}
 	if (rc != ROZ_OK)
 		goto out;
