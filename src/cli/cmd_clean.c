@@ -173,8 +173,27 @@ static int report(const plan *p, bool json, bool dry_run, roz_time cutoff, bool 
 	return ROZ_EXIT_OK;
 }
 
+/* Remove the files of a folder of copies (flat: roz writes nothing deeper). */
+static void empty_dir(int at, const char *name)
+{
+	int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			(void)unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+}
+
 /*
- * Detection's snapshots (<storage>/trees/<session>-<root>.tree) go with
+ * Detection's snapshots (<storage>/trees/<session>-<root>.tree, and the
+ * copies of files the session changed, <session>-<root>.files/) go with
  * their session: those of sessions removed now, and those no session in
  * the store owns any more.
  */
@@ -196,10 +215,13 @@ static void drop_snapshots(const roz_config *config, const cli_entry *e, size_t 
 				(void)unlinkat(dirfd(d), de->d_name, 0);
 			continue;
 		}
-		/* "<sid>-" 16 hex ".tree" */
-		if (len <= 22 || strcmp(de->d_name + len - 5, ".tree") != 0 || de->d_name[len - 22] != '-')
+		/* "<sid>-" 16 hex ".tree", and the folder of copies beside it, ".files" */
+		if (len > 22 && strcmp(de->d_name + len - 5, ".tree") == 0 && de->d_name[len - 22] == '-')
+			sid_len = len - 22;
+		else if (len > 23 && strcmp(de->d_name + len - 6, ".files") == 0 && de->d_name[len - 23] == '-')
+			sid_len = len - 23;
+		else
 			continue;
-		sid_len = len - 22;
 		for (size_t i = 0; i < n && !owned; i++)
 			owned = strlen(e[i].id) == sid_len && strncmp(e[i].id, de->d_name, sid_len) == 0;
 		for (size_t i = 0; i < p->n_removed && owned; i++)
@@ -207,8 +229,14 @@ static void drop_snapshots(const roz_config *config, const cli_entry *e, size_t 
 				owned = false;
 		/* a session's first call takes its snapshot before the session is stored: give it an hour */
 		if (!owned && fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    st.st_mtime < time(NULL) - 3600)
-			(void)unlinkat(dirfd(d), de->d_name, 0);
+		    st.st_mtime < time(NULL) - 3600) {
+			if (S_ISDIR(st.st_mode)) {
+				empty_dir(dirfd(d), de->d_name);
+				(void)unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR);
+			} else {
+				(void)unlinkat(dirfd(d), de->d_name, 0);
+			}
+		}
 	}
 	if (d)
 		closedir(d);

@@ -131,6 +131,9 @@ static const char *why(roz_denial_code code)
 		return "no intent was selected";
 	case ROZ_DENIAL_SCOPE_VIOLATION:
 		return "outside the selected intent's owned_scope";
+	case ROZ_DENIAL_STALE_FILE:
+		return "someone else changed it after this session last read or wrote it, and this call changed it "
+		       "again without reading it";
 	default:
 		return "not allowed";
 	}
@@ -153,12 +156,26 @@ void roz_detect_describe(const roz_change *c, roz_denial_code code, const char *
 		roz_buf_addf(out, " (%s)", intent_id);
 }
 
-void roz_detect_how_to_undo(roz_change_kind kind, bool existed, const char *path, roz_buf *out)
+void roz_detect_how_to_undo(roz_change_kind kind, bool existed, roz_denial_code code, const char *path,
+			    roz_buf *out)
 {
-	if (!existed && kind != ROZ_CHANGE_RENAMED)
+	if (code == ROZ_DENIAL_STALE_FILE)
+		roz_buf_addf(out, "check that the other change to %s is still there (`git diff -- %s`), put it back if "
+				  "it is lost, and ask the person to accept the file",
+			     path, path);
+	else if (!existed && kind != ROZ_CHANGE_RENAMED)
 		roz_buf_addf(out, "remove %s", path);
 	else if (kind == ROZ_CHANGE_RENAMED)
 		roz_buf_addf(out, "move %s back", path);
 	else
 		roz_buf_addf(out, "restore %s (`git restore -- %s` when it was committed)", path, path);
+}
+
+bool roz_detect_stale(const char *seen_hash, int64_t seen_at_ns, const char *before_hash, int64_t before_ctime_ns)
+{
+	if (!seen_hash)
+		return false;
+	if (before_hash)
+		return strcmp(seen_hash, before_hash) != 0;
+	return before_ctime_ns > seen_at_ns;
 }

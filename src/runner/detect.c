@@ -51,8 +51,7 @@ static int64_t ns_of(struct timespec t)
 	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-/* <storage>/trees/<session>-<first 16 hex of sha256(root)>.tree; the folder is made. */
-static int snapshot_path(const gov_run *g, const char *sid, char **out)
+int gov_snapshot_path(const gov_run *g, const char *sid, char **out)
 {
 	char hex[ROZ_SHA256_HEX_SIZE], *dir;
 	int rc = ROZ_OK;
@@ -141,7 +140,7 @@ int gov_detect_pre(gov_run *g, const roz_hook_input *in, roz_hook_result *res)
 
 	if (!g->detects)
 		return ROZ_OK;
-	if ((rc = snapshot_path(g, in->session_id, &path)) < 0)
+	if ((rc = gov_snapshot_path(g, in->session_id, &path)) < 0)
 		goto out;
 	/* the mark: the snapshot's mtime is now, on the clock file times use */
 	if (utimensat(AT_FDCWD, path, NULL, 0) == 0)
@@ -243,7 +242,7 @@ static int tell(roz_hook_result *res, const roz_buf *list, const roz_buf *undo)
 	roz_buf t = ROZ_BUF_INIT;
 	roz_hook_output *o = &res->output;
 
-	roz_buf_adds(&t, "roz governance: this call changed files that its intent does not allow. The working "
+	roz_buf_adds(&t, "roz governance: this call made changes that governance does not allow. The working "
 			 "tree shows:\n");
 	roz_buf_add(&t, list->ptr, list->len);
 	roz_buf_adds(&t, "\nUndo each change (");
@@ -262,6 +261,82 @@ static int tell(roz_hook_result *res, const roz_buf *list, const roz_buf *undo)
 	return roz_hook_output_take(o, ROZ_OUTPUT_BLOCK, roz_buf_detach(&t, NULL));
 }
 
+/* Keep, trace and tell one violation; the first three say how to undo them. */
+static int report(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s, const roz_change *c,
+		  roz_denial_code code, roz_buf *list, roz_buf *undo, size_t *nviol)
+{
+	int rc;
+
+	if ((rc = keep_violation(g, in, env, s, c, code)) < 0 || (rc = trace_detected(s, env, in, c, code)) < 0)
+		return rc;
+	roz_buf_adds(list, "- ");
+	roz_detect_describe(c, code, roz_session_gov_intent_in(&s->gov, g->orch.root), list);
+	roz_buf_addc(list, '\n');
+	if ((*nviol)++ < 3) {
+		if (undo->len)
+			roz_buf_adds(undo, "; ");
+		roz_detect_how_to_undo(c->kind, c->existed, code, c->path, undo);
+	}
+	return ROZ_OK;
+}
+
+/*
+ * The stale-file lock for what the line did not show: each in-scope file
+ * the call changed in place that the session had read or written. If it
+ * held something else just before the call (or, not knowing what it held,
+ * changed after the session saw it), someone else's change was under this
+ * one: a violation. A file tool's own target is left to prevention, which
+ * hashed it just before the call. When the session saw the file after the
+ * snapshot was taken, the session's look is the newer one: what the
+ * snapshot says the file held is kept only if it is what the session saw,
+ * and nothing is judged stale. Either way the session now knows the file
+ * as the call left it, so its own change is not taken for someone else's.
+ */
+static int stale_after_the_fact(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s,
+				const roz_tree *before, roz_hook_result *res, roz_buf *list, roz_buf *undo,
+				size_t *nviol)
+{
+	int rc = ROZ_OK;
+
+	if (roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_WRITES_FILE)
+		return ROZ_OK;
+	for (size_t i = 0; i < g->ndetected && rc == ROZ_OK; i++) {
+		gov_detected *d = &g->detected[i];
+		const roz_tree_entry *b;
+		const roz_gov_file *seen;
+		char *abs, bh[ROZ_SHA256_HEX_SIZE], now[ROZ_GOV_HASH_SIZE];
+
+		if (d->is_new || !(b = roz_tree_find(before, d->path)))
+			continue;
+		if (!(abs = roz_asprintf("%s/%s", strcmp(g->orch.root, "/") ? g->orch.root : "", d->path)))
+			return ROZ_ENOMEM;
+		if ((seen = roz_session_gov_file(&s->gov, abs)) != NULL) {
+			int64_t seen_ns = seen->seen_at.sec * 1000000000LL + seen->seen_at.nsec;
+			roz_change c = {.kind = ROZ_CHANGE_MODIFIED, .path = d->path, .existed = true};
+
+			if (d->before)
+				roz_digest_sha256_hex(d->before, d->before_len, bh);
+			if (seen_ns > before->taken_ns) {
+				if (d->before && strcmp(bh, seen->hash) != 0) {
+					/* it changed after the snapshot and before the session looked: not known */
+					roz_free(d->before);
+					d->before = NULL;
+					d->before_len = 0;
+				}
+			} else if (roz_detect_stale(seen->hash, seen_ns, d->before ? bh : NULL, b->ctime_ns) &&
+				   !roz_session_gov_violation_at(&s->gov, g->orch.root, d->path)) {
+				rc = report(g, in, env, s, &c, ROZ_DENIAL_STALE_FILE, list, undo, nviol);
+			}
+			if (rc == ROZ_OK && roz_orchestration_hash_file(NULL, abs, now) == ROZ_OK) {
+				rc = roz_session_gov_remember(&s->gov, abs, now, env->now);
+				res->save = true;
+			}
+		}
+		roz_free(abs);
+	}
+	return rc == ROZ_EINVALID ? ROZ_OK : rc;
+}
+
 int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s,
 		    roz_hook_result *res)
 {
@@ -277,7 +352,7 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 
 	if (!g->detects || !s)
 		return ROZ_OK;
-	if ((rc = snapshot_path(g, in->session_id, &path)) < 0)
+	if ((rc = gov_snapshot_path(g, in->session_id, &path)) < 0)
 		goto out;
 	since = call_start(path, in, env);
 	loaded = roz_tree_load(path, &before);
@@ -337,19 +412,11 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 		}
 		if (v != ROZ_DETECT_VIOLATION || standing(g, &s->gov, c))
 			continue;
-		if ((rc = keep_violation(g, in, env, s, c, code)) < 0 ||
-		    (rc = trace_detected(s, env, in, c, code)) < 0)
+		if ((rc = report(g, in, env, s, c, code, &list, &undo, &nviol)) < 0)
 			goto out;
-		roz_buf_adds(&list, "- ");
-		roz_detect_describe(c, code, roz_session_gov_intent_in(&s->gov, g->orch.root), &list);
-		roz_buf_addc(&list, '\n');
-		if (nviol++ < 3) {
-			if (undo.len)
-				roz_buf_adds(&undo, "; ");
-			roz_detect_how_to_undo(c->kind, c->existed, c->path, &undo);
-		}
 	}
-	if ((rc = gov_detect_before(g, &before)) < 0)
+	if ((rc = gov_detect_before(g, in->session_id, &before)) < 0 ||
+	    (rc = stale_after_the_fact(g, in, env, s, &before, res, &list, &undo, &nviol)) < 0)
 		goto out;
 	if (nviol) {
 		s->gov.present = true;
@@ -453,7 +520,9 @@ static int check_undone(roz_session_gov *g, bool *undone)
 	for (size_t i = 0; i < nv; i++) {
 		const roz_gov_violation *v = &g->violations[i];
 
-		if (strcmp(v->change, "renamed") == 0)
+		if (v->code && strcmp(v->code, roz_denial_code_name(ROZ_DENIAL_STALE_FILE)) == 0)
+			asked[i] = true; /* someone else's change was under it: only a person can say it is settled */
+		else if (strcmp(v->change, "renamed") == 0)
 			undone[i] = !exists(v->root, v->path) && v->from && exists(v->root, v->from);
 		else if (!v->existed)
 			undone[i] = !exists(v->root, v->path);
@@ -542,8 +611,9 @@ int gov_detect_stop(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 		roz_buf_addf(&t, "- %s: %s (%s)\n", v->path, v->change, v->code);
 	}
 	roz_buf_adds(&t, "Undo each (remove what was created, move back what was renamed, `git restore -- "
-			 "<path>` what was committed), or ask the person to run `roz intent accept <path>` in a "
-			 "terminal; then stop again.");
+			 "<path>` what was committed; for a STALE_FILE, check that the other change is still "
+			 "there instead), or ask the person to run `roz intent accept <path>` in a terminal; then "
+			 "stop again.");
 	if (o->kind == ROZ_OUTPUT_BLOCK && o->text) {
 		roz_buf_adds(&t, "\n\n");
 		roz_buf_adds(&t, o->text);

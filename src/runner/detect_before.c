@@ -11,9 +11,21 @@
  * content before the call, read with `git cat-file`. An entry written in
  * the same instant as the index itself could have changed unseen (git's
  * "racily clean" case), so it is used only when the index file is newer
- * than the file. Anything else (a file git does not track, one already
- * changed before the call, a repository without git) stays unknown and is
- * recorded without ranges, as before.
+ * than the file.
+ *
+ * A file the session itself changed is no longer as git holds it, so
+ * every file the ledger records while detection runs is also copied, with
+ * the stat it had when read, under the snapshot's folder
+ * (<storage>/trees/<session>-<root>.files/<hash of the path>); when the
+ * snapshot's stat before the call is the copy's, the copy is what the
+ * file held. Anything else (a file git does not track that the session
+ * never changed, one a person changed) stays unknown and is recorded
+ * without ranges.
+ *
+ * The snapshot is the tree as the previous call left it, so a person's
+ * edit between two calls to a file the second call changes too is not
+ * told apart from the call's own (docs/governance.md, "What detection
+ * cannot see").
  */
 #include "governance.h"
 
@@ -23,6 +35,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "roz/digest.h"
+#include "roz/file.h"
 #include "roz/git_run.h"
 #include "roz/tree.h"
 #include "roz/vcs.h"
@@ -125,7 +143,109 @@ static int64_t index_mtime(const char *root)
 	return t;
 }
 
-int gov_detect_before(gov_run *g, const roz_tree *before)
+/* ---- the session's own copies ------------------------------------------------ */
+
+#define SHADOW_MAGIC "roz-shadow 1 "
+
+/* <snapshot without ".tree">.files[/<first 32 hex of sha256(rel)>]; rel NULL: the folder. */
+static int shadow_path(const gov_run *g, const char *sid, const char *rel, char **out)
+{
+	char *snap = NULL, hex[ROZ_SHA256_HEX_SIZE];
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	if ((rc = gov_snapshot_path(g, sid, &snap)) < 0)
+		return rc;
+	len = strlen(snap);
+	if (len > 5)
+		snap[len - 5] = '\0';
+	if (rel) {
+		roz_digest_sha256_hex(rel, strlen(rel), hex);
+		hex[32] = '\0';
+		*out = roz_asprintf("%s.files/%s", snap, hex);
+	} else {
+		*out = roz_asprintf("%s.files", snap);
+	}
+	roz_free(snap);
+	return *out ? ROZ_OK : ROZ_ENOMEM;
+}
+
+int gov_shadow_keep(const gov_run *g, const char *sid, const char *rel, const char *text, size_t len,
+		    const struct stat *st)
+{
+	char *dir = NULL, *path = NULL, *tmp = NULL, head[128];
+	int fd = -1, rc, n;
+
+	if (len > BEFORE_MAX_BYTES)
+		return ROZ_OK;
+	if ((rc = shadow_path(g, sid, NULL, &dir)) < 0 || (rc = shadow_path(g, sid, rel, &path)) < 0)
+		goto out;
+	if (!(tmp = roz_asprintf("%s.tmp.%ld", path, (long)getpid()))) {
+		rc = ROZ_ENOMEM;
+		goto out;
+	}
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		goto out;
+	n = snprintf(head, sizeof head, SHADOW_MAGIC "%lld %llu %llu\n",
+		     (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec,
+		     (unsigned long long)st->st_size, (unsigned long long)st->st_ino);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0)
+		goto out;
+	{
+		bool ok = roz_file_write_all(fd, head, (size_t)n) == ROZ_OK &&
+			  roz_file_write_all(fd, text ? text : "", len) == ROZ_OK;
+
+		if (close(fd) < 0)
+			ok = false;
+		fd = -1;
+		/* whole or not at all: a torn copy is never renamed into place */
+		if (!ok || rename(tmp, path) < 0)
+			(void)unlink(tmp);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	roz_free(dir);
+	roz_free(path);
+	roz_free(tmp);
+	return rc == ROZ_ENOMEM ? rc : ROZ_OK;
+}
+
+/* The copy of rel, when it was kept at exactly the stat b: its content into d. ROZ_OK or ROZ_ENOMEM. */
+static int from_shadow(const gov_run *g, const char *sid, const roz_tree_entry *b, gov_detected *d)
+{
+	char *path = NULL, *text = NULL, *body;
+	size_t len = 0;
+	long long mtime;
+	unsigned long long size, ino;
+	int rc, used = 0;
+
+	if ((rc = shadow_path(g, sid, d->path, &path)) < 0)
+		return rc == ROZ_ENOMEM ? rc : ROZ_OK;
+	rc = roz_file_read_path(path, O_NOFOLLOW, BEFORE_MAX_BYTES + 128, &text, &len);
+	roz_free(path);
+	if (rc != ROZ_OK)
+		return rc == ROZ_ENOMEM ? rc : ROZ_OK;
+	body = memchr(text, '\n', len);
+	if (body && len > strlen(SHADOW_MAGIC) && memcmp(text, SHADOW_MAGIC, strlen(SHADOW_MAGIC)) == 0 &&
+	    sscanf(text + strlen(SHADOW_MAGIC), "%lld %llu %llu%n", &mtime, &size, &ino, &used) == 3 &&
+	    text + strlen(SHADOW_MAGIC) + used == body && (size_t)(text + len - (body + 1)) == size &&
+	    S_ISREG(b->mode) && mtime == b->mtime_ns && size == b->size && ino == b->ino) {
+		len = (size_t)size;
+		memmove(text, body + 1, len);
+		d->before = text;
+		d->before_len = len;
+		return ROZ_OK;
+	}
+	roz_free(text);
+	return ROZ_OK;
+}
+
+/* ---- before the call -------------------------------------------------------- */
+
+/* What git's index says the files held: d->before for those it can vouch for. ROZ_OK or ROZ_ENOMEM. */
+static int from_index(gov_run *g, const roz_tree *before)
 {
 	const char **args = NULL;
 	index_entry *e = NULL;
@@ -215,4 +335,22 @@ out:
 	roz_free(which);
 	roz_free(e);
 	return rc;
+}
+
+int gov_detect_before(gov_run *g, const char *sid, const roz_tree *before)
+{
+	int rc;
+
+	if ((rc = from_index(g, before)) < 0)
+		return rc;
+	for (size_t i = 0; i < g->ndetected; i++) {
+		gov_detected *d = &g->detected[i];
+		const roz_tree_entry *b;
+
+		if (d->is_new || d->before || !(b = roz_tree_find(before, d->path)))
+			continue;
+		if ((rc = from_shadow(g, sid, b, d)) < 0)
+			return rc;
+	}
+	return ROZ_OK;
 }

@@ -6,6 +6,8 @@
 #ifndef ROZ_RUNNER_GOVERNANCE_H
 #define ROZ_RUNNER_GOVERNANCE_H
 
+#include <sys/stat.h>
+
 #include "roz/config.h"
 #include "roz/govern.h"
 #include "roz/hooks.h"
@@ -90,11 +92,29 @@ int gov_detect_stop(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 		    roz_hook_result *res);
 
 /*
- * For each file of g->detected the call changed in place: what it held
- * before, when git can say (detect_before.c). Never fails the call: what
- * cannot be known stays NULL. ROZ_OK or ROZ_ENOMEM.
+ * The session's snapshot of this repository:
+ * <storage>/trees/<session>-<first 16 hex of sha256(root)>.tree; the
+ * folder is made. ROZ_OK, ROZ_ENOTFOUND (no storage or session), ROZ_EIO,
+ * ROZ_ENOMEM.
  */
-int gov_detect_before(gov_run *g, const roz_tree *before);
+int gov_snapshot_path(const gov_run *g, const char *sid, char **out);
+
+/*
+ * For each file of g->detected the call changed in place: what it held
+ * before, when that can be known (detect_before.c): the index's blob, or
+ * the copy roz kept when the session last changed it. Never fails the
+ * call: what cannot be known stays NULL. ROZ_OK or ROZ_ENOMEM.
+ */
+int gov_detect_before(gov_run *g, const char *sid, const roz_tree *before);
+
+/*
+ * Keep a copy of what a file the session changed holds now (`text`, read
+ * between two equal stats `st`), so a later call that changes it in place
+ * can be credited with its own lines (detect_before.c). Best effort: a
+ * copy that cannot be kept is no copy. ROZ_OK or ROZ_ENOMEM.
+ */
+int gov_shadow_keep(const gov_run *g, const char *sid, const char *rel, const char *text, size_t len,
+		    const struct stat *st);
 
 void gov_run_dispose(gov_run *g);
 

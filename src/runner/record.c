@@ -63,6 +63,13 @@ static int place(const gov_run *g, const roz_env *env, const char *cwd, const ch
 	return ROZ_OK;
 }
 
+static bool same_stat(const struct stat *a, const struct stat *b)
+{
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
 /*
  * Which lines of a target are the call's: as its tool input says, the whole
  * file, those that differ from what it held before, or not known.
@@ -73,6 +80,7 @@ static int add_target(const gov_run *g, const roz_hook_input *in, const roz_env 
 		      const char *path, enum lines which, const char *before, size_t blen, target *t, size_t *n)
 {
 	target *x = &t[*n];
+	struct stat st1, st2;
 	char *abs = NULL, *text = NULL;
 	size_t len = 0;
 	bool kept = false;
@@ -81,7 +89,13 @@ static int add_target(const gov_run *g, const roz_hook_input *in, const roz_env 
 	memset(x, 0, sizeof *x);
 	if ((rc = place(g, env, cwd, path, &abs, &x->rel)) < 0 || !x->rel)
 		goto out;
+	if (g->detects && stat(abs, &st1) < 0)
+		st1.st_ino = 0;
 	rc = roz_file_read_path(abs, 0, RECORD_MAX_FILE, &text, &len);
+	/* read between two equal stats: a copy of what the session left, for the next in-place change */
+	if (rc == ROZ_OK && g->detects && st1.st_ino && stat(abs, &st2) == 0 && same_stat(&st1, &st2) &&
+	    (rc = gov_shadow_keep(g, in->session_id, x->rel, text, len, &st2)) < 0)
+		goto out;
 	if (rc == ROZ_ENOMEM)
 		goto out;
 	if (rc == ROZ_ENOTFOUND || (rc == ROZ_EINVALID && !regular(abs))) {

@@ -694,6 +694,36 @@ static void test_parallel_governed_hooks_lose_nothing(void **state)
  * violations, the snapshot left behind loads whole and holds every file,
  * and no temporary snapshot is left.
  */
+/* Each copy under trees/<name>/ is whole: its header's size is what follows; no temporary is left. */
+static void check_copies(const char *trees, const char *name)
+{
+	char *dir = t_sprintf("%s/%s", trees, name);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL) {
+		char *f, *text, *nl;
+		size_t len = 0;
+		unsigned long long mtime, size, ino;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (strstr(de->d_name, ".tmp"))
+			fail_msg("a half-written copy in %s: %s", name, de->d_name);
+		f = t_sprintf("%s/%s", dir, de->d_name);
+		text = t_read_file(f, &len);
+		assert_non_null(text);
+		assert_non_null(nl = memchr(text, '\n', len));
+		assert_int_equal(sscanf(text, "roz-shadow 1 %llu %llu %llu", &mtime, &size, &ino), 3);
+		assert_int_equal(size, len - (size_t)(nl + 1 - text));
+		free(text);
+		free(f);
+	}
+	closedir(d);
+	free(dir);
+}
+
 static void test_parallel_detection_loses_nothing(void **state)
 {
 	home h;
@@ -781,6 +811,11 @@ static void test_parallel_detection_loses_nothing(void **state)
 
 		if (de->d_name[0] == '.')
 			continue;
+		if (strstr(de->d_name, ".files") && !strstr(de->d_name, ".tmp")) {
+			/* the copies of what the session's calls left: whole, none half written */
+			check_copies(trees, de->d_name);
+			continue;
+		}
 		if (!strstr(de->d_name, ".tree") || strstr(de->d_name, ".tmp"))
 			fail_msg("a stray file in trees/: %s", de->d_name);
 		nsnap++;

@@ -163,6 +163,20 @@ static void judge_follows_the_rules_of_prevention(void **state)
 	free(ints);
 }
 
+static void stale_is_someone_elses_change_under_the_calls(void **state)
+{
+	(void)state;
+	/* what it held before the call is known: the hashes say */
+	assert_false(roz_detect_stale("aa", 100, "aa", 500));
+	assert_true(roz_detect_stale("aa", 100, "bb", 50));
+	/* not known: it changed after the session saw it, or not */
+	assert_true(roz_detect_stale("aa", 100, NULL, 101));
+	assert_false(roz_detect_stale("aa", 100, NULL, 100));
+	assert_false(roz_detect_stale("aa", 100, NULL, 99));
+	/* a file the session never read or wrote is nobody's to be stale against */
+	assert_false(roz_detect_stale(NULL, 100, "bb", 500));
+}
+
 static void violations_are_kept_once_per_path_and_read_back(void **state)
 {
 	roz_session_gov g = {0}, back = {0};
@@ -728,8 +742,9 @@ static void roz_clean_drops_snapshots_no_session_owns(void **state)
 	closedir(d);
 	assert_non_null(owned);
 	/* an old orphan, an old torn save, a fresh orphan (a session's first call, not yet stored) */
-	cmd = t_sprintf("cd '%s' && touch -d '2 hours ago' gone-0123456789abcdef.tree x.tree.tmp.42 '%s' && "
-			"touch new-0123456789abcdef.tree",
+	cmd = t_sprintf("cd '%s' && mkdir gone-0123456789abcdef.files && touch gone-0123456789abcdef.files/ab && "
+			"touch -d '2 hours ago' gone-0123456789abcdef.tree gone-0123456789abcdef.files "
+			"x.tree.tmp.42 '%s' && touch new-0123456789abcdef.tree",
 			trees, owned);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
@@ -743,6 +758,9 @@ static void roz_clean_drops_snapshots_no_session_owns(void **state)
 	assert_int_equal(access(cmd, F_OK), 0);
 	free(cmd);
 	cmd = t_sprintf("%s/gone-0123456789abcdef.tree", trees);
+	assert_int_not_equal(access(cmd, F_OK), 0);
+	free(cmd);
+	cmd = t_sprintf("%s/gone-0123456789abcdef.files", trees);
 	assert_int_not_equal(access(cmd, F_OK), 0);
 	free(cmd);
 	cmd = t_sprintf("%s/x.tree.tmp.42", trees);
@@ -801,6 +819,23 @@ static void a_committed_file_changed_in_place_is_credited_with_its_changed_lines
 	free(got);
 	free(want);
 	free(text);
+	/* changed again: no longer as committed, but roz kept what the session left, so again its own line */
+	bash(&f, &r, "python3 fix.py", "sed -i 's/^line 6$/LINE 6/' src/big.ts");
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	got = ranges_of(&f, "src/big.ts");
+	assert_non_null(strstr(got, "\"ranges\":[{\"start_line\":6,\"end_line\":6,"));
+	assert_null(strstr(got, "\"start_line\":4"));
+	free(got);
+	/* with no copy kept (removed here), what the file held is not known: no line is claimed */
+	text = t_sprintf("rm -f '%s'/trees/*.files/*", f.home);
+	assert_int_equal(system(text), 0);
+	free(text);
+	bash(&f, &r, "python3 fix.py", "sed -i 's/^line 7$/LINE 7/' src/big.ts");
+	t_run_dispose(&r);
+	got = ranges_of(&f, "src/big.ts");
+	assert_string_equal(got, "\"ranges\":[]");
+	free(got);
 	free(p);
 	/*
 	 * a person's line, seen by the walk after a later call: the file was no longer as committed when
@@ -833,12 +868,97 @@ static void a_committed_file_changed_in_place_is_credited_with_its_changed_lines
 	fx_dispose(&f);
 }
 
+static void read_tool(const fx *f, const char *rel)
+{
+	char *tail = t_sprintf(",\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":\"%s/%s\"}", f->repo, rel);
+	t_run r;
+
+	hook(f, &r, "post-tool-use", tail);
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	free(tail);
+}
+
+static void a_line_over_a_file_someone_changed_since_it_was_read_is_stale(void **state)
+{
+	const char *accept[] = {"intent", "accept", "src/a.ts", NULL};
+	char old[4096];
+	fx f;
+	t_run r;
+
+	(void)state;
+	fx_make(&f, NULL);
+	bash(&f, &r, "roz intent select INT-001", NULL);
+	t_run_dispose(&r);
+	/* the session's own changes, read or not, are never someone else's */
+	read_tool(&f, "src/a.ts");
+	bash(&f, &r, "python3 fix.py", "echo one >> src/a.ts");
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	bash(&f, &r, "python3 fix.py", "echo two >> src/a.ts");
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	stop(&f, &r);
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	/*
+	 * a person's change that no walk saw, then the session reads the file again: its look is newer than
+	 * the snapshot, so nothing is stale, and since the snapshot's idea of the file is not what the session
+	 * read, the person's lines are not claimed either
+	 */
+	sh(&f, "git checkout -- src/a.ts && echo person >> src/a.ts");
+	read_tool(&f, "src/a.ts");
+	bash(&f, &r, "python3 fix.py", "echo agent >> src/a.ts");
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	{
+		char *got = ranges_of(&f, "src/a.ts");
+
+		assert_string_equal(got, "\"ranges\":[]");
+		free(got);
+	}
+	/* a person's change after the read, seen by a later call's walk, then a script over the file */
+	read_tool(&f, "src/a.ts");
+	usleep(20000); /* the person's change lands after the read on the file-time clock, which is coarse */
+	sh(&f, "echo person >> src/a.ts");
+	bash(&f, &r, "ls", NULL);
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	bash(&f, &r, "python3 fix.py", "sed -i '1s/a/A/' src/a.ts");
+	assert_non_null(strstr(r.out, "\"decision\":\"block\""));
+	assert_non_null(strstr(r.out, "src/a.ts: modified - someone else changed it"));
+	assert_non_null(strstr(r.out, "git diff -- src/a.ts"));
+	assert_null(strstr(r.out, "git restore"));
+	t_run_dispose(&r);
+	/* putting the file as committed does not settle it: only the person does */
+	stop(&f, &r);
+	assert_non_null(strstr(r.out, "\"decision\":\"block\""));
+	assert_non_null(strstr(r.out, "src/a.ts: modified (STALE_FILE)"));
+	t_run_dispose(&r);
+	sh(&f, "git checkout -- src/a.ts");
+	stop(&f, &r);
+	assert_non_null(strstr(r.out, "STALE_FILE"));
+	t_run_dispose(&r);
+	assert_non_null(getcwd(old, sizeof old));
+	assert_int_equal(chdir(f.repo), 0);
+	t_run_roz(&r, NULL, (const char *const *)f.env, accept);
+	assert_int_equal(chdir(old), 0);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "accepted src/a.ts"));
+	t_run_dispose(&r);
+	stop(&f, &r);
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	fx_dispose(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(diff_counts_only_what_changed_since_the_call_began),
 		cmocka_unit_test(diff_sees_type_and_link_changes),
 		cmocka_unit_test(judge_follows_the_rules_of_prevention),
+		cmocka_unit_test(stale_is_someone_elses_change_under_the_calls),
 		cmocka_unit_test(violations_are_kept_once_per_path_and_read_back),
 		cmocka_unit_test(a_scripts_out_of_scope_change_holds_the_stop_until_undone),
 		cmocka_unit_test(a_person_accepts_what_the_agent_may_not),
@@ -855,6 +975,7 @@ int main(void)
 		cmocka_unit_test(the_circuit_breaker_still_lets_the_agent_go),
 		cmocka_unit_test(roz_clean_drops_snapshots_no_session_owns),
 		cmocka_unit_test(a_committed_file_changed_in_place_is_credited_with_its_changed_lines),
+		cmocka_unit_test(a_line_over_a_file_someone_changed_since_it_was_read_is_stale),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -83,8 +83,24 @@ roz_detect_verdict roz_detect_judge(const roz_change *c, const roz_gov_world *w,
 void roz_detect_describe(const roz_change *c, roz_denial_code code, const char *intent_id,
 			 roz_buf *out);
 
-/* How to undo a change of this kind at `path`, as one sentence. */
-void roz_detect_how_to_undo(roz_change_kind kind, bool existed, const char *path, roz_buf *out);
+/*
+ * How to undo a change of this kind at `path`, as one sentence. A stale
+ * file (code ROZ_DENIAL_STALE_FILE) is not undone by putting it back, which
+ * would drop the other change too: the sentence says to check that change
+ * survived and have the person accept it.
+ */
+void roz_detect_how_to_undo(roz_change_kind kind, bool existed, roz_denial_code code, const char *path,
+			    roz_buf *out);
+
+/*
+ * The stale-file lock after the fact: a file the call changed in place,
+ * which the session last read or wrote holding `seen_hash` (at
+ * `seen_at_ns`), held `before_hash` just before the call (NULL when not
+ * known) and had last changed at `before_ctime_ns` (its change time in the
+ * snapshot). True when someone else changed it in between: the hashes
+ * differ, or, with no hash to compare, it changed after the session saw it.
+ */
+bool roz_detect_stale(const char *seen_hash, int64_t seen_at_ns, const char *before_hash, int64_t before_ctime_ns);
 
 #ifdef __cplusplus
 }
