@@ -311,16 +311,21 @@ static void add_str(roz_buf *b, const char *s)
 	roz_buf_dispose(&fixed);
 }
 
-/* A URN whose last part is id with every byte outside [A-Za-z0-9._~-] percent-encoded. */
+/*
+ * A URI: prefix, then id with every byte outside [A-Za-z0-9._~-]
+ * percent-encoded ("/" too, but for a file:// path, whose slashes separate
+ * its segments).
+ */
 static void add_urn(roz_buf *b, const char *prefix, const char *id)
 {
 	static const char hex[] = "0123456789ABCDEF";
+	bool path = strcmp(prefix, "file://") == 0;
 
 	roz_buf_addc(b, '"');
 	roz_buf_adds(b, prefix);
 	for (const unsigned char *p = (const unsigned char *)id; *p; p++) {
 		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		    *p == '.' || *p == '_' || *p == '~' || *p == '-') {
+		    *p == '.' || *p == '_' || *p == '~' || *p == '-' || (path && *p == '/')) {
 			roz_buf_addc(b, (char)*p);
 		} else {
 			roz_buf_addc(b, '%');
@@ -336,9 +341,15 @@ static void add_model_id(roz_buf *b, const char *model)
 {
 	roz_buf m = ROZ_BUF_INIT;
 
+	size_t len = strlen(model);
+	const char *tag = strrchr(model, '[');
+
 	if (!strchr(model, '/'))
 		roz_buf_adds(&m, "anthropic/");
-	roz_utf8_add_repaired(&m, model, strlen(model));
+	/* "claude-opus-4-8[1m]": the context-size tag is how the session ran, not which model */
+	if (tag && tag > model && len && model[len - 1] == ']')
+		len = (size_t)(tag - model);
+	roz_utf8_add_repaired(&m, model, len);
 	if (roz_buf_failed(&m)) {
 		b->oom = true;
 	} else {
@@ -388,7 +399,12 @@ static void build(const roz_ledger_record_in *in, bool with_ranges, roz_buf *b)
 		roz_buf_adds(b, i ? ",{\"path\":" : "{\"path\":");
 		add_str(b, f->path ? f->path : "");
 		roz_buf_adds(b, ",\"conversations\":[{");
-		if (set(in->session_id)) {
+		if (set(in->transcript) && in->transcript[0] == '/') {
+			/* the conversation itself, as the specification's reference names it */
+			roz_buf_adds(b, "\"url\":");
+			add_urn(b, "file://", in->transcript);
+			roz_buf_addc(b, ',');
+		} else if (set(in->session_id)) {
 			roz_buf_adds(b, "\"url\":");
 			add_urn(b, "urn:claude-code:session:", in->session_id);
 			roz_buf_addc(b, ',');

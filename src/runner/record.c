@@ -213,6 +213,7 @@ int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_ses
 			.revision = roz_vcs_git_head(g->orch.root, revision) == ROZ_OK ? revision : NULL,
 			.roz_version = g->version ? g->version : "unknown",
 			.session_id = in->session_id,
+			.transcript = in->transcript_path,
 			.model_id = s && s->gov.model ? s->gov.model : in->model,
 			.intent_id = s && g->orch.governed ? roz_session_gov_intent_in(&s->gov, g->orch.root) : NULL,
 			.refactor = s && g->orch.governed && s->gov.refactor,

@@ -306,7 +306,7 @@ static void is_uri(const char *s)
 	}
 }
 
-/* What the Agent Trace 0.1 JSON schema asks of a record. */
+/* What the Agent Trace JSON schema (0.1.0) asks of a record. */
 static void follows_the_schema(const cJSON *doc)
 {
 	static const char *const top[] = {"version", "id", "timestamp", "vcs", "tool", "files", "metadata", NULL};
@@ -323,8 +323,11 @@ static void follows_the_schema(const cJSON *doc)
 	roz_time when;
 
 	only_keys(doc, top);
-	/* ^[0-9]+\.[0-9]+$ */
+	/* ^[0-9]+\.[0-9]+\.[0-9]+$ */
 	assert_non_null(version);
+	dot = strspn(version, "0123456789");
+	assert_true(dot > 0 && version[dot] == '.');
+	version += dot + 1;
 	dot = strspn(version, "0123456789");
 	assert_true(dot > 0 && version[dot] == '.');
 	assert_true(strspn(version + dot + 1, "0123456789") == strlen(version + dot + 1) && version[dot + 1]);
@@ -408,7 +411,7 @@ static void a_record_is_one_agent_trace_line(void **state)
 	(void)state;
 	doc = written(&in, &b);
 	follows_the_schema(doc);
-	assert_string_equal(str_at(doc, "version"), "0.1");
+	assert_string_equal(str_at(doc, "version"), "0.1.0");
 	assert_string_equal(str_at(doc, "id"), UUID);
 	assert_string_equal(str_at(doc, "timestamp"), "2026-01-05T10:30:00.500Z");
 	assert_string_equal(str_at(cJSON_GetObjectItemCaseSensitive(doc, "vcs"), "revision"), in.revision);
@@ -493,6 +496,15 @@ static void model_ids_follow_models_dev(void **state)
 	doc = written(&in, &b);
 	assert_non_null(strstr(b.ptr, "\"model_id\":\"openrouter/some-model\""));
 	cJSON_Delete(doc);
+	/* an interactive session's model carries its context size: not part of the model's name */
+	in.model_id = "claude-opus-4-8[1m]";
+	doc = written(&in, &b);
+	assert_non_null(strstr(b.ptr, "\"model_id\":\"anthropic/claude-opus-4-8\""));
+	cJSON_Delete(doc);
+	in.model_id = "[x]"; /* nothing before the tag: kept as it is */
+	doc = written(&in, &b);
+	assert_non_null(strstr(b.ptr, "\"model_id\":\"anthropic/[x]\""));
+	cJSON_Delete(doc);
 
 	/* 11 ASCII bytes then two-byte characters: 250 falls inside one, so 249 */
 	roz_buf_adds(&m, "x");
@@ -540,6 +552,24 @@ static void any_text_makes_a_line_that_parses(void **state)
 		0);
 	/* ids are percent-encoded, so the urls stay URIs */
 	assert_string_equal(str_at(conv, "url"), "urn:claude-code:session:s%2F1%20%22x%22%0A%C3%28");
+	cJSON_Delete(doc);
+	/* with the transcript: the conversation is that file, its path encoded but for its slashes */
+	in.transcript = "/home/a b/.claude/projects/-x/s#1?.jsonl";
+	doc = written(&in, &b);
+	follows_the_schema(doc);
+	conv = cJSON_GetArrayItem(
+		cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "files"), 0),
+						 "conversations"),
+		0);
+	assert_string_equal(str_at(conv, "url"), "file:///home/a%20b/.claude/projects/-x/s%231%3F.jsonl");
+	in.transcript = "relative/t.jsonl"; /* not a path roz can name: the session's URN */
+	cJSON_Delete(doc);
+	doc = written(&in, &b);
+	conv = cJSON_GetArrayItem(
+		cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "files"), 0),
+						 "conversations"),
+		0);
+	assert_non_null(strstr(str_at(conv, "url"), "urn:claude-code:session:"));
 	assert_string_equal(str_at(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(conv, "related"), 0), "url"),
 			    "urn:roz:intent:INT%201%3F%23%80");
 	assert_string_equal(str_at(cJSON_GetObjectItemCaseSensitive(conv, "contributor"), "model_id"),

@@ -264,7 +264,7 @@ static void a_torn_tail_is_left_behind_on_its_own_line(void **state)
 	wrote(w, "src/c.c", "c\n");
 	text = t_read_file(p, NULL);
 	/* the torn record stays as it was, and the new one starts a line of its own */
-	assert_true(strncmp(text, "{\"version\":\"0.1\",\"id\":\"torn\n{\"version\":\"0.1\"", 44) == 0);
+	assert_true(strncmp(text, "{\"version\":\"0.1\",\"id\":\"torn\n{\"version\":\"0.1.0\"", 46) == 0);
 	assert_int_equal(text[strlen(text) - 1], '\n');
 	free(text);
 	free(p);

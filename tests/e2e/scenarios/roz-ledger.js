@@ -134,9 +134,17 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const RFC3339_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 // One ledger record as the session must have written it.
-function expectRecord(rec, i, { sid, revision, model, tool, file, ranges }) {
+// A path as roz names it in a file:// URL: every byte but [A-Za-z0-9._~/-] percent-encoded.
+function fileUrl(p) {
+  return 'file://' + [...Buffer.from(p, 'utf8')].map((b) => {
+    const c = String.fromCharCode(b);
+    return /[A-Za-z0-9._~/-]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  }).join('');
+}
+
+function expectRecord(rec, i, { sid, transcript, revision, model, tool, file, ranges }) {
   const at = `ledger record ${i + 1} (${tool} ${file})`;
-  if (rec.version !== '0.1') t.fail(`${at}: version ${JSON.stringify(rec.version)}, expected "0.1"`);
+  if (rec.version !== '0.1.0') t.fail(`${at}: version ${JSON.stringify(rec.version)}, expected "0.1.0"`);
   if (!UUID_RE.test(rec.id || '')) t.fail(`${at}: id ${JSON.stringify(rec.id)} is not a UUID`);
   if (!RFC3339_RE.test(rec.timestamp || '')) t.fail(`${at}: timestamp ${JSON.stringify(rec.timestamp)} is not RFC 3339`);
   if (!rec.vcs || rec.vcs.type !== 'git' || rec.vcs.revision !== revision) t.fail(`${at}: vcs ${JSON.stringify(rec.vcs)}, expected git at ${revision}`);
@@ -146,7 +154,9 @@ function expectRecord(rec, i, { sid, revision, model, tool, file, ranges }) {
   if (f.path !== file) t.fail(`${at}: path ${JSON.stringify(f.path)}, expected ${JSON.stringify(file)} (relative to the repository)`);
   if (!Array.isArray(f.conversations) || f.conversations.length !== 1) t.fail(`${at}: expected one conversation, got ${JSON.stringify(f.conversations).slice(0, 200)}`);
   const c = f.conversations[0];
-  if (c.url !== `urn:claude-code:session:${sid}`) t.fail(`${at}: conversation url ${JSON.stringify(c.url)}, expected the session ${sid}`);
+  // the conversation: the session's transcript, as a file:// URL
+  const url = transcript ? fileUrl(transcript) : `urn:claude-code:session:${sid}`;
+  if (c.url !== url) t.fail(`${at}: conversation url ${JSON.stringify(c.url)}, expected ${JSON.stringify(url)}`);
   if (!c.contributor || c.contributor.type !== 'ai') t.fail(`${at}: contributor ${JSON.stringify(c.contributor)}, expected type ai`);
   // model_id: what SessionStart named (interactive mode only; -p sends none)
   if (c.contributor.model_id !== model) t.fail(`${at}: model_id ${JSON.stringify(c.contributor.model_id)}, expected ${JSON.stringify(model)}`);
@@ -194,7 +204,10 @@ module.exports = {
     const revision = t.git(work, 'rev-parse', 'HEAD').trim();
     const start = t.hookCalls(run, 'session-start').find((h) => h.input && h.input.session_id === sid);
     const named = start && start.input.model;
-    const model = named ? (named.includes('/') ? named : `anthropic/${named}`) : undefined;
+    const transcript = start && start.input.transcript_path;
+    // the context-size tag of an interactive session ("[1m]") is not part of the model's name
+    const bare = named && named.replace(/\[[^\]]*\]$/, '');
+    const model = bare ? (bare.includes('/') ? bare : `anthropic/${bare}`) : undefined;
 
     const calls = t.callsOf(run).filter((c) => c.name !== 'Agent');
     if (calls.length !== STEPS.length) t.fail(`the main agent made ${calls.length} tool calls besides Agent, expected ${STEPS.length} (${calls.map((c) => c.name).join(', ')})`);
@@ -214,9 +227,9 @@ module.exports = {
     const recs = lines.map((l, i) => {
       try { return JSON.parse(l); } catch (e) { return t.fail(`ledger line ${i + 1} is not JSON (${e.message}): ${l.slice(0, 200)}`); }
     });
-    expectRecord(recs[0], 0, { sid, revision, model, tool: 'Write', file: A, ranges: [{ start_line: 1, end_line: 10, content_hash: sha(A_LINES) }] });
-    expectRecord(recs[1], 1, { sid, revision, model, tool: 'Edit', file: A, ranges: [{ start_line: 5, end_line: 6, content_hash: sha(EDIT_LINES) }] });
-    expectRecord(recs[2], 2, { sid, revision, model, tool: 'Write', file: B, ranges: [{ start_line: 1, end_line: 8, content_hash: sha(B_LINES) }] });
+    expectRecord(recs[0], 0, { sid, transcript, revision, model, tool: 'Write', file: A, ranges: [{ start_line: 1, end_line: 10, content_hash: sha(A_LINES) }] });
+    expectRecord(recs[1], 1, { sid, transcript, revision, model, tool: 'Edit', file: A, ranges: [{ start_line: 5, end_line: 6, content_hash: sha(EDIT_LINES) }] });
+    expectRecord(recs[2], 2, { sid, transcript, revision, model, tool: 'Write', file: B, ranges: [{ start_line: 1, end_line: 8, content_hash: sha(B_LINES) }] });
     if (new Set(recs.map((r) => r.id)).size !== 3) t.fail('two ledger records share an id');
     // one record per write, appended by the write's own PostToolUse
     const posts = t.hookCalls(run, 'post-tool-use').filter((h) => h.input && ['Write', 'Edit'].includes(h.input.tool_name));

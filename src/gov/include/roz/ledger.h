@@ -2,15 +2,16 @@
  * roz/ledger.h - the record of what the agent changed: one Agent Trace
  * record per write, appended to .orchestration/agent_trace.jsonl.
  *
- * Records follow the open Agent Trace specification (0.1; its JSON schema
- * requires "major.minor" in `version`), so any tool that reads Agent Trace
- * reads roz's ledger:
+ * Records follow the open Agent Trace specification (0.1.0; its JSON schema
+ * requires "major.minor.patch" in `version`), so any tool that reads Agent
+ * Trace reads roz's ledger. Records written as "0.1" by earlier versions of
+ * roz are read the same:
  *
- *   {"version":"0.1","id":"<uuid>","timestamp":"<RFC 3339>",
+ *   {"version":"0.1.0","id":"<uuid>","timestamp":"<RFC 3339>",
  *    "vcs":{"type":"git","revision":"<HEAD>"},             (absent outside git)
  *    "tool":{"name":"roz","version":"<roz version>"},
  *    "files":[{"path":"src/a.c",                           (relative to the root)
- *      "conversations":[{"url":"urn:claude-code:session:<session id>",
+ *      "conversations":[{"url":"file:///<transcript path>",     (else urn:claude-code:session:<id>)
  *        "contributor":{"type":"ai","model_id":"anthropic/<model>"},  (model_id when known)
  *        "ranges":[{"start_line":3,"end_line":9,"content_hash":"sha256:<hex>"}],
  *        "related":[{"type":"specification","url":"urn:roz:intent:<id>"}]}]}],  (when an intent is selected)
@@ -52,7 +53,7 @@ extern "C" {
 struct cJSON;
 
 #define ROZ_LEDGER_FILE ".orchestration/agent_trace.jsonl"
-#define ROZ_LEDGER_VERSION "0.1"
+#define ROZ_LEDGER_VERSION "0.1.0"
 /* Longest record written or read, in bytes; a longer one is not written (its ranges are dropped first). */
 #define ROZ_LEDGER_MAX_LINE (1024u * 1024u)
 
@@ -109,7 +110,9 @@ typedef struct roz_ledger_record_in {
 	const char *revision;      /* the git HEAD, or NULL */
 	const char *roz_version;
 	const char *session_id;
-	const char *model_id;      /* as Claude Code sent it, or NULL; "anthropic/" is added when it has no "/" */
+	const char *transcript;    /* the session's transcript (absolute), or NULL: the conversation's url */
+	const char *model_id;      /* as Claude Code sent it, or NULL; "anthropic/" is added when it has no "/",
+				      a context-size tag ("[1m]") is dropped */
 	const char *intent_id;     /* or NULL */
 	bool refactor;             /* AST_REFACTOR, else INTENT_EVOLUTION */
 	const char *tool_name;     /* the Claude Code tool that wrote */
@@ -119,8 +122,8 @@ typedef struct roz_ledger_record_in {
 
 /*
  * Append the record as one line ending in "\n". Text that is not UTF-8 is
- * repaired (U+FFFD), so the line always parses; the session and intent ids
- * in the urls are percent-encoded; model_id is cut to the schema's 250
+ * repaired (U+FFFD), so the line always parses; the transcript path and
+ * the session and intent ids in the urls are percent-encoded; model_id is cut to the schema's 250
  * bytes on a character boundary. An empty revision, intent or model is
  * none. A range with an empty hash is written without content_hash. When
  * the record would be longer than ROZ_LEDGER_MAX_LINE (its "\n" aside) its
