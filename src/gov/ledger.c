@@ -263,6 +263,80 @@ int roz_ledger_ranges_of_write(const char *tool_name, const cJSON *tool_input, b
 	return ROZ_OK;
 }
 
+/* A patch's line number: an integer in 0..2^53-1. */
+static bool patch_number(const cJSON *v, unsigned long *out)
+{
+	uint64_t n;
+
+	if (!roz_json_uint(v, LINE_MAX_NUMBER, &n))
+		return false;
+	*out = (unsigned long)n;
+	return true;
+}
+
+int roz_ledger_ranges_of_patch(const cJSON *tool_response, const char *content, size_t len,
+			       roz_ledger_ranges *out, bool *used)
+{
+	const cJSON *patch = cJSON_GetObjectItemCaseSensitive(tool_response, "structuredPatch");
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(tool_response, "type"), *h;
+	unsigned long lines = roz_ledger_line_count(content, content ? len : 0);
+	int rc = ROZ_OK;
+
+	memset(out, 0, sizeof *out);
+	*used = false;
+	if (!content)
+		len = 0;
+	/* a file the Write made: the patch is empty, the whole file is the call's */
+	if (!cJSON_IsArray(patch) || (cJSON_IsString(type) && strcmp(type->valuestring, "create") == 0))
+		return ROZ_OK;
+	cJSON_ArrayForEach(h, patch) {
+		const cJSON *body = cJSON_GetObjectItemCaseSensitive(h, "lines"), *l;
+		unsigned long at, count, kept_or_added = 0;
+
+		if (!cJSON_IsObject(h) || !cJSON_IsArray(body) ||
+		    !patch_number(cJSON_GetObjectItemCaseSensitive(h, "newStart"), &at) ||
+		    !patch_number(cJSON_GetObjectItemCaseSensitive(h, "newLines"), &count))
+			goto not_a_patch;
+		cJSON_ArrayForEach(l, body) {
+			if (!cJSON_IsString(l) || !l->valuestring[0])
+				goto not_a_patch;
+			switch (l->valuestring[0]) {
+			case ' ':
+				at++;
+				kept_or_added++;
+				break;
+			case '+':
+				if (at < 1 || at > lines)
+					goto not_a_patch;
+				if (out->n && out->items[out->n - 1].end_line + 1 == at)
+					out->items[out->n - 1].end_line = at;
+				else if ((rc = add_range(out, at, at)) != ROZ_OK)
+					goto fail;
+				at++;
+				kept_or_added++;
+				break;
+			case '-':
+			case '\\': /* "\ No newline at end of file" */
+				break;
+			default:
+				goto not_a_patch;
+			}
+		}
+		if (kept_or_added != count)
+			goto not_a_patch;
+	}
+	*used = true;
+	settle(out, content, len);
+	return ROZ_OK;
+not_a_patch:
+	roz_ledger_ranges_dispose(out);
+	return ROZ_OK;
+fail:
+	roz_ledger_ranges_dispose(out);
+	roz_error_set("out of memory reading a file tool's patch");
+	return rc;
+}
+
 int roz_ledger_ranges_of_change(const char *before, size_t blen, const char *content, size_t len,
 				roz_ledger_ranges *out)
 {

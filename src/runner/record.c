@@ -81,6 +81,7 @@ static int add_target(const gov_run *g, const roz_hook_input *in, const roz_env 
 {
 	target *x = &t[*n];
 	struct stat st1, st2;
+	bool patched = false;
 	char *abs = NULL, *text = NULL;
 	size_t len = 0;
 	bool kept = false;
@@ -102,13 +103,18 @@ static int add_target(const gov_run *g, const roz_hook_input *in, const roz_env 
 		rc = ROZ_OK; /* gone (rm, mv), or not a file (mkdir): nothing of it to attribute */
 		goto out;
 	}
-	if (rc == ROZ_OK && which == LINES_CHANGED)
+	if (rc != ROZ_OK) {
+		rc = ROZ_OK; /* too large or unreadable: the file is recorded, without ranges */
+	} else if (which == LINES_CHANGED) {
 		rc = roz_ledger_ranges_of_change(before, blen, text, len, &x->ranges);
-	else if (rc == ROZ_OK && which != LINES_UNKNOWN)
-		rc = roz_ledger_ranges_of_write(in->tool_name, in->tool_input, which == LINES_WHOLE, text, len,
-						&x->ranges);
-	else
-		rc = ROZ_OK; /* too large, unreadable, or lines not known: the file is recorded, without ranges */
+	} else if (which == LINES_OF_CALL || which == LINES_WHOLE) {
+		/* where Claude Code's own patch says the call's lines landed, else as the tool input says */
+		if (which == LINES_OF_CALL && in->tool_response)
+			rc = roz_ledger_ranges_of_patch(in->tool_response, text, len, &x->ranges, &patched);
+		if (rc == ROZ_OK && !patched)
+			rc = roz_ledger_ranges_of_write(in->tool_name, in->tool_input, which == LINES_WHOLE, text, len,
+							&x->ranges);
+	}
 	kept = rc == ROZ_OK;
 out:
 	if (kept) {

@@ -13,6 +13,7 @@
 #include "roz/utf8.h"
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <string.h>
 
 #define H_A_NL_B "7e18f737311b2dc3b2f269dd78396b0351f14fb66efa879f768cb23181883c78" /* "a\nb" */
@@ -212,6 +213,85 @@ static void multiedit_ranges_are_sorted_and_overlaps_merged(void **state)
 }
 
 /* ---- writing a record ------------------------------------------------------ */
+
+/* The spans roz_ledger_ranges_of_patch finds as "s-e s-e", or "unused" when it does not go by the patch. */
+static char *patch_ranges(const char *response_json, const char *content)
+{
+	static char out[256];
+	cJSON *resp = NULL;
+	roz_ledger_ranges r;
+	bool used = true;
+	size_t at = 0;
+
+	assert_int_equal(roz_json_parse(response_json, strlen(response_json), &resp), ROZ_OK);
+	assert_int_equal(roz_ledger_ranges_of_patch(resp, content, strlen(content), &r, &used), ROZ_OK);
+	out[0] = '\0';
+	if (!used) {
+		assert_int_equal(r.n, 0);
+		strcpy(out, "unused");
+	}
+	for (size_t i = 0; i < r.n; i++)
+		at += (size_t)snprintf(out + at, sizeof out - at, "%s%lu-%lu", i ? " " : "", r.items[i].start_line,
+				       r.items[i].end_line);
+	roz_ledger_ranges_dispose(&r);
+	cJSON_Delete(resp);
+	return out;
+}
+
+static void an_edit_is_credited_where_claude_codes_patch_says_it_landed(void **state)
+{
+	/*
+	 * What Claude Code 2.1.332 hands PostToolUse for an Edit (captured by the e2e scenario
+	 * capture-session-mix, bench/session-mix.tsv): the file before, and the patch, whose lines are
+	 * shown as the terminal shows them (a tab as spaces), so only its shape is relied on
+	 */
+	const char *captured =
+		"{\"filePath\":\"/tmp/roz-e2e/work/src/mod0.c\",\"oldString\":\"/* TODO 0: compute it */\","
+		"\"newString\":\"/* computed: 0 */\",\"originalFile\":\"/* mod0.c - part 0 of the example */\\n"
+		"#include \\\"mod.h\\\"\\n\\nint mod0_value(void)\\n{\\n\\treturn 0; /* TODO 0: compute it */\\n}\\n\","
+		"\"structuredPatch\":[{\"oldStart\":3,\"oldLines\":5,\"newStart\":3,\"newLines\":5,\"lines\":["
+		"\" \",\" int mod0_value(void)\",\" {\",\"-  return 0; /* TODO 0: compute it */\","
+		"\"+  return 0; /* computed: 0 */\",\" }\"]}],\"userModified\":false,\"replaceAll\":false}";
+	const char *after = "/* mod0.c - part 0 of the example */\n#include \"mod.h\"\n\nint mod0_value(void)\n{\n"
+			    "\treturn 0; /* computed: 0 */\n}\n";
+	/* a person's identical line above: the first occurrence is theirs, the patch says line 6 */
+	const char *twice = "{\"structuredPatch\":[{\"oldStart\":5,\"oldLines\":3,\"newStart\":5,\"newLines\":3,"
+			    "\"lines\":[\" e\",\"-f\",\"+x = 1;\",\" g\"]}]}";
+	const char *replace_all = "{\"structuredPatch\":[{\"oldStart\":1,\"oldLines\":2,\"newStart\":1,\"newLines\":2,"
+				  "\"lines\":[\" a\",\"-b\",\"+B\"]},{\"oldStart\":8,\"oldLines\":2,\"newStart\":8,"
+				  "\"newLines\":3,\"lines\":[\" h\",\"+I1\",\"+I2\",\"-i\"]}]}";
+	const char *ten = "a\nB\nc\nd\ne\nf\ng\nh\nI1\nI2\n";
+
+	(void)state;
+	assert_string_equal(patch_ranges(captured, after), "6-6");
+	assert_string_equal(patch_ranges(twice, "a\nx = 1;\nc\nd\ne\nx = 1;\ng\n"), "6-6");
+	/* every hunk; added lines side by side make one range */
+	assert_string_equal(patch_ranges(replace_all, ten), "2-2 9-10");
+	/* a deletion adds nothing, and says so */
+	assert_string_equal(patch_ranges("{\"structuredPatch\":[{\"oldStart\":2,\"oldLines\":1,\"newStart\":1,"
+					 "\"newLines\":0,\"lines\":[\"-b\",\"\\\\ No newline at end of file\"]}]}",
+					 "a\n"),
+			    "");
+	/* a Write that made the file: its patch is empty, the whole file is the caller's to claim */
+	assert_string_equal(patch_ranges("{\"type\":\"create\",\"structuredPatch\":[]}", "a\n"), "unused");
+	/* a Write over a file with the same text: nothing added */
+	assert_string_equal(patch_ranges("{\"type\":\"update\",\"structuredPatch\":[]}", "a\n"), "");
+	/* not Claude Code's patch: nothing is taken from it */
+	assert_string_equal(patch_ranges("{}", "a\n"), "unused");
+	assert_string_equal(patch_ranges("{\"structuredPatch\":{}}", "a\n"), "unused");
+	assert_string_equal(patch_ranges("{\"structuredPatch\":[{\"newStart\":1,\"newLines\":1,\"lines\":[\"+a\",\"+b\"]}]}",
+					 "a\nb\n"),
+			    "unused"); /* the counts do not add up */
+	assert_string_equal(patch_ranges("{\"structuredPatch\":[{\"newStart\":5,\"newLines\":1,\"lines\":[\"+a\"]}]}",
+					 "a\nb\n"),
+			    "unused"); /* past the file's end */
+	assert_string_equal(patch_ranges("{\"structuredPatch\":[{\"newStart\":1,\"newLines\":1,\"lines\":[\"*a\"]}]}",
+					 "a\n"),
+			    "unused");
+	assert_string_equal(patch_ranges("{\"structuredPatch\":[{\"newStart\":-1,\"newLines\":1,\"lines\":[\"+a\"]}]}",
+					 "a\n"),
+			    "unused");
+}
 
 static roz_ledger_ranges three_ranges(void)
 {
@@ -940,6 +1020,7 @@ int main(void)
 		cmocka_unit_test(an_edit_owns_the_lines_its_new_text_spans),
 		cmocka_unit_test(edits_that_name_nothing_give_no_range),
 		cmocka_unit_test(replace_all_owns_every_occurrence),
+		cmocka_unit_test(an_edit_is_credited_where_claude_codes_patch_says_it_landed),
 		cmocka_unit_test(multiedit_ranges_are_sorted_and_overlaps_merged),
 		cmocka_unit_test(a_record_is_one_agent_trace_line),
 		cmocka_unit_test(model_ids_follow_models_dev),

@@ -217,6 +217,23 @@ static void a_governed_write_carries_the_intent_and_class(void **state)
 	assert_int_equal(r[1].files[0].ranges.items[0].end_line, 3);
 	free_ledger(r, n);
 	free(fields);
+	/*
+	 * an Edit whose new text is also a person's line above: Claude Code's patch says where it landed
+	 * (line 4), so the person's line 1 is not claimed
+	 */
+	put(w, "src/a.c", "c\na\nB1\nc\n");
+	fields = t_sprintf("\"tool_name\":\"Edit\",\"tool_input\":{\"file_path\":\"%s\",\"old_string\":\"B2\","
+			   "\"new_string\":\"c\"},\"tool_response\":{\"structuredPatch\":[{\"oldStart\":2,"
+			   "\"oldLines\":3,\"newStart\":2,\"newLines\":3,\"lines\":[\" a\",\" B1\",\"-B2\",\"+c\"]}]}",
+			   abs);
+	expect_empty_answer(w, "post-tool-use", fields);
+	r = ledger(w, &n);
+	assert_int_equal(n, 3);
+	assert_int_equal(r[2].files[0].ranges.n, 1);
+	assert_int_equal(r[2].files[0].ranges.items[0].start_line, 4);
+	assert_int_equal(r[2].files[0].ranges.items[0].end_line, 4);
+	free_ledger(r, n);
+	free(fields);
 	free(abs);
 }
 

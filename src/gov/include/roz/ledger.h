@@ -26,8 +26,11 @@
  * by "\n" (a "\r" before a "\n" is part of its line). Lines are 1-based; a
  * file's last line need not end in "\n"; an empty file has no lines.
  *
- * Ranges. What a write put in the file, found in the file's content after
- * the write:
+ * Ranges. What a write put in the file. Where Claude Code hands its own
+ * patch of the call (tool_response.structuredPatch: Edit, MultiEdit, a
+ * Write over a file), the lines it added, where they landed
+ * (roz_ledger_ranges_of_patch). Otherwise, found in the file's content
+ * after the write:
  *   Write, NotebookEdit, and a Bash line's visible targets: the whole file
  *     (no range when it is empty);
  *   Edit: the lines the new text spans where it landed: every occurrence of
@@ -89,6 +92,20 @@ void roz_ledger_hash_lines(const char *text, size_t len, unsigned long start, un
  */
 int roz_ledger_ranges_of_write(const char *tool_name, const struct cJSON *tool_input, bool whole,
 			       const char *content, size_t len, roz_ledger_ranges *out) ROZ_WARN_UNUSED;
+
+/*
+ * The ranges Claude Code's own patch says a file tool's call added:
+ * `tool_response.structuredPatch` (Edit, MultiEdit, a Write over an existing
+ * file), each hunk walked from its newStart: a line kept (" ") moves on, a
+ * line removed ("-") does not, a line added ("+") is the call's. So an Edit
+ * is credited where it landed, not where its text first occurs. *used is
+ * false when there is no patch to go by (absent, a Write that created the
+ * file, or not as Claude Code writes one: counts that do not add up, lines
+ * past the file's end); the caller falls back to
+ * roz_ledger_ranges_of_write. Same ownership as above. ROZ_OK or ROZ_ENOMEM.
+ */
+int roz_ledger_ranges_of_patch(const struct cJSON *tool_response, const char *content, size_t len,
+			       roz_ledger_ranges *out, bool *used) ROZ_WARN_UNUSED;
 
 /*
  * The ranges a change from `before` to `content` added (roz/linediff.h),
