@@ -6,11 +6,16 @@
  * bytes: the spans are sorted, disjoint, not touching and within the new
  * text's lines; the new text's lines outside them, in order, are a
  * subsequence of the old text's lines (what the change kept); a text
- * against itself adds nothing; the ranges hash lines that exist.
+ * against itself adds nothing; the ranges hash lines that exist. Input that
+ * parses as JSON is also read as a file tool's tool_response: the ranges
+ * its patch gives are sorted, in bounds, and none when it is not used.
  */
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "fuzz.h"
+#include "roz/json.h"
 #include "roz/ledger.h"
 #include "roz/linediff.h"
 
@@ -100,5 +105,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(roz_line_diff_added(text, size, text, size, &s, &n) == ROZ_OK);
 	FUZZ_CHECK(n == 0);
 	roz_free(s);
+	{
+		static const char content[] = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n";
+		cJSON *resp = NULL;
+		roz_ledger_ranges r;
+		bool used;
+
+		if (roz_json_parse(text, size, &resp) == ROZ_OK) {
+			FUZZ_CHECK(roz_ledger_ranges_of_patch(resp, content, sizeof content - 1, &r, &used) == ROZ_OK);
+			FUZZ_CHECK(used || r.n == 0);
+			for (size_t i = 0; i < r.n; i++) {
+				FUZZ_CHECK(r.items[i].start_line >= 1 && r.items[i].start_line <= r.items[i].end_line &&
+					   r.items[i].end_line <= 10);
+				FUZZ_CHECK(i == 0 || r.items[i].start_line > r.items[i - 1].end_line);
+			}
+			roz_ledger_ranges_dispose(&r);
+			cJSON_Delete(resp);
+		}
+	}
 	return 0;
 }
