@@ -298,6 +298,17 @@ static void stop(const fx *f, t_run *r)
 	hook(f, r, "stop", ",\"stop_hook_active\":false");
 }
 
+/* The fixture, with INT-001 selected by the session's first call. */
+static void fx_make_selected(fx *f)
+{
+	t_run r;
+
+	fx_make(f, NULL);
+	bash(f, &r, "roz intent select INT-001", NULL);
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+}
+
 static void a_scripts_out_of_scope_change_holds_the_stop_until_undone(void **state)
 {
 	fx f;
@@ -436,9 +447,7 @@ static void roz_s_own_lessons_are_not_the_agents_change(void **state)
 	t_run r;
 
 	(void)state;
-	fx_make(&f, NULL);
-	bash(&f, &r, "roz intent select INT-001", NULL);
-	t_run_dispose(&r);
+	fx_make_selected(&f);
 	/* roz appends a lesson (as `roz decide ... ISSUES` and `roz lesson add` do) */
 	bash(&f, &r, "roz lesson add 'check tokens'", "echo '- check tokens' >> .orchestration/CLAUDE.md");
 	assert_string_equal(r.out, "{}\n");
@@ -458,9 +467,7 @@ static void a_write_through_a_hard_link_is_seen_where_it_lands(void **state)
 	char *pre_in, *post_in;
 
 	(void)state;
-	fx_make(&f, NULL);
-	bash(&f, &r, "roz intent select INT-001", NULL);
-	t_run_dispose(&r);
+	fx_make_selected(&f);
 	sh(&f, "ln .orchestration/active_intents.yaml src/intents.yaml");
 	pre_in = t_sprintf(",\"tool_name\":\"Edit\",\"tool_input\":{\"file_path\":\"%s/src/intents.yaml\","
 			   "\"old_string\":\"IN_PROGRESS\",\"new_string\":\"IN_PROGRESS\\n    owned_scope: [\\\"**\\\"]\"}",
@@ -556,9 +563,7 @@ static void an_mcp_tools_changes_are_seen(void **state)
 	const char *call = ",\"tool_name\":\"mcp__files__write\",\"tool_input\":{\"path\":\"notes\"}";
 
 	(void)state;
-	fx_make(&f, NULL);
-	bash(&f, &r, "roz intent select INT-001", NULL);
-	t_run_dispose(&r);
+	fx_make_selected(&f);
 	hook(&f, &r, "pre-tool-use", call);
 	assert_string_equal(r.out, "{}\n");
 	t_run_dispose(&r);
@@ -620,9 +625,7 @@ static void a_lost_snapshot_is_taken_again_not_judged_against_nothing(void **sta
 	char *cmd;
 
 	(void)state;
-	fx_make(&f, NULL);
-	bash(&f, &r, "roz intent select INT-001", NULL);
-	t_run_dispose(&r);
+	fx_make_selected(&f);
 	cmd = t_sprintf("rm -f '%s'/trees/*.tree && echo more >> docs/d.md", f.home);
 	bash(&f, &r, "sh fmt.sh", cmd);
 	free(cmd);
@@ -646,9 +649,7 @@ static void lines_prevention_cannot_place_run_and_are_judged(void **state)
 	t_run r;
 
 	(void)state;
-	fx_make(&f, NULL);
-	bash(&f, &r, "roz intent select INT-001", NULL);
-	t_run_dispose(&r);
+	fx_make_selected(&f);
 	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
 		/* what each does, in scope: told nothing */
 		bash(&f, &r, lines[i], "echo x >> src/a.ts");
@@ -672,9 +673,7 @@ static void a_line_naming_many_files_keeps_what_was_read(void **state)
 	roz_buf many = ROZ_BUF_INIT;
 
 	(void)state;
-	fx_make(&f, NULL);
-	bash(&f, &r, "roz intent select INT-001", NULL);
-	t_run_dispose(&r);
+	fx_make_selected(&f);
 	read_in = t_sprintf(",\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":\"%s/src/a.ts\"}", f.repo);
 	edit_in = t_sprintf(",\"tool_name\":\"Edit\",\"tool_input\":{\"file_path\":\"%s/src/a.ts\","
 			    "\"old_string\":\"a\",\"new_string\":\"b\"}",
@@ -887,9 +886,7 @@ static void a_line_over_a_file_someone_changed_since_it_was_read_is_stale(void *
 	t_run r;
 
 	(void)state;
-	fx_make(&f, NULL);
-	bash(&f, &r, "roz intent select INT-001", NULL);
-	t_run_dispose(&r);
+	fx_make_selected(&f);
 	/* the session's own changes, read or not, are never someone else's */
 	read_tool(&f, "src/a.ts");
 	bash(&f, &r, "python3 fix.py", "echo one >> src/a.ts");

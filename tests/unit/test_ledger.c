@@ -479,6 +479,15 @@ static void follows_the_schema(const cJSON *doc)
 	}
 }
 
+/* The first file's first conversation of a record. */
+static cJSON *first_conversation(const cJSON *doc)
+{
+	return cJSON_GetArrayItem(
+		cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "files"), 0),
+						 "conversations"),
+		0);
+}
+
 static void a_record_is_one_agent_trace_line(void **state)
 {
 	roz_ledger_ranges r = three_ranges();
@@ -498,10 +507,7 @@ static void a_record_is_one_agent_trace_line(void **state)
 	assert_string_equal(str_at(cJSON_GetObjectItemCaseSensitive(doc, "tool"), "name"), "roz");
 	assert_string_equal(str_at(cJSON_GetObjectItemCaseSensitive(doc, "tool"), "version"), "0.2.0");
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "files")), 3);
-	conv = cJSON_GetArrayItem(
-		cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "files"), 0),
-						 "conversations"),
-		0);
+	conv = first_conversation(doc);
 	assert_string_equal(str_at(conv, "url"), "urn:claude-code:session:sess-42");
 	assert_string_equal(str_at(cJSON_GetObjectItemCaseSensitive(conv, "contributor"), "model_id"),
 			    "anthropic/claude-opus-4-5");
@@ -534,10 +540,7 @@ static void a_record_is_one_agent_trace_line(void **state)
 	doc = written(&in, &b);
 	follows_the_schema(doc);
 	assert_null(cJSON_GetObjectItemCaseSensitive(doc, "vcs"));
-	conv = cJSON_GetArrayItem(
-		cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "files"), 0),
-						 "conversations"),
-		0);
+	conv = first_conversation(doc);
 	assert_null(cJSON_GetObjectItemCaseSensitive(conv, "related"));
 	assert_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(conv, "contributor"), "model_id"));
 	meta = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "metadata"), "roz");
@@ -626,10 +629,7 @@ static void any_text_makes_a_line_that_parses(void **state)
 	in.roz_version = "0.2\x80";
 	doc = written(&in, &b);
 	follows_the_schema(doc);
-	conv = cJSON_GetArrayItem(
-		cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "files"), 0),
-						 "conversations"),
-		0);
+	conv = first_conversation(doc);
 	/* ids are percent-encoded, so the urls stay URIs */
 	assert_string_equal(str_at(conv, "url"), "urn:claude-code:session:s%2F1%20%22x%22%0A%C3%28");
 	cJSON_Delete(doc);
@@ -637,18 +637,12 @@ static void any_text_makes_a_line_that_parses(void **state)
 	in.transcript = "/home/a b/.claude/projects/-x/s#1?.jsonl";
 	doc = written(&in, &b);
 	follows_the_schema(doc);
-	conv = cJSON_GetArrayItem(
-		cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "files"), 0),
-						 "conversations"),
-		0);
+	conv = first_conversation(doc);
 	assert_string_equal(str_at(conv, "url"), "file:///home/a%20b/.claude/projects/-x/s%231%3F.jsonl");
 	in.transcript = "relative/t.jsonl"; /* not a path roz can name: the session's URN */
 	cJSON_Delete(doc);
 	doc = written(&in, &b);
-	conv = cJSON_GetArrayItem(
-		cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "files"), 0),
-						 "conversations"),
-		0);
+	conv = first_conversation(doc);
 	assert_non_null(strstr(str_at(conv, "url"), "urn:claude-code:session:"));
 	assert_string_equal(str_at(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(conv, "related"), 0), "url"),
 			    "urn:roz:intent:INT%201%3F%23%80");
