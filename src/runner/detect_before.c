@@ -16,7 +16,8 @@
  * A file the session itself changed is no longer as git holds it, so
  * every file the ledger records while detection runs is also copied, with
  * the stat it had when read, under the snapshot's folder
- * (<storage>/trees/<session>-<root>.files/<hash of the path>); when the
+ * (<storage>/trees/<session>-<root>.files/<hash of the path>; files up to
+ * 1 MiB, up to 1,024 of them per session and repository); when the
  * snapshot's stat before the call is the copy's, the copy is what the
  * file held. Anything else (a file git does not track that the session
  * never changed, one a person changed) stays unknown and is recorded
@@ -35,6 +36,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -48,6 +50,9 @@
 /* Files asked about in one call, and the largest content read back. */
 #define BEFORE_MAX_FILES 64u
 #define BEFORE_MAX_BYTES (16u * 1024u * 1024u)
+/* The session's copies: none of a file larger than this, and at most this many files. */
+#define SHADOW_MAX_BYTES (1024u * 1024u)
+#define SHADOW_MAX_FILES 1024u
 /* What `git ls-files --debug` says of one entry is a few hundred bytes. */
 #define LS_BYTES_PER_FILE 1024u
 
@@ -171,15 +176,31 @@ static int shadow_path(const gov_run *g, const char *sid, const char *rel, char 
 	return *out ? ROZ_OK : ROZ_ENOMEM;
 }
 
+static size_t count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t n = 0;
+
+	while (d && (de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
 int gov_shadow_keep(const gov_run *g, const char *sid, const char *rel, const char *text, size_t len,
 		    const struct stat *st)
 {
 	char *dir = NULL, *path = NULL, *tmp = NULL, head[128];
 	int fd = -1, rc, n;
 
-	if (len > BEFORE_MAX_BYTES)
+	if (len > SHADOW_MAX_BYTES)
 		return ROZ_OK;
 	if ((rc = shadow_path(g, sid, NULL, &dir)) < 0 || (rc = shadow_path(g, sid, rel, &path)) < 0)
+		goto out;
+	/* a new copy only while the folder is not full: the session's disk stays bounded */
+	if (access(path, F_OK) < 0 && count_entries(dir) >= SHADOW_MAX_FILES)
 		goto out;
 	if (!(tmp = roz_asprintf("%s.tmp.%ld", path, (long)getpid()))) {
 		rc = ROZ_ENOMEM;
@@ -223,7 +244,7 @@ static int from_shadow(const gov_run *g, const char *sid, const roz_tree_entry *
 
 	if ((rc = shadow_path(g, sid, d->path, &path)) < 0)
 		return rc == ROZ_ENOMEM ? rc : ROZ_OK;
-	rc = roz_file_read_path(path, O_NOFOLLOW, BEFORE_MAX_BYTES + 128, &text, &len);
+	rc = roz_file_read_path(path, O_NOFOLLOW, SHADOW_MAX_BYTES + 128, &text, &len);
 	roz_free(path);
 	if (rc != ROZ_OK)
 		return rc == ROZ_ENOMEM ? rc : ROZ_OK;
