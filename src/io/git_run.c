@@ -5,6 +5,7 @@
  * (they are all close-on-exec).
  */
 #include "roz/git_run.h"
+#include "roz/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,10 +33,16 @@ static char *arg(const char *s)
 
 int roz_git_output(const char *root, const char *const *args, size_t nargs, size_t max, roz_buf *out)
 {
+	return roz_git_output_in(root, args, nargs, NULL, 0, max, out);
+}
+
+int roz_git_output_in(const char *root, const char *const *args, size_t nargs, const char *in, size_t inlen,
+		      size_t max, roz_buf *out)
+{
 	char **argv = roz_calloc(nargs + NHARDEN + 4, sizeof *argv);
 	char *r = roz_strdup(root);
 	posix_spawn_file_actions_t fa;
-	int fds[2] = {-1, -1}, status = 0, rc = ROZ_EIO;
+	int fds[2] = {-1, -1}, ins[2] = {-1, -1}, status = 0, rc = ROZ_EIO;
 	size_t k = 0, got_total = 0;
 	bool over = false;
 	pid_t pid = -1;
@@ -52,13 +59,16 @@ int roz_git_output(const char *root, const char *const *args, size_t nargs, size
 	argv[k++] = r;
 	for (size_t i = 0; i < nargs; i++)
 		argv[k++] = arg(args[i]);
-	if (pipe2(fds, O_CLOEXEC) < 0) {
+	if (pipe2(fds, O_CLOEXEC) < 0 || (in && pipe2(ins, O_CLOEXEC) < 0)) {
 		roz_error_set("cannot run git: pipe: %s", strerror(errno));
 		goto out;
 	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (in)
+		posix_spawn_file_actions_adddup2(&fa, ins[0], 0);
+	else
+		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	if ((errno = posix_spawnp(&pid, "git", &fa, NULL, argv, environ)) != 0) {
 		roz_error_set("cannot run git: %s", strerror(errno));
@@ -66,6 +76,16 @@ int roz_git_output(const char *root, const char *const *args, size_t nargs, size
 	}
 	posix_spawn_file_actions_destroy(&fa);
 	close(fds[1]);
+	fds[1] = -1;
+	if (in) {
+		close(ins[0]);
+		ins[0] = -1;
+		/* all of it before reading: callers hand in less than a pipe holds, so this never waits */
+		if (pid > 0 && roz_file_write_all(ins[1], in, inlen) != ROZ_OK)
+			roz_error_set("cannot write to git: %s", strerror(errno));
+		close(ins[1]);
+		ins[1] = -1;
+	}
 	if (pid > 0) {
 		char buf[8192];
 		ssize_t got;
@@ -94,8 +114,13 @@ int roz_git_output(const char *root, const char *const *args, size_t nargs, size
 		else
 			rc = ROZ_OK;
 	}
-	close(fds[0]);
 out:
+	for (int i = 0; i < 2; i++) {
+		if (fds[i] >= 0)
+			close(fds[i]);
+		if (ins[i] >= 0)
+			close(ins[i]);
+	}
 	roz_free(argv);
 	roz_free(r);
 	return rc;

@@ -50,6 +50,7 @@
 /* Files asked about in one call, and the largest content read back. */
 #define BEFORE_MAX_FILES 64u
 #define BEFORE_MAX_BYTES (16u * 1024u * 1024u)
+#define BEFORE_MAX_TOTAL (64u * 1024u * 1024u)
 /* The session's copies: none of a file larger than this, and at most this many files. */
 #define SHADOW_MAX_BYTES (1024u * 1024u)
 #define SHADOW_MAX_FILES 1024u
@@ -265,6 +266,89 @@ static int from_shadow(const gov_run *g, const char *sid, const roz_tree_entry *
 
 /* ---- before the call -------------------------------------------------------- */
 
+/*
+ * The blobs of the files whose index entry vouches for what they held:
+ * those with exactly the stat the snapshot saw before the call, as regular
+ * files, not racily clean. One `git cat-file --batch` for all of them.
+ */
+static int read_blobs(gov_run *g, const roz_tree *before, const size_t *which, size_t n, const index_entry *e,
+		      size_t ne, int64_t idx_t)
+{
+	static const char *const args[] = {"cat-file", "--batch"};
+	const index_entry **x = roz_calloc(n, sizeof *x);
+	roz_buf in = ROZ_BUF_INIT, out = ROZ_BUF_INIT;
+	uint64_t total = 0;
+	size_t asked = 0;
+	int rc = ROZ_OK;
+
+	if (!x)
+		return ROZ_ENOMEM;
+	for (size_t j = 0; j < n; j++) {
+		const gov_detected *d = &g->detected[which[j]];
+		const roz_tree_entry *b = roz_tree_find(before, d->path);
+		const index_entry *y = NULL;
+
+		for (size_t k = 0; k < ne; k++)
+			if (strcmp(e[k].path, d->path) == 0 && e[k].stage == 0 && e[k].complete)
+				y = &e[k];
+		if (!b || !y || !S_ISREG(b->mode) || (y->mode != 0100644 && y->mode != 0100755) ||
+		    y->mtime_ns != b->mtime_ns || y->size != b->size || y->ino != (uint32_t)b->ino ||
+		    y->mtime_ns >= idx_t || y->size > BEFORE_MAX_BYTES || total + y->size > BEFORE_MAX_TOTAL)
+			continue;
+		x[j] = y;
+		total += y->size;
+		roz_buf_addf(&in, "%s\n", y->sha);
+		asked++;
+	}
+	if (!asked)
+		goto out;
+	if (roz_buf_failed(&in)) {
+		rc = ROZ_ENOMEM;
+		goto out;
+	}
+	/* each answer: "<sha> blob <size>\n", the content, "\n" */
+	rc = roz_git_output_in(g->orch.root, args, 2, in.ptr, in.len, (size_t)total + asked * 128, &out);
+	if (rc != ROZ_OK) {
+		rc = rc == ROZ_ENOMEM ? rc : ROZ_OK; /* git cannot say: unknown */
+		goto out;
+	}
+	roz_buf_addc(&out, '\0'); /* so the headers are read as strings; not part of what git said */
+	if (roz_buf_failed(&out)) {
+		rc = ROZ_ENOMEM;
+		goto out;
+	}
+	out.len--;
+	{
+		size_t at = 0;
+
+		for (size_t j = 0; j < n && rc == ROZ_OK; j++) {
+			gov_detected *d = &g->detected[which[j]];
+			const char *nl;
+			char sha[65];
+			unsigned long long size;
+
+			if (!x[j])
+				continue;
+			if (at >= out.len || !(nl = memchr(out.ptr + at, '\n', out.len - at)) ||
+			    sscanf(out.ptr + at, "%64s blob %llu", sha, &size) != 2 || strcmp(sha, x[j]->sha) != 0 ||
+			    size != x[j]->size || (size_t)(out.ptr + out.len - (nl + 1)) < size + 1)
+				break; /* not the answer asked for: the rest stays unknown */
+			if (!(d->before = roz_malloc(size ? size : 1))) {
+				rc = ROZ_ENOMEM;
+				break;
+			}
+			memcpy(d->before, nl + 1, size);
+			d->before_len = size;
+			at = (size_t)(nl + 1 - out.ptr) + size + 1;
+		}
+	}
+out:
+	roz_buf_dispose(&in);
+	roz_buf_dispose(&out);
+	roz_free(x);
+	return rc;
+}
+
 /* What git's index says the files held: d->before for those it can vouch for. ROZ_OK or ROZ_ENOMEM. */
 static int from_index(gov_run *g, const roz_tree *before)
 {
@@ -318,38 +402,7 @@ static int from_index(gov_run *g, const roz_tree *before)
 		goto out;
 	}
 	ne = parse_entries(out.ptr, out.len - 1, e, n);
-	for (size_t j = 0; j < n; j++) {
-		gov_detected *d = &g->detected[which[j]];
-		const roz_tree_entry *b = roz_tree_find(before, d->path);
-		const index_entry *x = NULL;
-		roz_buf blob = ROZ_BUF_INIT;
-		const char *cat[3];
-
-		for (size_t k = 0; k < ne; k++)
-			if (strcmp(e[k].path, d->path) == 0 && e[k].stage == 0 && e[k].complete)
-				x = &e[k];
-		/* a regular file as git holds one, at exactly the stat the snapshot saw before the call */
-		if (!b || !x || !S_ISREG(b->mode) || (x->mode != 0100644 && x->mode != 0100755) ||
-		    x->mtime_ns != b->mtime_ns || x->size != b->size || x->ino != (uint32_t)b->ino ||
-		    x->mtime_ns >= idx_t || x->size > BEFORE_MAX_BYTES)
-			continue;
-		cat[0] = "cat-file";
-		cat[1] = "blob";
-		cat[2] = x->sha;
-		rc = roz_git_output(g->orch.root, cat, 3, BEFORE_MAX_BYTES, &blob);
-		if (rc == ROZ_OK && blob.len == x->size && !roz_buf_failed(&blob)) {
-			/* its length checked against the index's size: the blob is what the file held */
-			d->before = blob.ptr ? blob.ptr : roz_strdup("");
-			d->before_len = blob.len;
-			if (!d->before)
-				rc = ROZ_ENOMEM;
-			blob.ptr = NULL;
-		}
-		roz_buf_dispose(&blob);
-		if (rc == ROZ_ENOMEM)
-			goto out;
-		rc = ROZ_OK;
-	}
+	rc = read_blobs(g, before, which, n, e, ne, idx_t);
 out:
 	roz_buf_dispose(&out);
 	roz_free(args);

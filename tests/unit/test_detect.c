@@ -798,14 +798,19 @@ static void a_committed_file_changed_in_place_is_credited_with_its_changed_lines
 
 	(void)state;
 	fx_make(&f, NULL);
-	sh(&f, "seq -f 'line %g' 10 > src/big.ts && seq -f 'c %g' 3 > src/c.ts && git add -A && "
-	      "git -c user.email=t@e -c user.name=t commit -qm big");
+	sh(&f, "seq -f 'line %g' 10 > src/big.ts && seq -f 'c %g' 3 > src/c.ts && seq -f 'e %g' 3 > src/e.ts && "
+	      "git add -A && git -c user.email=t@e -c user.name=t commit -qm big");
 	bash(&f, &r, "roz intent select INT-001", NULL);
 	t_run_dispose(&r);
 	/* two separate lines of ten, by a program the line does not name: two ranges, not the file */
-	bash(&f, &r, "python3 fix.py", "sed -i 's/^line 4$/LINE 4/; s/^line 9$/LINE 9/' src/big.ts");
+	bash(&f, &r, "python3 fix.py", "sed -i 's/^line 4$/LINE 4/; s/^line 9$/LINE 9/' src/big.ts && "
+				       "sed -i 's/^e 3$/E 3/' src/e.ts");
 	assert_string_equal(r.out, "{}\n");
 	t_run_dispose(&r);
+	/* two files of one call, each what git held (read from git in one go) */
+	got = ranges_of(&f, "src/e.ts");
+	assert_non_null(strstr(got, "\"ranges\":[{\"start_line\":3,\"end_line\":3,"));
+	free(got);
 	p = t_sprintf("%s/src/big.ts", f.repo);
 	text = t_read_file(p, NULL);
 	roz_ledger_hash_lines(text, strlen(text), 4, 4, h4);

@@ -27,6 +27,15 @@ extern "C" {
  */
 int roz_git_output(const char *root, const char *const *args, size_t nargs, size_t max, roz_buf *out) ROZ_WARN_UNUSED;
 
+/*
+ * The same with `in` (inlen bytes) on git's standard input, written whole
+ * before its output is read: keep it under a pipe's capacity (64 KiB on
+ * Linux), so writing it never waits on git, which may be waiting for its
+ * output to be read.
+ */
+int roz_git_output_in(const char *root, const char *const *args, size_t nargs, const char *in, size_t inlen,
+		      size_t max, roz_buf *out) ROZ_WARN_UNUSED;
+
 #ifdef __cplusplus
 }
 #endif
