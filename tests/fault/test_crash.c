@@ -21,6 +21,8 @@
  */
 #include "faultlib.h"
 
+#include "roz/store.h"
+
 #include <cjson/cJSON.h>
 
 #include <errno.h>
@@ -42,13 +44,6 @@
  * the whole life of the process there too.
  */
 #define MAX_DELAY_US 2000
-/*
- * The next hook must not wait on a dead holder: well under the 3 s lock
- * timeout (a wait that long would also end in a warning, which fails the
- * round by itself). Under valgrind the driver is slow to start and reap it.
- */
-#define FOLLOW_UP_LIMIT_US 1500000
-#define VALGRIND_FOLLOW_UP_LIMIT_US 15000000
 
 /*
  * Two homes, alternating by round: one syncs to disk before each rename
@@ -275,6 +270,23 @@ static char *reference_after(const fl_home *ref, const call *c, const char *befo
 	return after;
 }
 
+/* Fails unless the session's lock is free the moment its killed holder has been reaped. */
+static void dead_holder_lets_go(const fl_home *h, const char *what)
+{
+	roz_store *store = NULL;
+	roz_lock *lk = NULL;
+	int rc;
+
+	if (roz_store_file_open(h->dir, NULL, &store) != ROZ_OK)
+		fail_msg("%s: cannot open the store: %s", what, roz_error_last());
+	rc = roz_store_lock(store, h->id, 0, &lk);
+	if (rc != ROZ_OK)
+		fail_msg("%s: the dead holder's lock was not free: %s (%s)", what, roz_error_name(rc),
+			 roz_error_last());
+	roz_store_unlock(store, lk);
+	roz_store_free(store);
+}
+
 /* The reviewer's call that issues the ticket a verdict needs, run to completion. */
 static const call ticket = {"decide call (unkilled)", "pre-tool-use", DECIDE_CALL, {NULL}};
 
@@ -291,8 +303,9 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 	enum landing where;
 	trace_ids t_before, t_now, t_follow;
 	size_t k = 0, fresh;
-	fl_leftovers l;
+	fl_leftovers waiting, l;
 	fl_result r;
+	int left_tmp;
 	fl_cmd cmd;
 	int64_t t0;
 	pid_t pid;
@@ -318,6 +331,13 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 	snprintf(what, sizeof(what), "seed %llu round %d (%s, fsync %s, killed after %ld us)",
 		 (unsigned long long)seed, round, c->name, round % 2 ? "off" : "on", delay);
 
+	/*
+	 * A compaction an earlier round's kill cut short leaves its temp file
+	 * for the next compaction to write over, which may be rounds away: it is
+	 * not this call's.
+	 */
+	fl_leftovers_scan(h, &waiting);
+
 	/* the real thing, killed */
 	call_cmd(c, &cmd, hook_argv);
 	t0 = fl_now_us();
@@ -338,8 +358,10 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 	n_now = fl_normalize(now);
 	n_before = fl_normalize(before);
 	n_after = fl_normalize(after);
+	/* the temp files this call left: its state's, and its compaction's unless one was already waiting */
+	left_tmp = l.tmp - l.trace_tmp + (l.trace_tmp > waiting.trace_tmp ? l.trace_tmp - waiting.trace_tmp : 0);
 	if (now_len == before_len && memcmp(now, before, now_len) == 0) {
-		where = l.tmp ? L_MID_WRITE : L_BEFORE_WRITE;
+		where = left_tmp ? L_MID_WRITE : L_BEFORE_WRITE;
 	} else if (strcmp(n_now, n_after) == 0) {
 		where = L_RENAMED;
 	} else {
@@ -350,13 +372,13 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 	}
 	if (!r.signaled) {
 		/* it finished first: then it must have finished properly */
-		if (!ok_outcome(c, &r) || where != L_RENAMED || l.tmp)
+		if (!ok_outcome(c, &r) || where != L_RENAMED || left_tmp)
 			fail_msg("%s: finished unkilled but went wrong: exit %d, stdout '%s', stderr '%s', left:%s",
 				 what, r.status, r.out, r.err, l.names);
 		where = L_EXITED;
 	}
 	stats.landed[ci][where]++;
-	stats.stale_temps += l.tmp;
+	stats.stale_temps += l.tmp - l.trace_tmp;
 	fl_result_dispose(&r);
 
 	/* the trace: whole events, none twice, the call's all there or none, or those before a cut */
@@ -375,14 +397,21 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 	stats.torn_tails += t_now.lines.torn;
 	stats.compacted += t_now.n < t_before.n;
 
-	/* the next hook takes over at once and writes over the dead writer's temp file */
+	/*
+	 * A dead process holds nothing: the session's lock is had with a zero
+	 * timeout, which times out on a held lock. Asked this way rather than by
+	 * how long the next hook takes, which on a loaded machine, or a disk
+	 * busy with others' syncs, says nothing about the lock.
+	 */
+	dead_holder_lets_go(h, what);
+	/*
+	 * The next hook takes over and writes over the dead writer's temp file.
+	 * A wait on the lock would end in a warning on stderr, which fails here.
+	 */
 	run_call(h, &follow, &r);
 	if (r.status != 0 || strcmp(r.out, "{}\n") != 0 || *r.err)
 		fail_msg("%s: the next hook went wrong: exit %d, stdout '%s', stderr '%s'", what, r.status, r.out,
 			 r.err);
-	if (r.usec > (fl_under_valgrind() ? VALGRIND_FOLLOW_UP_LIMIT_US : FOLLOW_UP_LIMIT_US))
-		fail_msg("%s: the next hook took %lld us; a dead holder's lock must not make it wait", what,
-			 (long long)r.usec);
 	if (r.usec > stats.max_follow_up_us)
 		stats.max_follow_up_us = r.usec;
 	fl_result_dispose(&r);
@@ -400,7 +429,7 @@ static void one_round(fl_home *homes, const fl_home *ref, int round, uint64_t *r
 		if (after_follow.tmp > after_follow.trace_tmp || after_follow.other || after_follow.corrupt)
 			fail_msg("%s: after the next hook, still in sessions/:%s (before it:%s)", what,
 				 after_follow.names, l.names);
-		stats.cleaned_temps += l.tmp;
+		stats.cleaned_temps += l.tmp - l.trace_tmp;
 		text = fl_get_session(h, &len);
 		if (!text || !fl_session_parses(text, len))
 			fail_msg("%s: after the next hook the session file is %s", what, text ? "unreadable" : "gone");
@@ -492,7 +521,7 @@ static void test_kill_writers(void **state)
 		printf("  %-22s", "total");
 		for (int w = 0; w < L__COUNT; w++)
 			printf(" %9ld", by_landing[w]);
-		printf("\n  %s\ncrash: %ld kills left a temp file (all %ld written over by the next hook); slowest "
+		printf("\n  %s\ncrash: %ld kills left the state's temp file (all %ld written over by the next hook); slowest "
 		       "next hook %.2f ms\n",
 		       landing_legend, stats.stale_temps, stats.cleaned_temps, stats.max_follow_up_us / 1e3);
 		printf("crash: trace events lost with their call (state saved, append not made): %ld; torn last "
