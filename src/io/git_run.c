@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -31,22 +32,31 @@ static char *arg(const char *s)
 	return p;
 }
 
-int roz_git_output(const char *root, const char *const *args, size_t nargs, size_t max, roz_buf *out)
+/* Write `in` to git's standard input; git gone early (a broken pipe) is an error, not the end of roz. */
+static int feed(int fd, const char *in, size_t inlen)
 {
-	return roz_git_output_in(root, args, nargs, NULL, 0, max, out);
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+	int rc;
+
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old);
+	rc = roz_file_write_all(fd, in, inlen);
+	sigaction(SIGPIPE, &old, NULL);
+	return rc;
 }
 
-int roz_git_output_in(const char *root, const char *const *args, size_t nargs, const char *in, size_t inlen,
-		      size_t max, roz_buf *out)
+int roz_git_output(const char *root, const char *const *args, size_t nargs, const char *in, size_t inlen,
+		   size_t max, char **text, size_t *len)
 {
 	char **argv = roz_calloc(nargs + NHARDEN + 4, sizeof *argv);
 	char *r = roz_strdup(root);
 	posix_spawn_file_actions_t fa;
-	int fds[2] = {-1, -1}, ins[2] = {-1, -1}, status = 0, rc = ROZ_EIO;
-	size_t k = 0, got_total = 0;
-	bool over = false;
+	int fds[2] = {-1, -1}, ins[2] = {-1, -1}, status = 0, rc = ROZ_EIO, got;
+	size_t k = 0;
 	pid_t pid = -1;
 
+	*text = NULL;
+	*len = 0;
 	if (!argv || !r) {
 		roz_free(argv);
 		roz_free(r);
@@ -75,44 +85,37 @@ int roz_git_output_in(const char *root, const char *const *args, size_t nargs, c
 		pid = -1;
 	}
 	posix_spawn_file_actions_destroy(&fa);
+	if (pid < 0)
+		goto out;
 	close(fds[1]);
 	fds[1] = -1;
 	if (in) {
 		close(ins[0]);
 		ins[0] = -1;
 		/* all of it before reading: callers hand in less than a pipe holds, so this never waits */
-		if (pid > 0 && roz_file_write_all(ins[1], in, inlen) != ROZ_OK)
-			roz_error_set("cannot write to git: %s", strerror(errno));
+		(void)feed(ins[1], in, inlen);
 		close(ins[1]);
 		ins[1] = -1;
 	}
-	if (pid > 0) {
-		char buf[8192];
-		ssize_t got;
-
-		/* read to the end even past the bound, so git is never left blocked on a full pipe */
-		while ((got = read(fds[0], buf, sizeof buf)) != 0) {
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got < 0)
-				break;
-			if (got_total + (size_t)got > max)
-				over = true;
-			else
-				roz_buf_add(out, buf, (size_t)got);
-			got_total += (size_t)got;
-		}
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (roz_buf_failed(out))
-			rc = ROZ_ENOMEM;
-		else if (over)
-			roz_error_set("git %s said more than %zu bytes", nargs ? args[0] : "", max);
-		else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-			roz_error_set("git %s failed (status %d)", nargs ? args[0] : "",
-				      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-		else
-			rc = ROZ_OK;
+	got = roz_file_read_fd(fds[0], 0, max, text, len);
+	/* past the bound the rest is not read: closing the pipe ends git (SIGPIPE) instead of leaving it blocked */
+	close(fds[0]);
+	fds[0] = -1;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (got == ROZ_ENOMEM)
+		rc = ROZ_ENOMEM;
+	else if (got == ROZ_EINVALID)
+		roz_error_set("git %s said more than %zu bytes", nargs ? args[0] : "", max);
+	else if (got == ROZ_OK && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		rc = ROZ_OK;
+	else if (got == ROZ_OK)
+		roz_error_set("git %s failed (status %d)", nargs ? args[0] : "",
+			      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	if (rc != ROZ_OK) {
+		roz_free(*text);
+		*text = NULL;
+		*len = 0;
 	}
 out:
 	for (int i = 0; i < 2; i++) {

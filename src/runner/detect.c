@@ -451,8 +451,8 @@ out:
 static int git_dirty(const char *root, char **paths, size_t n, bool *dirty)
 {
 	const char **args = roz_calloc(n + 6, sizeof *args);
-	roz_buf out = ROZ_BUF_INIT;
-	size_t k = 0;
+	char *out = NULL;
+	size_t k = 0, olen = 0;
 	int rc;
 
 	for (size_t i = 0; i < n; i++)
@@ -467,14 +467,14 @@ static int git_dirty(const char *root, char **paths, size_t n, bool *dirty)
 	args[k++] = "--";
 	for (size_t i = 0; i < n; i++)
 		args[k++] = paths[i];
-	rc = roz_git_output(root, args, k, GIT_STATUS_MAX, &out);
+	rc = roz_git_output(root, args, k, NULL, 0, GIT_STATUS_MAX, &out, &olen);
 	if (rc == ROZ_OK) {
 		for (size_t i = 0; i < n; i++)
 			dirty[i] = false;
 		/* entries "XY path\0" */
-		for (size_t at = 0; at + 3 < out.len;) {
-			const char *p = out.ptr + at + 3;
-			size_t len = strnlen(p, out.len - at - 3);
+		for (size_t at = 0; at + 3 < olen;) {
+			const char *p = out + at + 3;
+			size_t len = strnlen(p, olen - at - 3);
 
 			for (size_t i = 0; i < n; i++)
 				if (strlen(paths[i]) == len && memcmp(paths[i], p, len) == 0)
@@ -484,7 +484,7 @@ static int git_dirty(const char *root, char **paths, size_t n, bool *dirty)
 	} else if (rc != ROZ_ENOMEM) {
 		rc = ROZ_EIO;
 	}
-	roz_buf_dispose(&out);
+	roz_free(out);
 	roz_free(args);
 	return rc;
 }

@@ -276,7 +276,9 @@ static int read_blobs(gov_run *g, const roz_tree *before, const size_t *which, s
 {
 	static const char *const args[] = {"cat-file", "--batch"};
 	const index_entry **x = roz_calloc(n, sizeof *x);
-	roz_buf in = ROZ_BUF_INIT, out = ROZ_BUF_INIT;
+	roz_buf in = ROZ_BUF_INIT;
+	char *out = NULL;
+	size_t olen = 0;
 	uint64_t total = 0;
 	size_t asked = 0;
 	int rc = ROZ_OK;
@@ -307,17 +309,11 @@ static int read_blobs(gov_run *g, const roz_tree *before, const size_t *which, s
 		goto out;
 	}
 	/* each answer: "<sha> blob <size>\n", the content, "\n" */
-	rc = roz_git_output_in(g->orch.root, args, 2, in.ptr, in.len, (size_t)total + asked * 128, &out);
+	rc = roz_git_output(g->orch.root, args, 2, in.ptr, in.len, (size_t)total + asked * 128, &out, &olen);
 	if (rc != ROZ_OK) {
 		rc = rc == ROZ_ENOMEM ? rc : ROZ_OK; /* git cannot say: unknown */
 		goto out;
 	}
-	roz_buf_addc(&out, '\0'); /* so the headers are read as strings; not part of what git said */
-	if (roz_buf_failed(&out)) {
-		rc = ROZ_ENOMEM;
-		goto out;
-	}
-	out.len--;
 	{
 		size_t at = 0;
 
@@ -329,9 +325,9 @@ static int read_blobs(gov_run *g, const roz_tree *before, const size_t *which, s
 
 			if (!x[j])
 				continue;
-			if (at >= out.len || !(nl = memchr(out.ptr + at, '\n', out.len - at)) ||
-			    sscanf(out.ptr + at, "%64s blob %llu", sha, &size) != 2 || strcmp(sha, x[j]->sha) != 0 ||
-			    size != x[j]->size || (size_t)(out.ptr + out.len - (nl + 1)) < size + 1)
+			if (at >= olen || !(nl = memchr(out + at, '\n', olen - at)) ||
+			    sscanf(out + at, "%64s blob %llu", sha, &size) != 2 || strcmp(sha, x[j]->sha) != 0 ||
+			    size != x[j]->size || (size_t)(out + olen - (nl + 1)) < size + 1)
 				break; /* not the answer asked for: the rest stays unknown */
 			if (!(d->before = roz_malloc(size ? size : 1))) {
 				rc = ROZ_ENOMEM;
@@ -339,12 +335,12 @@ static int read_blobs(gov_run *g, const roz_tree *before, const size_t *which, s
 			}
 			memcpy(d->before, nl + 1, size);
 			d->before_len = size;
-			at = (size_t)(nl + 1 - out.ptr) + size + 1;
+			at = (size_t)(nl + 1 - out) + size + 1;
 		}
 	}
 out:
 	roz_buf_dispose(&in);
-	roz_buf_dispose(&out);
+	roz_free(out);
 	roz_free(x);
 	return rc;
 }
@@ -354,8 +350,8 @@ static int from_index(gov_run *g, const roz_tree *before)
 {
 	const char **args = NULL;
 	index_entry *e = NULL;
-	size_t *which = NULL, n = 0, ne;
-	roz_buf out = ROZ_BUF_INIT;
+	size_t *which = NULL, n = 0, ne, olen = 0;
+	char *out = NULL;
 	int64_t idx_t;
 	int rc = ROZ_OK;
 
@@ -388,23 +384,16 @@ static int from_index(gov_run *g, const roz_tree *before)
 				which[m++] = i;
 				args[k++] = g->detected[i].path;
 			}
-		rc = roz_git_output(g->orch.root, args, k, (size_t)n * LS_BYTES_PER_FILE, &out);
+		rc = roz_git_output(g->orch.root, args, k, NULL, 0, (size_t)n * LS_BYTES_PER_FILE, &out, &olen);
 	}
-	if (rc == ROZ_ENOMEM)
-		goto out;
-	if (rc != ROZ_OK || roz_buf_failed(&out)) {
-		rc = ROZ_OK; /* git cannot say: unknown */
+	if (rc != ROZ_OK) {
+		rc = rc == ROZ_ENOMEM ? rc : ROZ_OK; /* git cannot say: unknown */
 		goto out;
 	}
-	roz_buf_addc(&out, '\0');
-	if (roz_buf_failed(&out)) {
-		rc = ROZ_ENOMEM;
-		goto out;
-	}
-	ne = parse_entries(out.ptr, out.len - 1, e, n);
+	ne = parse_entries(out, olen, e, n);
 	rc = read_blobs(g, before, which, n, e, ne, idx_t);
 out:
-	roz_buf_dispose(&out);
+	roz_free(out);
 	roz_free(args);
 	roz_free(which);
 	roz_free(e);

@@ -20,21 +20,17 @@ extern "C" {
 #endif
 
 /*
- * Run `git --no-optional-locks -C <root> -c ... <args>` and collect what it
- * writes on stdout into *out (appended), at most `max` bytes. ROZ_OK when
- * git ran and exited 0 within the bound; ROZ_EIO otherwise (git missing,
- * failed, or said more than `max`; roz_error_last says which); ROZ_ENOMEM.
+ * Run `git --no-optional-locks ... -C <root> <args>`, with `in` (inlen
+ * bytes; NULL: /dev/null) on its standard input, and collect what it writes
+ * on stdout into *text (NUL-terminated, *len bytes without the NUL; free
+ * with roz_free), at most `max` bytes. `in` is written whole before the
+ * output is read: keep it under a pipe's capacity (64 KiB on Linux), so
+ * writing it never waits on git. ROZ_OK when git ran and exited 0 within
+ * the bound; ROZ_EIO otherwise (git missing, failed, or said more than
+ * `max`; roz_error_last says which; *text NULL); ROZ_ENOMEM.
  */
-int roz_git_output(const char *root, const char *const *args, size_t nargs, size_t max, roz_buf *out) ROZ_WARN_UNUSED;
-
-/*
- * The same with `in` (inlen bytes) on git's standard input, written whole
- * before its output is read: keep it under a pipe's capacity (64 KiB on
- * Linux), so writing it never waits on git, which may be waiting for its
- * output to be read.
- */
-int roz_git_output_in(const char *root, const char *const *args, size_t nargs, const char *in, size_t inlen,
-		      size_t max, roz_buf *out) ROZ_WARN_UNUSED;
+int roz_git_output(const char *root, const char *const *args, size_t nargs, const char *in, size_t inlen,
+		   size_t max, char **text, size_t *len) ROZ_WARN_UNUSED;
 
 #ifdef __cplusplus
 }
