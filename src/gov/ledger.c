@@ -386,20 +386,19 @@ static void add_str(roz_buf *b, const char *s)
 }
 
 /*
- * A URI: prefix, then id with every byte outside [A-Za-z0-9._~-]
- * percent-encoded ("/" too, but for a file:// path, whose slashes separate
- * its segments).
+ * A URI as a JSON string: prefix, then id with every byte outside
+ * [A-Za-z0-9._~-] percent-encoded, and "/" too unless `slashes` (a path's
+ * slashes separate its segments).
  */
-static void add_urn(roz_buf *b, const char *prefix, const char *id)
+static void add_uri(roz_buf *b, const char *prefix, const char *id, bool slashes)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	bool path = strcmp(prefix, "file://") == 0;
 
 	roz_buf_addc(b, '"');
 	roz_buf_adds(b, prefix);
 	for (const unsigned char *p = (const unsigned char *)id; *p; p++) {
 		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		    *p == '.' || *p == '_' || *p == '~' || *p == '-' || (path && *p == '/')) {
+		    *p == '.' || *p == '_' || *p == '~' || *p == '-' || (slashes && *p == '/')) {
 			roz_buf_addc(b, (char)*p);
 		} else {
 			roz_buf_addc(b, '%');
@@ -476,11 +475,11 @@ static void build(const roz_ledger_record_in *in, bool with_ranges, roz_buf *b)
 		if (set(in->transcript) && in->transcript[0] == '/') {
 			/* the conversation itself, as the specification's reference names it */
 			roz_buf_adds(b, "\"url\":");
-			add_urn(b, "file://", in->transcript);
+			add_uri(b, "file://", in->transcript, true);
 			roz_buf_addc(b, ',');
 		} else if (set(in->session_id)) {
 			roz_buf_adds(b, "\"url\":");
-			add_urn(b, "urn:claude-code:session:", in->session_id);
+			add_uri(b, "urn:claude-code:session:", in->session_id, false);
 			roz_buf_addc(b, ',');
 		}
 		roz_buf_adds(b, "\"contributor\":{\"type\":\"ai\"");
@@ -494,7 +493,7 @@ static void build(const roz_ledger_record_in *in, bool with_ranges, roz_buf *b)
 		roz_buf_addc(b, ']');
 		if (set(in->intent_id)) {
 			roz_buf_adds(b, ",\"related\":[{\"type\":\"specification\",\"url\":");
-			add_urn(b, "urn:roz:intent:", in->intent_id);
+			add_uri(b, "urn:roz:intent:", in->intent_id, false);
 			roz_buf_adds(b, "}]");
 		}
 		roz_buf_adds(b, "}]}");
