@@ -9,7 +9,7 @@
  * Between them, Myers' greedy algorithm: for d = 0, 1, ... the furthest
  * point reachable on each diagonal k = x - y with d insertions and
  * deletions. The frontier of every round is kept (rounds of d hold 2d + 3
- * values), so the path back from the end says which lines of the new text
+ * values; memory grows with the rounds a change needs), so the path back from the end says which lines of the new text
  * were insertions. Past ROZ_LINEDIFF_MAX_COST rounds the whole middle of
  * the new text is taken as added.
  */
@@ -112,7 +112,7 @@ static int middle(const line *a, long na, const line *b, long nb, unsigned long 
 {
 	long max = na + nb, bound = max < (long)ROZ_LINEDIFF_MAX_COST ? max : (long)ROZ_LINEDIFF_MAX_COST;
 	int32_t *v = NULL, *trace = NULL;
-	size_t *at = NULL, used = 0;
+	size_t *at = NULL, used = 0, cap = 0;
 	long d, found = -1;
 	int rc = ROZ_ENOMEM;
 
@@ -123,13 +123,14 @@ static int middle(const line *a, long na, const line *b, long nb, unsigned long 
 	/* v[k + bound + 1], k in [-bound - 1, bound + 1] */
 	v = roz_calloc((size_t)(2 * bound + 3), sizeof *v);
 	at = roz_calloc((size_t)(bound + 1), sizeof *at);
-	trace = roz_calloc((size_t)(bound + 1) * (size_t)(bound + 3), sizeof *trace);
-	if (!v || !at || !trace)
+	if (!v || !at)
 		goto out;
 #define V(k) v[(k) + bound + 1]
 	V(1) = 0;
 	for (d = 0; d <= bound && found < 0; d++) {
-		/* the frontier before round d, for k in [-d - 1, d + 1] */
+		/* the frontier before round d, for k in [-d - 1, d + 1]: kept as far as the rounds go */
+		if (roz_alloc_array_reserve((void **)&trace, &cap, sizeof *trace, used + (size_t)(2 * d + 3)) != ROZ_OK)
+			goto out;
 		at[d] = used;
 		memcpy(trace + used, &V(-d - 1), (size_t)(2 * d + 3) * sizeof *trace);
 		used += (size_t)(2 * d + 3);

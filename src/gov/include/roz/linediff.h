@@ -28,7 +28,7 @@ typedef struct roz_line_span {
  * Work bound: past this many differences (insertions plus deletions) in the
  * part of the texts that differ, the whole of that part of the new text is
  * taken as changed rather than spending more time and memory. Memory is
- * about 4 * bound^2 / 2 bytes at most.
+ * about 4 * d^2 bytes for a change of d differences, 16 MiB at the bound.
  */
 #define ROZ_LINEDIFF_MAX_COST 2048u
 
