@@ -308,7 +308,7 @@ static int stale_after_the_fact(gov_run *g, const roz_hook_input *in, const roz_
 
 		if (d->is_new || !(b = roz_tree_find(before, d->path)))
 			continue;
-		if (!(abs = roz_asprintf("%s/%s", strcmp(g->orch.root, "/") ? g->orch.root : "", d->path)))
+		if (!(abs = gov_path(g, d->path)))
 			return ROZ_ENOMEM;
 		if ((seen = roz_session_gov_file(&s->gov, abs)) != NULL) {
 			int64_t seen_ns = seen->seen_at.sec * 1000000000LL + seen->seen_at.nsec;

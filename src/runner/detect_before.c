@@ -153,7 +153,7 @@ static int64_t index_mtime(const char *root)
 
 #define SHADOW_MAGIC "roz-shadow 1 "
 
-/* <snapshot without ".tree">.files[/<first 32 hex of sha256(rel)>]; rel NULL: the folder. */
+/* <snapshot without ".tree">.files/<first 32 hex of sha256(rel)> */
 static int shadow_path(const gov_run *g, const char *sid, const char *rel, char **out)
 {
 	char *snap = NULL, hex[ROZ_SHA256_HEX_SIZE];
@@ -166,13 +166,9 @@ static int shadow_path(const gov_run *g, const char *sid, const char *rel, char 
 	len = strlen(snap);
 	if (len > 5)
 		snap[len - 5] = '\0';
-	if (rel) {
-		roz_digest_sha256_hex(rel, strlen(rel), hex);
-		hex[32] = '\0';
-		*out = roz_asprintf("%s.files/%s", snap, hex);
-	} else {
-		*out = roz_asprintf("%s.files", snap);
-	}
+	roz_digest_sha256_hex(rel, strlen(rel), hex);
+	hex[32] = '\0';
+	*out = roz_asprintf("%s.files/%s", snap, hex);
 	roz_free(snap);
 	return *out ? ROZ_OK : ROZ_ENOMEM;
 }
@@ -198,8 +194,13 @@ int gov_shadow_keep(const gov_run *g, const char *sid, const char *rel, const ch
 
 	if (len > SHADOW_MAX_BYTES)
 		return ROZ_OK;
-	if ((rc = shadow_path(g, sid, NULL, &dir)) < 0 || (rc = shadow_path(g, sid, rel, &path)) < 0)
+	if ((rc = shadow_path(g, sid, rel, &path)) < 0)
 		goto out;
+	if (!(dir = roz_strdup(path))) {
+		rc = ROZ_ENOMEM;
+		goto out;
+	}
+	*strrchr(dir, '/') = '\0';
 	/* a new copy only while the folder is not full: the session's disk stays bounded */
 	if (access(path, F_OK) < 0 && count_entries(dir) >= SHADOW_MAX_FILES)
 		goto out;

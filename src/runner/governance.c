@@ -214,6 +214,11 @@ int gov_detected_add(gov_run *g, const char *rel, bool is_new)
 	return (p[g->ndetected].path = roz_strdup(rel)) ? (g->ndetected++, ROZ_OK) : ROZ_ENOMEM;
 }
 
+char *gov_path(const gov_run *g, const char *rel)
+{
+	return roz_asprintf("%s/%s", strcmp(g->orch.root, "/") ? g->orch.root : "", rel);
+}
+
 void world_of_run(const gov_run *g, roz_gov_world *w)
 {
 	memset(w, 0, sizeof *w);

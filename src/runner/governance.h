@@ -73,6 +73,9 @@ int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_ses
 int gov_refuse_without_session(gov_run *g, const roz_hook_input *in, const char *why,
 			       roz_hook_output *out);
 
+/* `rel` under the repository's root, allocated (NULL: out of memory). */
+char *gov_path(const gov_run *g, const char *rel);
+
 /* The world governance's rules see, from what gov_prepare found. */
 void world_of_run(const gov_run *g, roz_gov_world *w);
 

@@ -177,7 +177,7 @@ int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_ses
 	if (g->detected_run && roz_effect_tool_kind(in->tool_name) != ROZ_TOOL_WRITES_FILE) {
 		for (size_t i = 0; i < g->ndetected && rc == ROZ_OK; i++) {
 			const gov_detected *d = &g->detected[i];
-			char *abs = roz_asprintf("%s/%s", strcmp(g->orch.root, "/") ? g->orch.root : "", d->path);
+			char *abs = gov_path(g, d->path);
 
 			/*
 			 * a file the call made is its whole; one changed in place, the lines that differ from
@@ -236,7 +236,7 @@ int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_ses
 	}
 	if (rc < 0)
 		goto out;
-	if (!(path = roz_asprintf("%s/%s", strcmp(g->orch.root, "/") ? g->orch.root : "", ROZ_LEDGER_FILE))) {
+	if (!(path = gov_path(g, ROZ_LEDGER_FILE))) {
 		rc = ROZ_ENOMEM;
 		goto out;
 	}
