@@ -39,7 +39,6 @@
 #include "roz/tree.h"
 #include "roz/tree_diff.h"
 
-
 /* What `git status` may say about the paths of kept violations (more: every path counts as not undone). */
 #define GIT_STATUS_MAX (4u * 1024u * 1024u)
 
@@ -285,8 +284,8 @@ static int report(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_
  * the call changed in place that the session had read or written. If it
  * held something else just before the call (or, not knowing what it held,
  * changed after the session saw it), someone else's change was under this
- * one: a violation. A file tool's own target is left to prevention, which
- * hashed it just before the call. When the session saw the file after the
+ * one: a violation (a file tool's own target is prevention's, which hashed
+ * it just before the call). When the session saw the file after the
  * snapshot was taken, the session's look is the newer one: what the
  * snapshot says the file held is kept only if it is what the session saw,
  * and nothing is judged stale. Either way the session now knows the file
@@ -298,8 +297,6 @@ static int stale_after_the_fact(gov_run *g, const roz_hook_input *in, const roz_
 {
 	int rc = ROZ_OK;
 
-	if (roz_effect_tool_kind(in->tool_name) == ROZ_TOOL_WRITES_FILE)
-		return ROZ_OK;
 	for (size_t i = 0; i < g->ndetected && rc == ROZ_OK; i++) {
 		gov_detected *d = &g->detected[i];
 		const roz_tree_entry *b;
@@ -405,8 +402,7 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 		v = roz_detect_judge(c, &w, &s->gov, &code);
 
 		if (v == ROZ_DETECT_IN_SCOPE && !c->dir && c->kind != ROZ_CHANGE_REMOVED) {
-			if ((rc = gov_detected_add(g, c->path,
-						   c->kind == ROZ_CHANGE_CREATED)) < 0)
+			if ((rc = gov_detected_add(g, c->path, c->kind == ROZ_CHANGE_CREATED)) < 0)
 				goto out;
 			continue;
 		}
@@ -415,8 +411,13 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 		if ((rc = report(g, in, env, s, c, code, &list, &undo, &nviol)) < 0)
 			goto out;
 	}
-	if ((rc = gov_detect_before(g, in->session_id, &before)) < 0 ||
-	    (rc = stale_after_the_fact(g, in, env, s, &before, res, &list, &undo, &nviol)) < 0)
+	/*
+	 * What files changed in place held before, for their lines and the stale lock: a file tool's own
+	 * target has its lines from Claude Code and was hashed by prevention, so nothing is asked of git
+	 */
+	if (roz_effect_tool_kind(in->tool_name) != ROZ_TOOL_WRITES_FILE &&
+	    ((rc = gov_detect_before(g, in->session_id, &before)) < 0 ||
+	     (rc = stale_after_the_fact(g, in, env, s, &before, res, &list, &undo, &nviol)) < 0))
 		goto out;
 	if (nviol) {
 		s->gov.present = true;

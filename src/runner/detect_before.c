@@ -346,7 +346,10 @@ out:
 	return rc;
 }
 
-/* What git's index says the files held: d->before for those it can vouch for. ROZ_OK or ROZ_ENOMEM. */
+/*
+ * What git's index says the files still unknown held: d->before for those
+ * it can vouch for. ROZ_OK or ROZ_ENOMEM.
+ */
 static int from_index(gov_run *g, const roz_tree *before)
 {
 	const char **args = NULL;
@@ -357,7 +360,7 @@ static int from_index(gov_run *g, const roz_tree *before)
 	int rc = ROZ_OK;
 
 	for (size_t i = 0; i < g->ndetected; i++)
-		if (!g->detected[i].is_new)
+		if (!g->detected[i].is_new && !g->detected[i].before)
 			n++;
 	if (!n)
 		return ROZ_OK;
@@ -381,7 +384,7 @@ static int from_index(gov_run *g, const roz_tree *before)
 		args[k++] = "-z";
 		args[k++] = "--";
 		for (size_t i = 0; i < g->ndetected && m < n; i++)
-			if (!g->detected[i].is_new) {
+			if (!g->detected[i].is_new && !g->detected[i].before) {
 				which[m++] = i;
 				args[k++] = g->detected[i].path;
 			}
@@ -403,18 +406,16 @@ out:
 
 int gov_detect_before(gov_run *g, const char *sid, const roz_tree *before)
 {
-	int rc;
-
-	if ((rc = from_index(g, before)) < 0)
-		return rc;
+	/* the session's own copies first: they cost no process */
 	for (size_t i = 0; i < g->ndetected; i++) {
 		gov_detected *d = &g->detected[i];
 		const roz_tree_entry *b;
+		int rc;
 
-		if (d->is_new || d->before || !(b = roz_tree_find(before, d->path)))
+		if (d->is_new || !(b = roz_tree_find(before, d->path)))
 			continue;
 		if ((rc = from_shadow(g, sid, b, d)) < 0)
 			return rc;
 	}
-	return ROZ_OK;
+	return from_index(g, before);
 }
