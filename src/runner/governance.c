@@ -63,8 +63,11 @@ static char *target_dir(const gov_run *g, const roz_hook_input *in)
 	}
 	if (!path || !*path || roz_path_normalize(in->cwd, NULL, path, &abs) < 0 || !abs)
 		return NULL;
-	if ((slash = strrchr(abs, '/')) != NULL)
-		slash == abs ? (void)(slash[1] = '\0') : (void)(*slash = '\0');
+	/* its directory: "/" itself for a file at the root */
+	if ((slash = strrchr(abs, '/')) == abs)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
 	return abs;
 }
 
@@ -100,12 +103,12 @@ static int find(gov_run *g, const roz_hook_input *in, unsigned what)
 }
 
 /*
- * A temporary directory whose recursive removal needs no person: not one
- * the agent works in, since a checkout under /tmp is still someone's work.
+ * A temporary directory whose recursive removal needs no person. One that
+ * holds the repository is still listed: a removal is judged by where its
+ * path really leads and whether it holds the repository (roz/destructive.h).
  */
-static int add_tmp(gov_run *g, const char *dir, const char *cwd)
+static int add_tmp(gov_run *g, const char *dir)
 {
-	(void)cwd; /* a temporary directory holding the repository: judged per path (roz/destructive.h) */
 	if (!dir || dir[0] != '/' || g->ntmp >= sizeof g->tmp_dirs / sizeof g->tmp_dirs[0])
 		return ROZ_OK;
 	for (size_t i = 0; i < g->ntmp; i++)
@@ -171,8 +174,7 @@ int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const r
 		if (ev == ROZ_HOOK_PRE_TOOL_USE && c->gov_destructive && g->have_sh) {
 			const char *tmp = getenv_fn(env_ud, "TMPDIR");
 
-			if ((rc = add_tmp(g, "/tmp", in->cwd)) < 0 || (rc = add_tmp(g, "/var/tmp", in->cwd)) < 0 ||
-			    (rc = add_tmp(g, tmp, in->cwd)) < 0)
+			if ((rc = add_tmp(g, "/tmp")) < 0 || (rc = add_tmp(g, "/var/tmp")) < 0 || (rc = add_tmp(g, tmp)) < 0)
 				return rc;
 		}
 		/* any Bash line or file tool can change more than it says: detection looks (detect.c) */
