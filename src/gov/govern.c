@@ -233,7 +233,6 @@ out:
 
 /* ---- PreToolUse -------------------------------------------------------------- */
 
-
 static int deny_scope(roz_gov_result *out, const roz_hook_input *in, const roz_intent *it,
 		      const judged *j, const char *path)
 {
@@ -571,9 +570,7 @@ int roz_govern_pre_tool_use(const roz_hook_input *in, const roz_shell_result *sh
 			goto out;
 		/* every target outside governance (.intentignore): no intent is needed for it */
 		if ((rc = all_ignored(in, w, kind == ROZ_TOOL_BASH ? eff : NULL)) != 0) {
-			if (rc < 0)
-				goto out;
-			rc = ROZ_OK;
+			rc = rc < 0 ? rc : ROZ_OK;
 			goto out;
 		}
 		rc = refuse_no_intent(in, w,
