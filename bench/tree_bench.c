@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 	const char *root = NULL, *file = NULL, *extra_file = NULL;
 	char *own_file = NULL, *text = NULL;
 	roz_ignore extra = {NULL, 0};
-	roz_tree_opts opts = {0, NULL, false};
+	roz_tree_opts opts = {.max_entries = 0};
 	roz_tree t, u;
 	int runs = 20, rc;
 	size_t len, added = 0, removed = 0, changed = 0;

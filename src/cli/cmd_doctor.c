@@ -1005,7 +1005,7 @@ static void ignore_bad_lines(const char *root)
  */
 static void check_detection(doctor *d, const roz_orchestration *o, const char *root, uint32_t max)
 {
-	roz_tree_opts opts = {max, o->have_ignore ? &o->ignore : NULL, o->fold_case};
+	roz_tree_opts opts = {.max_entries = max, .extra = o->have_ignore ? &o->ignore : NULL, .fold_case = o->fold_case};
 	roz_tree t = {0};
 	struct timespec a, b;
 	double ms;

@@ -35,6 +35,24 @@
  * and `a0` the key `a/` puts a's contents exactly where strcmp puts them:
  * `a`, `a-b`, `a.b`, `a/...`, `a0`. Only small arrays are ever sorted.
  *
+ * Picked paths. A walk given `only` lists, of what a whole walk would, the
+ * picked paths, what is under a deep pick and the directories on the way
+ * to a pick, and stats nothing else: its cost follows the picks (what a
+ * watcher says moved, roz/watch.h), not the tree. A directory on the way
+ * is read as in a whole walk, its names and its .gitignore (a path is
+ * judged by its parents' rules), but of its children only those that are
+ * picked or lead to a pick are judged and stat'ed. Which they are is two
+ * binary searches: for the child's path, and for that path followed by
+ * `/`, since every pick under a child starts with it and a `/`, and such
+ * picks are contiguous in strcmp order (`a-b` and `a.b` sort between `a`
+ * and `a/x`, so a search for `a` alone would stop short). Each directory on
+ * the way keeps the range of picks under it, so a search looks only there
+ * and compares only what follows the directory's own path. Under a deep
+ * pick the walk is a whole walk; a shallow picked directory is listed but
+ * not read, unless a pick lies under it. The order is the whole walk's, so
+ * roz_tree_patch (tree_patch.c) merges the result into an earlier tree in
+ * one pass.
+ *
  * Bounds. At most max_entries entries: the walk stops at the first one over
  * and marks the snapshot truncated, and what was listed is exactly the
  * first max_entries paths of the whole tree. A path has at most
@@ -103,7 +121,8 @@
 enum {
 	KID_SUBTREE = 1,  /* this key is the directory's contents: its name + "/" */
 	KID_FORCED = 2,   /* in .orchestration/: listed whatever the rules say */
-	KID_HAS_TREE = 4  /* a directory whose contents are to be read */
+	KID_HAS_TREE = 4, /* a directory whose contents are to be read */
+	KID_WHOLE = 8     /* picked deep: its contents are read as in a whole walk */
 };
 
 /* One child of a directory being listed, or the key of a child directory's contents. */
@@ -154,6 +173,7 @@ typedef struct level {
 	size_t order_cap;
 	rules ign;                 /* its .gitignore (no rules: none) */
 	size_t prefix;             /* length of its path and a "/" in walker.path (0 at the root) */
+	size_t plo, phi;           /* picked walk, on the way: the picks under it, only[plo..phi) */
 } level;
 
 typedef struct walker {
@@ -161,6 +181,7 @@ typedef struct walker {
 	bool fold;
 	rules extra;        /* the caller's (borrowed) */
 	rules exclude;      /* .git/info/exclude */
+	const roz_tree_pick *only; /* the caller's picks, or NULL: the whole tree */
 	uint64_t dev;
 	level *lv;          /* TREE_MAX_DEPTH of them */
 	char *dents;        /* DENTS_SIZE */
@@ -425,12 +446,76 @@ static bool ignored(const walker *w, size_t depth, size_t len, size_t nlen, bool
 }
 
 /*
+ * strcmp's sign for the pick `s` (past its directory's path) against the
+ * child `name` (len bytes, holding neither NUL nor '/'), or against the
+ * child's name followed by '/' when `under`: the key of what it holds.
+ */
+static int pick_cmp(const char *s, const char *name, size_t len, bool under)
+{
+	int c = strncmp(s, name, len);
+	unsigned char x;
+
+	if (c)
+		return c;
+	x = (unsigned char)s[len];
+	if (!under)
+		return x != 0;
+	return x < '/' ? -1 : x > '/' ? 1 : s[len + 1] != 0;
+}
+
+/* Whether the pick `s` (past its directory's path) is under the child `name`. */
+static bool pick_under(const char *s, const char *name, size_t len)
+{
+	return strncmp(s, name, len) == 0 && s[len] == '/';
+}
+
+/*
+ * The first of only[lo..hi), picks under a directory whose path and '/'
+ * are `off` bytes, that is not before the key of the child `name`.
+ */
+static size_t pick_bound(const walker *w, size_t lo, size_t hi, size_t off, const char *name, size_t len,
+			 bool under)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pick_cmp(w->only[mid].path + off, name, len, under) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The picks under the child `name` of the directory at level l: l's picks
+ * from the first not before name + '/' to the first that does not start
+ * with it (those that do are contiguous), into [*lo, *hi).
+ */
+static void picks_under(const walker *w, const level *l, const char *name, size_t len, size_t *lo, size_t *hi)
+{
+	size_t a = pick_bound(w, l->plo, l->phi, l->prefix, name, len, true), b = l->phi;
+
+	*lo = a;
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (pick_under(w->only[mid].path + l->prefix, name, len))
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	*hi = a;
+}
+
+/*
  * Judge and stat the children read into level `depth` (directory `fd`),
  * keeping those to list, then add the key of each child directory's
- * contents. ROZ_OK, ROZ_ENOMEM, or ROZ_EIO when the directory cannot be
- * searched (its contents are then not listed).
+ * contents. Unless `whole`, only the children that are picked or on the way
+ * to a pick are judged. ROZ_OK, ROZ_ENOMEM, or ROZ_EIO when the directory
+ * cannot be searched (its contents are then not listed).
  */
-static int judge(walker *w, int fd, size_t depth, bool forced)
+static int judge(walker *w, int fd, size_t depth, bool forced, bool whole)
 {
 	level *l = &w->lv[depth];
 	size_t keep = 0, trees = 0;
@@ -439,9 +524,23 @@ static int judge(walker *w, int fd, size_t depth, bool forced)
 		kid k = l->kids[i];
 		const char *name = l->names + k.name;
 		bool force = forced || (depth == 0 && named(name, k.len, ".orchestration", w->fold));
-		bool have = false;
+		bool have = false, picked = false, deep = false, on_way = false;
 		struct stat st;
 
+		if (!whole) {
+			size_t at = pick_bound(w, l->plo, l->phi, l->prefix, name, k.len, false);
+
+			if (at < l->phi && pick_cmp(w->only[at].path + l->prefix, name, k.len, false) == 0) {
+				picked = true;
+				deep = w->only[at].deep;
+				at++;
+			}
+			at = pick_bound(w, at, l->phi, l->prefix, name, k.len, true);
+			on_way = at < l->phi && pick_under(w->only[at].path + l->prefix, name, k.len);
+			/* only a directory leads to a pick: what its entry says is none is passed by unstat'ed */
+			if (!picked && !(on_way && (k.type == DT_DIR || k.type == DT_UNKNOWN)))
+				continue;
+		}
 		if (l->prefix + k.len >= TREE_PATH_MAX) {
 			w->truncated = true;
 			continue;
@@ -467,13 +566,13 @@ static int judge(walker *w, int fd, size_t depth, bool forced)
 				continue;
 			return ROZ_EIO;
 		}
-		if ((uint64_t)st.st_dev != w->dev)
+		if ((uint64_t)st.st_dev != w->dev || (!whole && !picked && !S_ISDIR(st.st_mode)))
 			continue;
 		fill(&k.st, &st);
 		k.flags = force ? KID_FORCED : 0;
-		if (S_ISDIR(st.st_mode)) {
+		if (S_ISDIR(st.st_mode) && (whole || deep || on_way)) {
 			if (depth + 1 < TREE_MAX_DEPTH) {
-				k.flags |= KID_HAS_TREE;
+				k.flags |= (uint8_t)(KID_HAS_TREE | (deep ? KID_WHOLE : 0));
 				trees++;
 			} else {
 				w->truncated = true;
@@ -490,7 +589,7 @@ static int judge(walker *w, int fd, size_t depth, bool forced)
 		kid *t = &l->kids[l->n++];
 
 		*t = l->kids[i];
-		t->flags = (uint8_t)(KID_SUBTREE | (l->kids[i].flags & KID_FORCED));
+		t->flags = (uint8_t)(KID_SUBTREE | (l->kids[i].flags & (KID_FORCED | KID_WHOLE)));
 	}
 	return ROZ_OK;
 }
@@ -600,9 +699,11 @@ static bool fatal_open_errno(int err)
 
 /*
  * List the directory `fd` at `depth` (its path and a "/" already in
- * w->path, lv[depth].prefix set) and, in key order, everything under it.
+ * w->path, lv[depth].prefix set) and, in key order, everything under it:
+ * all of it when `whole`, else what is picked or on the way to a pick of
+ * lv[depth]'s range.
  */
-static int walk_dir(walker *w, int fd, size_t depth, bool forced)
+static int walk_dir(walker *w, int fd, size_t depth, bool forced, bool whole)
 {
 	level *l = &w->lv[depth];
 	int rc;
@@ -626,7 +727,7 @@ static int walk_dir(walker *w, int fd, size_t depth, bool forced)
 			}
 		}
 	}
-	if ((rc = judge(w, fd, depth, forced)) < 0) {
+	if ((rc = judge(w, fd, depth, forced, whole)) < 0) {
 		if (rc == ROZ_EIO && depth > 0) {
 			l->n = 0;
 			return ROZ_OK;
@@ -639,6 +740,7 @@ static int walk_dir(walker *w, int fd, size_t depth, bool forced)
 		return rc;
 	for (size_t i = 0; i < l->n; i++) {
 		const kid *k = &l->kids[l->order[i]];
+		bool sub_whole = whole || (k->flags & KID_WHOLE);
 		int sub;
 
 		if (!(k->flags & KID_SUBTREE)) {
@@ -657,7 +759,9 @@ static int walk_dir(walker *w, int fd, size_t depth, bool forced)
 		memcpy(w->path + l->prefix, l->names + k->name, k->len);
 		w->path[l->prefix + k->len] = '/';
 		w->lv[depth + 1].prefix = l->prefix + k->len + 1;
-		rc = walk_dir(w, sub, depth + 1, (k->flags & KID_FORCED) != 0);
+		if (!sub_whole)
+			picks_under(w, l, l->names + k->name, k->len, &w->lv[depth + 1].plo, &w->lv[depth + 1].phi);
+		rc = walk_dir(w, sub, depth + 1, (k->flags & KID_FORCED) != 0, sub_whole);
 		close(sub);
 		if (rc < 0 || w->stop)
 			return rc;
@@ -703,11 +807,11 @@ static void assemble(walker *w, roz_tree *out)
 
 int roz_tree_walk(const char *root, const roz_tree_opts *o, roz_tree *out)
 {
-	static const roz_tree_opts defaults = {0, NULL, false};
+	static const roz_tree_opts defaults = {0};
 	walker *w = NULL;
 	struct timespec now;
 	struct stat st;
-	int fd, gitfd, rc;
+	int fd, gitfd, rc = ROZ_OK;
 
 	if (!out) {
 		roz_error_set("roz_tree_walk: no place for the result");
@@ -765,7 +869,11 @@ int roz_tree_walk(const char *root, const roz_tree_opts *o, roz_tree *out)
 		if (rc < 0)
 			goto done;
 	}
-	if ((rc = walk_dir(w, fd, 0, false)) < 0) {
+	w->only = o->only;
+	w->lv[0].plo = 0;
+	w->lv[0].phi = o->nonly;
+	/* picks, but none: nothing to list, and nothing to read */
+	if ((!o->only || o->nonly) && (rc = walk_dir(w, fd, 0, false, !o->only)) < 0) {
 		if (rc == ROZ_EIO)
 			roz_error_prefix("%s", root);
 		goto done;

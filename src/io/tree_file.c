@@ -6,16 +6,18 @@
  *
  *   offset      size  field
  *        0         8  magic "ROZTREE\0"
- *        8         4  format version, 1
+ *        8         4  format version, 2
  *       12         4  flags: bit 0 truncated, the others zero
  *       16         8  n, the entry count
  *       24         8  S, the size of the path table
  *       32         8  dev (the root's st_dev)
  *       40         8  taken_ns
- *       48      48*n  the records, in path order, 48 bytes each: path length
+ *       48         8  watch_id (roz/watch.h; 0: none)
+ *       56         8  watch_gen
+ *       64      48*n  the records, in path order, 48 bytes each: path length
  *                     u64, mode u32, nlink u32, size u64, ino u64,
  *                     mtime_ns i64, ctime_ns i64
- *  48+48*n         S  the path table: every path in record order, each
+ *  64+48*n         S  the path table: every path in record order, each
  *                     followed by a NUL
  *      end         8  checksum of every byte before it (sum_* below)
  *
@@ -46,9 +48,9 @@
 
 
 static const char MAGIC[8] = {'R', 'O', 'Z', 'T', 'R', 'E', 'E', '\0'};
-#define FORMAT_VERSION 1u
+#define FORMAT_VERSION 2u
 #define FLAG_TRUNCATED 1u
-#define HEADER_SIZE 48
+#define HEADER_SIZE 64
 #define RECORD_SIZE 48
 #define TRAILER_SIZE 8
 /* Records are encoded through a buffer this large on save. */
@@ -59,33 +61,47 @@ static const char MAGIC[8] = {'R', 'O', 'Z', 'T', 'R', 'E', 'E', '\0'};
 /* A record is decoded into the entry that takes its place: an entry must fit in one. */
 _Static_assert(sizeof(roz_tree_entry) <= RECORD_SIZE, "a tree entry is larger than its record");
 
+/*
+ * Little-endian writes and reads as one store or load each where the
+ * machine is little-endian (the checksum reads every word of the file, so
+ * this is most of a load's work): a byte loop is not always merged into
+ * one by the compiler.
+ */
 static void put_u32(unsigned char *p, uint32_t v)
 {
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	memcpy(p, &v, sizeof v);
 }
 
 static void put_u64(unsigned char *p, uint64_t v)
 {
-	for (int i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	memcpy(p, &v, sizeof v);
 }
 
 static uint32_t get_u32(const unsigned char *p)
 {
-	uint32_t v = 0;
+	uint32_t v;
 
-	for (int i = 3; i >= 0; i--)
-		v = v << 8 | p[i];
+	memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
 	return v;
 }
 
 static uint64_t get_u64(const unsigned char *p)
 {
-	uint64_t v = 0;
+	uint64_t v;
 
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
+	memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
 	return v;
 }
 
@@ -188,6 +204,8 @@ static void header(const roz_tree *t, size_t strings, unsigned char *h)
 	put_u64(h + 24, (uint64_t)strings);
 	put_u64(h + 32, t->dev);
 	put_u64(h + 40, (uint64_t)t->taken_ns);
+	put_u64(h + 48, t->watch_id);
+	put_u64(h + 56, t->watch_gen);
 }
 
 static void record(const roz_tree_entry *e, size_t len, unsigned char *r)
@@ -503,6 +521,8 @@ int roz_tree_load(const char *file, roz_tree *out)
 	}
 	out->dev = get_u64(head + 32);
 	out->taken_ns = (int64_t)get_u64(head + 40);
+	out->watch_id = get_u64(head + 48);
+	out->watch_gen = get_u64(head + 56);
 	out->truncated = (flags & FLAG_TRUNCATED) != 0;
 	sum_init(&s);
 	sum_add(&s, head, sizeof head);

@@ -51,7 +51,7 @@ static void diff_counts_only_what_changed_since_the_call_began(void **state)
 	 * n new at 140, p edited by someone at 50 (before the call) */
 	roz_tree_entry after[] = {E("a", D, 1, 0, 150, 150), E("b", F, 3, 9, 120, 120), E("c", 0100755u, 4, 5, 10, 130),
 				  E("e", F, 5, 5, 10, 110), E("n", F, 8, 1, 140, 140), E("p", F, 9, 7, 50, 50)};
-	roz_tree tb = {before, 6, 0, 0, false}, ta = {after, 6, 0, 0, false};
+	roz_tree tb = {.items = before, .n = 6}, ta = {.items = after, .n = 6};
 	roz_changes c = {0};
 	size_t others = 0;
 	const roz_change *x;
@@ -92,7 +92,7 @@ static void diff_sees_type_and_link_changes(void **state)
 {
 	roz_tree_entry before[] = {E("f", F, 1, 5, 10, 10), E("l", F, 2, 5, 10, 10)};
 	roz_tree_entry after[] = {E("f", 0120777u, 3, 5, 110, 110), E("l", F, 2, 5, 10, 120)};
-	roz_tree tb = {before, 2, 0, 0, false}, ta = {after, 2, 0, 0, false};
+	roz_tree tb = {.items = before, .n = 2}, ta = {.items = after, .n = 2};
 	roz_changes c = {0};
 
 	(void)state;

@@ -284,7 +284,7 @@ static void orchestration_is_listed_whatever_the_rules_say(void **state)
 {
 	const char *d = *state;
 	roz_ignore extra = rules(".orchestration\n.orchestration/**\n*.md\n");
-	roz_tree_opts o = {0, &extra, false};
+	roz_tree_opts o = {.extra = &extra};
 
 	put(d, ".gitignore", ".orchestration/\n*.yaml\n*.md\n");
 	put(d, ".git/info/exclude", ".orchestration\n");
@@ -306,7 +306,7 @@ static void extra_rules_skip_whatever_git_says(void **state)
 {
 	const char *d = *state;
 	roz_ignore extra = rules("secrets/\n*.bin\n/top.txt\n");
-	roz_tree_opts o = {0, &extra, false};
+	roz_tree_opts o = {.extra = &extra};
 
 	put(d, ".gitignore", "!*.bin\n");
 	put(d, "secrets/key", "");
@@ -323,7 +323,7 @@ static void rules_fold_case_when_asked(void **state)
 {
 	const char *d = *state;
 	roz_ignore extra = rules("*.TMP\n");
-	roz_tree_opts fold = {0, &extra, true}, exact = {0, &extra, false};
+	roz_tree_opts fold = {.extra = &extra, .fold_case = true}, exact = {.extra = &extra};
 
 	put(d, ".gitignore", "Build/\n");
 	put(d, "build/x", "");
@@ -367,7 +367,7 @@ static void the_walk_judges_files_as_ignore_match_does(void **state)
 			free(rel);
 		}
 	for (int fold = 0; fold < 2; fold++) {
-		roz_tree_opts o = {0, NULL, fold != 0};
+		roz_tree_opts o = {.fold_case = fold != 0};
 		roz_tree t;
 
 		walk(*state, &o, &t);
@@ -422,7 +422,7 @@ static void entries_are_in_strcmp_order(void **state)
 static void a_walk_stops_at_max_entries(void **state)
 {
 	const char *d = *state;
-	roz_tree_opts o = {0, NULL, false};
+	roz_tree_opts o = {.max_entries = 0};
 	roz_tree all, some;
 
 	put(d, "a/1", "");
@@ -696,13 +696,15 @@ static void assert_same_tree(const roz_tree *a, const roz_tree *b)
 {
 	assert_same_entries(a, b);
 	assert_int_equal(a->taken_ns, b->taken_ns);
+	assert_int_equal(a->watch_id, b->watch_id);
+	assert_int_equal(a->watch_gen, b->watch_gen);
 }
 
 static void a_saved_snapshot_loads_back_the_same(void **state)
 {
 	const char *d = *state;
 	char *tree_dir = at(d, "t"), *file = at(d, "snap");
-	roz_tree_opts o = {3, NULL, false};
+	roz_tree_opts o = {.max_entries = 3};
 	roz_tree a, b;
 
 	put(d, "t/src/a.c", "a");
@@ -763,7 +765,7 @@ static void a_tree_built_by_hand_saves_too(void **state)
 		{p2, 0100600, 3, UINT64_MAX, UINT64_MAX, INT64_MAX, INT64_MIN},
 		{p3, 040755, 2, 0, 9, 0, 0},
 	};
-	roz_tree t = {items, 3, 42, 1234567890123456789LL, false}, u;
+	roz_tree t = {items, 3, 42, 1234567890123456789LL, false, 77, 99}, u;
 
 	/* its paths are not one block, as a walk's are: they are copied out one by one */
 	assert_int_equal(roz_tree_save(&t, file), ROZ_OK);
@@ -777,7 +779,7 @@ static void a_tree_built_by_hand_saves_too(void **state)
 static void assert_refused_on_load(const char *file, char **paths, size_t n)
 {
 	roz_tree_entry items[4];
-	roz_tree t = {items, n, 1, 2, false}, u;
+	roz_tree t = {items, n, 1, 2, false, 0, 0}, u;
 
 	memset(items, 0, sizeof items);
 	for (size_t i = 0; i < n; i++)
@@ -866,10 +868,13 @@ static void damaged_snapshots_are_corrupt(void **state)
 	write_bytes(bad, text, len);
 	assert_int_equal(roz_tree_load(bad, &u), ROZ_ECORRUPT);
 	text[0] = 'R';
-	text[8] = 2;
+	text[8] = 1; /* the format before the watcher's stamp */
 	write_bytes(bad, text, len);
 	assert_int_equal(roz_tree_load(bad, &u), ROZ_ECORRUPT);
-	text[8] = 1;
+	text[8] = 3;
+	write_bytes(bad, text, len);
+	assert_int_equal(roz_tree_load(bad, &u), ROZ_ECORRUPT);
+	text[8] = 2;
 	/* the intact one still loads */
 	write_bytes(bad, text, len);
 	assert_int_equal(roz_tree_load(bad, &u), ROZ_OK);

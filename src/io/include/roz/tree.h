@@ -62,12 +62,32 @@ typedef struct roz_tree {
 	int64_t taken_ns;      /* CLOCK_REALTIME_COARSE when the walk began (the clock file times use) */
 	bool truncated;        /* not the whole tree: the walk stopped at max_entries, or met a path
 				  deeper than 256 components or longer than PATH_MAX (tree.c) */
+	uint64_t watch_id;     /* the watcher (roz/watch.h) whose changes since watch_gen are all that
+				  moved since this tree was true; 0: none, the next look walks */
+	uint64_t watch_gen;
 } roz_tree;
+
+/*
+ * A path to look at again (roz_tree_opts.only): the path itself, and, when
+ * `deep` and it is a directory, everything under it.
+ */
+typedef struct roz_tree_pick {
+	const char *path; /* relative to the root, as roz_tree_entry.path */
+	bool deep;
+} roz_tree_pick;
 
 typedef struct roz_tree_opts {
 	size_t max_entries;        /* 0: ROZ_TREE_MAX_ENTRIES */
 	const roz_ignore *extra;   /* more paths to skip (relative to the root), or NULL */
 	bool fold_case;            /* match ignore rules with ASCII case folded */
+	/*
+	 * Only these paths (sorted by strcmp, no two equal), or NULL for the
+	 * whole tree: the walk then lists exactly the entries a whole walk
+	 * would list that are a picked path, under a deep pick, or a directory
+	 * on the way to a picked path, and stats nothing else.
+	 */
+	const roz_tree_pick *only;
+	size_t nonly;
 } roz_tree_opts;
 
 #define ROZ_TREE_MAX_ENTRIES 200000u
@@ -80,6 +100,19 @@ typedef struct roz_tree_opts {
  * are listed themselves, without their contents.
  */
 int roz_tree_walk(const char *root, const roz_tree_opts *o, roz_tree *out) ROZ_WARN_UNUSED;
+
+/*
+ * The tree `before` brought up to date by `part`, a walk of the same root
+ * with `only` = picks (sorted, as roz_tree_opts.only): every entry of
+ * `before` that is a picked path, is under a deep pick, or is listed in
+ * `part` is dropped, and every entry of `part` is taken, into *out
+ * (overwritten; its own copy of every path; sorted). out->taken_ns, dev and
+ * the watch fields are part's, truncated is either's. When nothing outside
+ * the picks changed since `before` was walked, *out is what a whole walk
+ * would list now. ROZ_OK, ROZ_ENOMEM.
+ */
+int roz_tree_patch(const roz_tree *before, const roz_tree *part, const roz_tree_pick *picks, size_t npicks,
+		   roz_tree *out) ROZ_WARN_UNUSED;
 
 /* The entry for `path`, or NULL (binary search). */
 const roz_tree_entry *roz_tree_find(const roz_tree *t, const char *path);

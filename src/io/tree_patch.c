@@ -1,0 +1,214 @@
+/*
+ * tree_patch.c - an earlier snapshot brought up to date by a walk of the
+ * paths that moved since (roz_tree_patch, roz/tree.h).
+ *
+ * A watcher (roz/watch.h) says which paths moved; a picked walk (tree.c,
+ * "Picked paths") lists what is there now of those paths; the patch puts
+ * that in place of what the earlier tree held of them. It must cost far
+ * less than the walk it replaces, and the earlier tree may hold a hundred
+ * thousand entries, so nothing is done per entry but a look at a flag and
+ * a copy: what a pick drops from the earlier tree is found by binary
+ * search (the entry equal to the pick and, for a deep pick, the contiguous
+ * run of entries starting with the pick and a '/'), the runs are sorted by
+ * where they start, and one merge pass of the two sorted trees steps over
+ * them. A path that both trees list is taken from the walk.
+ *
+ * The result is laid out as a walk's (tree.c, "Memory"): the entries, and
+ * one pool holding every path in entry order, so roz_tree_dispose frees
+ * it, and a save writes the pool as it is. The merge runs twice, first to
+ * count the entries and the pool's bytes, then to fill them, so that each
+ * is one allocation of the right size.
+ */
+#include "roz/tree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Entries of the earlier tree a pick drops: items[lo..hi). */
+typedef struct span {
+	size_t lo, hi;
+} span;
+
+/*
+ * strcmp's sign for `path` against the pick `p`, or, when `under`, against
+ * `p` followed by '/' (the key of what is under it).
+ */
+static int key_cmp(const char *path, const char *p, size_t len, bool under)
+{
+	int c = strncmp(path, p, len);
+	unsigned char x;
+
+	if (c)
+		return c;
+	x = (unsigned char)path[len];
+	if (!under)
+		return x != 0;
+	return x < '/' ? -1 : x > '/' ? 1 : path[len + 1] != 0;
+}
+
+/* The first entry of t at or after lo that is not before the key of p. */
+static size_t bound(const roz_tree *t, size_t lo, const char *p, size_t len, bool under)
+{
+	size_t hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (key_cmp(t->items[mid].path, p, len, under) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first entry of t at or after lo that does not start with p and a '/'. */
+static size_t end_under(const roz_tree *t, size_t lo, const char *p, size_t len)
+{
+	size_t hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *path = t->items[mid].path;
+
+		if (strncmp(path, p, len) == 0 && path[len] == '/')
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int by_start(const void *x, const void *y)
+{
+	const span *a = x, *b = y;
+
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/*
+ * The spans of `before` the picks drop, sorted by start, into *out (n of
+ * them, none empty). ROZ_OK or ROZ_ENOMEM.
+ */
+static int dropped(const roz_tree *before, const roz_tree_pick *picks, size_t npicks, span **out, size_t *n)
+{
+	span *s;
+	size_t k = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!before->n || !npicks)
+		return ROZ_OK;
+	if (npicks > (size_t)-1 / (2 * sizeof *s) || !(s = roz_malloc(2 * npicks * sizeof *s)))
+		return ROZ_ENOMEM;
+	for (size_t i = 0; i < npicks; i++) {
+		const char *p = picks[i].path;
+		size_t len = strlen(p), at = bound(before, 0, p, len, false);
+
+		if (at < before->n && strcmp(before->items[at].path, p) == 0)
+			s[k++] = (span){at, at + 1};
+		if (picks[i].deep) {
+			size_t lo = bound(before, at, p, len, true), hi = end_under(before, lo, p, len);
+
+			if (lo < hi)
+				s[k++] = (span){lo, hi};
+		}
+	}
+	/* the picks are sorted, but a pick's run comes after the picks sorting between it and its '/' */
+	qsort(s, k, sizeof *s, by_start);
+	*out = s;
+	*n = k;
+	return ROZ_OK;
+}
+
+/*
+ * The merge of `before` less the spans `drop` with `part`, into out->items
+ * and `pool` when they are given; else only counted into *n and *bytes.
+ */
+static void merge(const roz_tree *before, const roz_tree *part, const span *drop, size_t ndrop, roz_tree *out,
+		  char *pool, size_t *n, size_t *bytes)
+{
+	size_t i = 0, j = 0, d = 0, until = 0, k = 0, len = 0;
+
+	for (;;) {
+		const roz_tree_entry *e;
+		size_t sz;
+
+		/* step over what the picks drop: spans may nest or overlap, so keep the furthest end */
+		while (i < before->n) {
+			while (d < ndrop && drop[d].lo <= i) {
+				if (drop[d].hi > until)
+					until = drop[d].hi;
+				d++;
+			}
+			if (i >= until)
+				break;
+			i = until;
+		}
+		if (i < before->n && j < part->n) {
+			int c = strcmp(before->items[i].path, part->items[j].path);
+
+			if (c == 0)
+				i++; /* listed again: the walk's is now */
+			e = c < 0 ? &before->items[i++] : &part->items[j++];
+		} else if (i < before->n) {
+			e = &before->items[i++];
+		} else if (j < part->n) {
+			e = &part->items[j++];
+		} else {
+			break;
+		}
+		sz = strlen(e->path) + 1;
+		if (pool) {
+			out->items[k] = *e;
+			out->items[k].path = memcpy(pool + len, e->path, sz);
+		}
+		k++;
+		len += sz;
+	}
+	*n = k;
+	*bytes = len;
+}
+
+int roz_tree_patch(const roz_tree *before, const roz_tree *part, const roz_tree_pick *picks, size_t npicks,
+		   roz_tree *out)
+{
+	span *drop = NULL;
+	size_t ndrop, n, bytes;
+	char *pool = NULL;
+	int rc;
+
+	if (!out) {
+		roz_error_set("roz_tree_patch: no place for the result");
+		return ROZ_EINVALID;
+	}
+	memset(out, 0, sizeof *out);
+	if (!before || !part || (npicks && !picks)) {
+		roz_error_set("roz_tree_patch: no tree or no picks");
+		return ROZ_EINVALID;
+	}
+	if ((rc = dropped(before, picks, npicks, &drop, &ndrop)) < 0)
+		goto done;
+	merge(before, part, drop, ndrop, out, NULL, &n, &bytes);
+	if (n) {
+		if (n > (size_t)-1 / sizeof *out->items || !(out->items = roz_malloc(n * sizeof *out->items)) ||
+		    !(pool = roz_malloc(bytes))) {
+			roz_free(out->items);
+			out->items = NULL;
+			rc = ROZ_ENOMEM;
+			goto done;
+		}
+		merge(before, part, drop, ndrop, out, pool, &n, &bytes);
+		out->n = n; /* items[0].path is the pool */
+	}
+	out->dev = part->dev ? part->dev : before->dev;
+	out->taken_ns = part->taken_ns;
+	out->truncated = before->truncated || part->truncated;
+	out->watch_id = part->watch_id;
+	out->watch_gen = part->watch_gen;
+done:
+	if (rc == ROZ_ENOMEM)
+		roz_error_set("out of memory patching a snapshot");
+	roz_free(drop);
+	return rc;
+}
