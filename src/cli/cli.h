@@ -29,6 +29,7 @@ int cmd_debug(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_clean(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_intent(int argc, char **argv);
 /* `roz intent violations` (accept false) and `roz intent accept PATH...|--all`, given what follows the verb. */

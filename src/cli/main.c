@@ -25,6 +25,7 @@ static const struct {
 	{"intent", cmd_intent, "the repository's intents: list, show, select, map (governance)"},
 	{"lesson", cmd_lesson, "add a lesson to the repository's shared .orchestration/CLAUDE.md"},
 	{"ledger", cmd_ledger, "check the record of the agent's changes against the code"},
+	{"watch", cmd_watch, "watch a repository's tree for governance detection (the hooks start it)"},
 	{"demo", cmd_demo, "walk a reviewed session through the real hooks on a throwaway home"},
 };
 
