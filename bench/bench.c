@@ -434,6 +434,52 @@ static void cmd_make(cmd *c, const binary *b, const char *home, enum step st, lo
 
 static run_result scratch; /* one result buffer for every untimed step */
 
+/*
+ * A governed repository's watcher (roz watch), started before the cases in
+ * it are set up and waited for until it answers, as it is in a session
+ * after its first governed call: every measured hook then asks it what
+ * moved. A build without `roz watch` answers the status with a usage error
+ * and is left to walk. Started once per repository.
+ */
+static void start_watcher(const binary *b, const char *home, enum repo repo)
+{
+	static bool started[6];
+	char root[PATH_CAP], *envp[] = {(char *)"PATH=/usr/bin:/bin", (char *)"ROZ_WATCH_IDLE_S=3600", NULL};
+	char *status[] = {(char *)b->path, (char *)"watch", (char *)"--status", root, NULL};
+	pid_t pid;
+
+	if (started[repo] || !realpath(repo_dirs[repo], root))
+		return;
+	if ((pid = fork()) < 0)
+		die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		char *argv[] = {(char *)b->path, (char *)"watch", root, (char *)home, NULL};
+		int nul = open("/dev/null", O_RDWR);
+
+		setsid();
+		if (fork() != 0)
+			_exit(0);
+		dup2(nul, 0);
+		dup2(nul, 1);
+		dup2(nul, 2);
+		if (chdir("/") == 0)
+			execve(b->path, argv, envp);
+		_exit(127);
+	}
+	waitpid(pid, NULL, 0);
+	for (int k = 0; k < 500; k++) {
+		run_proc(status, envp, "", 0, &scratch);
+		if (scratch.status == 0) {
+			started[repo] = true;
+			return;
+		}
+		if (scratch.status == 2)
+			return; /* no `roz watch` in this build */
+		usleep(10000);
+	}
+	die("%s watch %s: no watcher answered within 5 s", b->path, root);
+}
+
 static void run_step(const binary *b, const char *home, enum step st, long i, enum repo repo,
 		     bool must_succeed)
 {
@@ -964,6 +1010,8 @@ static void prepare_job(job *j, const bcase *c, int who, const char *dir, int id
 		if (exists(base_trace))
 			copy_file(base_trace, j->trace, 0600);
 	}
+	if (repo == REPO_GOV || repo == REPO_GOV1K)
+		start_watcher(b, j->home, repo);
 	for (size_t s = 0; s < sizeof(c->setup) / sizeof(c->setup[0]) && c->setup[s]; s++)
 		run_step(b, j->home, c->setup[s], CASE_I, repo, who == 0);
 	j->has_snapshot = exists(j->session);
@@ -1014,6 +1062,14 @@ static void prepare_job(job *j, const bcase *c, int who, const char *dir, int id
 		if (detect_of(c->repo)->new_tree && same_file(j->tree, j->tree_snap))
 			die("case '%s': the measured hook saved no new tree snapshot, so it saw no change",
 			    c->name);
+		/*
+		 * From now on the snapshot put back is the one the probe saved, as a session's next call
+		 * finds it: the copy it kept of the file it recorded describes that snapshot's file, so
+		 * the lines are read from the copy, not asked of git (which the session's first change
+		 * of a committed file pays once; docs/performance.md)
+		 */
+		if (detect_of(c->repo)->new_tree)
+			copy_file(j->tree, j->tree_snap, 0600);
 	}
 }
 

@@ -20,6 +20,14 @@
  *   load      roz_tree_load of that file
  *   detect    a walk, a load, and one merge pass over both sorted lists
  *             counting the paths added, removed and changed
+ *   ask       one question to the tree's watcher (roz/watch.h, run here in a
+ *             child process) and its answer, one file having changed
+ *   watched   the detection step with that watcher, as a PostToolUse hook
+ *             makes it: a load of the snapshot, the question, a walk of
+ *             only what the answer names (and .orchestration/, which the
+ *             hook always looks at), the snapshot brought up to date, the
+ *             merge pass, and the save; before each run (untimed) one file,
+ *             `roz-tree-bench.touch` at the root, is rewritten
  *
  * A hook walks once, in a fresh process, where glibc maps every large block
  * afresh and each page it touches costs a fault. Repeated in one process,
@@ -36,8 +44,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+
 #include "roz/file.h"
 #include "roz/tree.h"
+#include "roz/watch.h"
 
 static double clock_ms(clockid_t id)
 {
@@ -124,6 +136,20 @@ static size_t compare(const roz_tree *a, const roz_tree *b, size_t *added, size_
 	return changed;
 }
 
+/* Write `text` to `path` whole (the bench's own file, rewritten before each run). */
+static bool put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	bool ok = f && fputs(text, f) >= 0;
+
+	return f && fclose(f) == 0 && ok;
+}
+
+static int pick_cmp(const void *a, const void *b)
+{
+	return strcmp(((const roz_tree_pick *)a)->path, ((const roz_tree_pick *)b)->path);
+}
+
 int main(int argc, char **argv)
 {
 	const char *root = NULL, *file = NULL, *extra_file = NULL;
@@ -133,7 +159,10 @@ int main(int argc, char **argv)
 	roz_tree t, u;
 	int runs = 20, rc;
 	size_t len, added = 0, removed = 0, changed = 0;
-	samples walk, save, load, detect;
+	samples walk, save, load, detect, asked, watched;
+	pid_t watcher = -1;
+	uint64_t id = 0, gen = 0;
+	char *touch = NULL;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--extra") && i + 1 < argc)
@@ -169,7 +198,7 @@ int main(int argc, char **argv)
 		file = own_file;
 	}
 	{
-		samples *all[] = {&walk, &save, &load, &detect};
+		samples *all[] = {&walk, &save, &load, &detect, &asked, &watched};
 
 		for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
 			all[i]->wall = calloc((size_t)runs, sizeof(double));
@@ -218,6 +247,99 @@ int main(int argc, char **argv)
 		roz_tree_dispose(&before);
 		roz_tree_dispose(&after);
 	}
+	/* the watcher, in a child; the snapshot stamped with its generation */
+	{
+		int ready[2];
+		char byte;
+		roz_watch_answer a;
+
+		if (pipe(ready) < 0 || (watcher = fork()) < 0)
+			die("fork", ROZ_EIO);
+		if (watcher == 0) {
+			roz_watch_opts wo = {.root = root, .idle_ns = 600LL * 1000000000LL, .ready_fd = ready[1]};
+
+			close(ready[0]);
+			_exit(roz_watch_serve(&wo) == ROZ_OK ? 0 : 1);
+		}
+		close(ready[1]);
+		if (read(ready[0], &byte, 1) != 1)
+			die("the watcher did not start", ROZ_EIO);
+		close(ready[0]);
+		if ((rc = roz_watch_ask(root, 0, 0, 5000, &a)) < 0)
+			die("ask", rc);
+		id = a.id;
+		gen = a.gen;
+		roz_watch_answer_dispose(&a);
+		touch = roz_asprintf("%s/roz-tree-bench.touch", root);
+		if (!touch || !put(touch, "0\n"))
+			die("touch", ROZ_EIO);
+		roz_tree_dispose(&t);
+		if ((rc = roz_tree_walk(root, &opts, &t)) < 0)
+			die("walk", rc);
+		t.watch_id = id;
+		t.watch_gen = gen;
+		if ((rc = roz_tree_save(&t, file)) < 0)
+			die("save", rc);
+	}
+	for (int r = 0; r < runs; r++) {
+		roz_watch_answer a;
+		char line[32];
+
+		snprintf(line, sizeof line, "%d\n", r + 1);
+		if (!put(touch, line))
+			die("touch", ROZ_EIO);
+		start(&asked);
+		if ((rc = roz_watch_ask(root, id, gen, 5000, &a)) < 0)
+			die("ask", rc);
+		stop(&asked, r);
+		if (!a.known)
+			die("the watcher did not know what moved", ROZ_EIO);
+		roz_watch_answer_dispose(&a);
+	}
+	for (int r = 0; r < runs; r++) {
+		static const roz_tree_pick orch = {".orchestration", true};
+		roz_tree before, part, after;
+		roz_watch_answer a;
+		roz_tree_pick *picks;
+		roz_tree_opts po = opts;
+		size_t n = 0;
+		char line[32];
+
+		snprintf(line, sizeof line, "%d\n", r + 1);
+		if (!put(touch, line))
+			die("touch", ROZ_EIO);
+		start(&watched);
+		if ((rc = roz_tree_load(file, &before)) < 0)
+			die("load", rc);
+		if ((rc = roz_watch_ask(root, before.watch_id, before.watch_gen, 5000, &a)) < 0)
+			die("ask", rc);
+		if (!a.known)
+			die("the watcher did not know what moved", ROZ_EIO);
+		if (!(picks = calloc(a.n + 1, sizeof *picks)))
+			die("memory", ROZ_ENOMEM);
+		for (size_t i = 0; i < a.n; i++)
+			if (strcmp(a.picks[i].path, orch.path) != 0)
+				picks[n++] = a.picks[i];
+		picks[n++] = orch;
+		qsort(picks, n, sizeof *picks, pick_cmp);
+		po.only = picks;
+		po.nonly = n;
+		if ((rc = roz_tree_walk(root, &po, &part)) < 0)
+			die("picked walk", rc);
+		if ((rc = roz_tree_patch(&before, &part, picks, n, &after)) < 0)
+			die("patch", rc);
+		after.watch_id = a.id;
+		after.watch_gen = a.gen;
+		changed = compare(&before, &after, &added, &removed);
+		if ((rc = roz_tree_save(&after, file)) < 0)
+			die("save", rc);
+		stop(&watched, r);
+		free(picks);
+		roz_watch_answer_dispose(&a);
+		roz_tree_dispose(&before);
+		roz_tree_dispose(&part);
+		roz_tree_dispose(&after);
+	}
 	{
 		FILE *f = fopen(file, "rb");
 		long bytes = -1;
@@ -235,6 +357,15 @@ int main(int argc, char **argv)
 	row("save", &save, runs);
 	row("load", &load, runs);
 	row("detect", &detect, runs);
+	row("ask", &asked, runs);
+	row("watched", &watched, runs);
+	if (watcher > 0) {
+		kill(watcher, SIGTERM);
+		waitpid(watcher, NULL, 0);
+	}
+	if (touch)
+		unlink(touch);
+	roz_free(touch);
 
 	roz_tree_dispose(&t);
 	if (own_file)
@@ -250,5 +381,9 @@ int main(int argc, char **argv)
 	free(load.cpu);
 	free(detect.wall);
 	free(detect.cpu);
+	free(asked.wall);
+	free(asked.cpu);
+	free(watched.wall);
+	free(watched.cpu);
 	return 0;
 }

@@ -100,6 +100,7 @@ typedef struct roz_config {
 	bool gov_destructive;        /* destructive commands ask the person, governed or not */
 	bool gov_detect;             /* judge what the working tree shows a call changed (detection) */
 	uint32_t gov_detect_max;     /* entries a repository may hold for detection to walk it */
+	bool gov_detect_watch;       /* detection asks a watcher of the tree what moved (roz watch) */
 	char **gov_destructive_disable; /* built-in destructive rules turned off, by name */
 	size_t n_gov_destructive_disable;
 	char **gov_destructive_extra;   /* more destructive commands, as globs over a command line */

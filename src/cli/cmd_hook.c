@@ -63,7 +63,8 @@ int cmd_hook(int argc, char **argv)
 	if (!event || argc > 2) {
 		cli_warning("usage: roz hook <event>; answering {}");
 	} else {
-		roz_runner_opts opts = {.open_store = cli_store_open, .version = ROZ_VERSION};
+		roz_runner_opts opts = {.open_store = cli_store_open, .version = ROZ_VERSION,
+					.watch_exe = "/proc/self/exe"};
 
 		/*
 		 * Input that cannot be had is handed on as no input: the runner

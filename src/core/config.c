@@ -88,6 +88,7 @@ int roz_config_init(roz_config *c)
 	c->gov_destructive = true;
 	c->gov_detect = true;
 	c->gov_detect_max = 200000;
+	c->gov_detect_watch = true;
 	c->codex = roz_strdup("codex");
 	c->gemini = roz_strdup("gemini");
 	c->template_active = roz_strdup("default");
@@ -219,6 +220,8 @@ static void current(const roz_config *c, const char *key, char *out, size_t size
 		snprintf(out, size, "%s", c->gov_detect ? "true" : "false");
 	else if (strcmp(key, "governance.detect_max_entries") == 0)
 		snprintf(out, size, "%lu", (unsigned long)c->gov_detect_max);
+	else if (strcmp(key, "governance.detect_watch") == 0)
+		snprintf(out, size, "%s", c->gov_detect_watch ? "true" : "false");
 	else if (strcmp(key, "storage.fsync") == 0)
 		snprintf(out, size, "%s", c->fsync ? "true" : "false");
 	else if (strcmp(key, "storage.lock_timeout_ms") == 0)
@@ -659,6 +662,8 @@ static int apply_governance(apply_ctx *a, const roz_toml_value *t)
 			rc = get_bool(a, kv->value, "governance.destructive_commands", &a->c->gov_destructive);
 		} else if (strcmp(kv->key, "detect") == 0) {
 			rc = get_bool(a, kv->value, "governance.detect", &a->c->gov_detect);
+		} else if (strcmp(kv->key, "detect_watch") == 0) {
+			rc = get_bool(a, kv->value, "governance.detect_watch", &a->c->gov_detect_watch);
 		} else if (strcmp(kv->key, "detect_max_entries") == 0) {
 			rc = get_uint(a, kv->value, "governance.detect_max_entries", 10000000, &n);
 			if (rc == ROZ_OK)

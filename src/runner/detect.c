@@ -27,6 +27,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -38,6 +39,7 @@
 #include "roz/json.h"
 #include "roz/tree.h"
 #include "roz/tree_diff.h"
+#include "roz/watch.h"
 
 /* What `git status` may say about the paths of kept violations (more: every path counts as not undone). */
 #define GIT_STATUS_MAX (4u * 1024u * 1024u)
@@ -114,6 +116,204 @@ static int walk(const gov_run *g, roz_tree *t, roz_hook_result *res, const char 
 	return ROZ_OK;
 }
 
+/* How long a hook waits for the watcher's answer before it walks instead. */
+#define WATCH_TIMEOUT_MS 1500
+
+/*
+ * Ask the repository's watcher (roz/watch.h) what moved since `before` was
+ * true (before NULL: only its generation, to stamp a walk about to be
+ * made). No watcher answering: one is started for the next calls.
+ */
+static int ask_watcher(gov_run *g, const roz_env *env, const roz_tree *before, roz_watch_answer *a)
+{
+	int rc;
+
+	if (!g->watch_exe)
+		return ROZ_ENOTFOUND;
+	rc = roz_watch_ask(g->orch.root, before ? before->watch_id : 0, before ? before->watch_gen : 0,
+			   WATCH_TIMEOUT_MS, a);
+	if (rc == ROZ_ENOTFOUND &&
+	    roz_watch_start(g->watch_exe, g->orch.root, g->storage, g->orch.fold_case, g->detect_max,
+			    env->now.sec * 1000000000LL + env->now.nsec) < 0)
+		return ROZ_ENOTFOUND; /* not started: this call walks, the next tries again */
+	return rc;
+}
+
+/* Whether an answer moves what the tree lists (the .intentignore changed): then only a walk says. */
+static bool moves_ignores(const roz_watch_answer *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->picks[i].path, ROZ_ORCH_IGNORE_FILE) == 0 ||
+		    (a->picks[i].deep && strcmp(a->picks[i].path, ROZ_ORCH_DIR) == 0))
+			return true;
+	return false;
+}
+
+static int pick_cmp(const void *a, const void *b)
+{
+	return strcmp(((const roz_tree_pick *)a)->path, ((const roz_tree_pick *)b)->path);
+}
+
+static bool linked(const roz_tree_entry *e)
+{
+	return e && (e->mode & S_IFMT) == S_IFREG && e->nlink > 1;
+}
+
+/*
+ * A file with more than one name changes under all of them, and the
+ * watcher names only the one it was changed through: every other name
+ * `before` holds for the inode of a picked file with other names (before
+ * or now) is picked too. *more gets the picks with those added (sorted;
+ * the caller frees it), or NULL when there are none to add.
+ */
+static int other_names(const roz_tree *before, const roz_tree *part, const roz_tree_pick *picks, size_t n,
+		       roz_tree_pick **more, size_t *nmore)
+{
+	uint64_t *inos = NULL;
+	size_t ninos = 0, cap = 0, k = n;
+	roz_tree_pick *out = NULL;
+	int rc = ROZ_OK;
+
+	*more = NULL;
+	*nmore = 0;
+	for (size_t i = 0; i < n + part->n; i++) {
+		const roz_tree_entry *e = i < n ? roz_tree_find(before, picks[i].path) : &part->items[i - n];
+
+		if (!linked(e))
+			continue;
+		if (roz_alloc_array_reserve((void **)&inos, &cap, sizeof *inos, ninos + 1) < 0) {
+			rc = ROZ_ENOMEM;
+			goto out;
+		}
+		inos[ninos++] = e->ino;
+	}
+	for (size_t i = 0; ninos && i < before->n; i++) {
+		const roz_tree_entry *e = &before->items[i];
+		roz_tree_pick key = {e->path, false};
+		size_t j;
+
+		/* its count may have been 1 then: the other name was made by this call */
+		if ((e->mode & S_IFMT) != S_IFREG)
+			continue;
+		for (j = 0; j < ninos && inos[j] != e->ino; j++)
+			;
+		if (j == ninos || bsearch(&key, picks, n, sizeof *picks, pick_cmp))
+			continue;
+		if (!out) {
+			cap = 0;
+			if (roz_alloc_array_reserve((void **)&out, &cap, sizeof *out, n + 1) < 0) {
+				rc = ROZ_ENOMEM;
+				goto out;
+			}
+			memcpy(out, picks, n * sizeof *out);
+		} else if (roz_alloc_array_reserve((void **)&out, &cap, sizeof *out, k + 1) < 0) {
+			rc = ROZ_ENOMEM;
+			goto out;
+		}
+		out[k++] = key;
+	}
+	if (out) {
+		qsort(out, k, sizeof *out, pick_cmp);
+		*more = out;
+		*nmore = k;
+		out = NULL;
+	}
+out:
+	roz_free(out);
+	roz_free(inos);
+	return rc;
+}
+
+/* The picked walk: what moved, and every other name of a file that did. */
+static int look_again(gov_run *g, const roz_tree *before, const roz_watch_answer *a, roz_tree *t)
+{
+	static const roz_tree_pick orch = {ROZ_ORCH_DIR, true};
+	roz_tree part = {0};
+	roz_tree_pick *more = NULL, *picks;
+	size_t nmore = 0, n = 0;
+	bool orch_in = false;
+	roz_tree_opts o;
+	int rc;
+
+	/*
+	 * .orchestration/ is looked at whatever the watcher says: a name for one of its files made
+	 * outside the tree while the watcher runs is not told to it (roz/watch.h), and it is a handful
+	 * of entries
+	 */
+	if (!(picks = roz_calloc(a->n + 1, sizeof *picks)))
+		return ROZ_ENOMEM;
+	for (size_t i = 0; i < a->n; i++) {
+		int c = strcmp(a->picks[i].path, ROZ_ORCH_DIR);
+
+		if (!orch_in && c >= 0) {
+			if (c == 0)
+				continue; /* named alone by the watcher: the deep pick covers it */
+			picks[n++] = orch;
+			orch_in = true;
+		}
+		picks[n++] = a->picks[i];
+	}
+	if (!orch_in)
+		picks[n++] = orch;
+	walk_opts(g, &o);
+	o.only = picks;
+	o.nonly = n;
+	if ((rc = roz_tree_walk(g->orch.root, &o, &part)) == ROZ_OK && !part.truncated &&
+	    (rc = other_names(before, &part, picks, n, &more, &nmore)) == ROZ_OK && more) {
+		roz_tree_dispose(&part);
+		o.only = more;
+		o.nonly = nmore;
+		rc = roz_tree_walk(g->orch.root, &o, &part);
+	}
+	if (rc == ROZ_OK && part.truncated)
+		rc = ROZ_ERROR;
+	if (rc == ROZ_OK)
+		rc = roz_tree_patch(before, &part, more ? more : picks, more ? nmore : n, t);
+	if (rc == ROZ_OK && t->n > (g->detect_max ? g->detect_max : ROZ_TREE_MAX_ENTRIES)) {
+		roz_tree_dispose(t);
+		rc = ROZ_ERROR; /* grown past the bound: the walk says so */
+	}
+	roz_tree_dispose(&part);
+	roz_free(more);
+	roz_free(picks);
+	return rc;
+}
+
+/*
+ * The tree now, into *t: when `before` was stamped by the watcher that
+ * answers and it knows what moved since, only that is walked again and
+ * `before` brought up to date (*moved: how many paths the watcher named);
+ * otherwise the whole tree is walked (*moved: SIZE_MAX), stamped with the
+ * watcher's generation asked before the walk began, so what moves during
+ * the walk is looked at again next time. Returns what walk() returns.
+ */
+static int look(gov_run *g, const roz_env *env, const roz_tree *before, roz_tree *t, size_t *moved,
+		roz_hook_result *res, const char *event)
+{
+	roz_watch_answer a = {0};
+	int asked = ask_watcher(g, env, before, &a), rc = ROZ_ERROR;
+
+	*moved = SIZE_MAX;
+	if (asked == ROZ_ENOMEM)
+		return asked;
+	if (asked == ROZ_OK && a.known && before && !moves_ignores(&a)) {
+		if ((rc = look_again(g, before, &a, t)) == ROZ_ENOMEM) {
+			roz_watch_answer_dispose(&a);
+			return rc;
+		}
+		if (rc == ROZ_OK)
+			*moved = a.n;
+	}
+	if (rc != ROZ_OK)
+		rc = walk(g, t, res, event);
+	if (rc == ROZ_OK && asked == ROZ_OK) {
+		t->watch_id = a.id;
+		t->watch_gen = a.gen;
+	}
+	roz_watch_answer_dispose(&a);
+	return rc;
+}
+
 /* How long a repository found too large to walk is not walked again. */
 #define DETECT_LARGE_RETRY_NS (3600LL * 1000000000LL)
 
@@ -131,10 +331,11 @@ static void too_large(const gov_run *g, roz_session *s, roz_hook_result *res)
 	res->save = true;
 }
 
-int gov_detect_pre(gov_run *g, const roz_hook_input *in, roz_hook_result *res)
+int gov_detect_pre(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_hook_result *res)
 {
 	char *path = NULL;
 	roz_tree t = {0};
+	size_t moved;
 	int rc;
 
 	if (!g->detects)
@@ -150,7 +351,7 @@ int gov_detect_pre(gov_run *g, const roz_hook_input *in, roz_hook_result *res)
 		goto out;
 	}
 	/* the session's first call here: what the tree holds before it (or that it is too large) */
-	if ((rc = walk(g, &t, res, "pre-tool-use")) < 0 && rc != ROZ_EINVALID)
+	if ((rc = look(g, env, NULL, &t, &moved, res, "pre-tool-use")) < 0 && rc != ROZ_EINVALID)
 		goto out;
 	rc = roz_tree_save(&t, path);
 out:
@@ -345,6 +546,7 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 	struct stat root_st;
 	size_t others = 0, nviol = 0;
 	int64_t since;
+	size_t moved = SIZE_MAX;
 	int rc, loaded;
 
 	if (!g->detects || !s)
@@ -361,7 +563,8 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 		rc = ROZ_OK;
 		goto out;
 	}
-	if ((rc = walk(g, &after, res, "post-tool-use")) == ROZ_EINVALID) {
+	rc = look(g, env, loaded == ROZ_OK ? &before : NULL, &after, &moved, res, "post-tool-use");
+	if (rc == ROZ_EINVALID) {
 		too_large(g, s, res);
 		rc = roz_tree_save(&after, path);
 		goto out;
@@ -384,7 +587,10 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 	}
 	if ((rc = roz_tree_diff(&before, &after, ns_of(root_st.st_ctim), since, &ch, &others)) < 0)
 		goto out;
-	if ((ch.n || others || before.n != after.n) && (rc = roz_tree_save(&after, path)) < 0)
+	/* saved when it differs, or its stamp moved past paths that moved (not asked about again) */
+	if ((ch.n || others || before.n != after.n || after.watch_id != before.watch_id ||
+	     (moved && after.watch_gen != before.watch_gen)) &&
+	    (rc = roz_tree_save(&after, path)) < 0)
 		goto out;
 	g->detected_run = true;
 	/* judging needs the intents, read only when something changed */

@@ -434,7 +434,7 @@ int gov_apply(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz
 	case ROZ_HOOK_PRE_TOOL_USE:
 		if (g->have_sh && runs_accept(&g->sh))
 			return refuse_accept(in, res);
-		if ((rc = gov_detect_pre(g, in, res)) < 0)
+		if ((rc = gov_detect_pre(g, in, env, res)) < 0)
 			return rc;
 		if (!g->active && !g->have_sh)
 			return ROZ_OK;

@@ -40,6 +40,7 @@ typedef struct gov_run {
 	char *cache_dir;       /* <storage>/intents, made when a repository is looked for */
 	bool detects;          /* a governed repository's tool call: its changes are detected (detect.c) */
 	uint32_t detect_max;   /* entries past which the repository is not walked ([governance] detect_max_entries) */
+	const char *watch_exe; /* roz, to start the repository's watcher (NULL: walk, never watch) */
 	bool detected_run;     /* detection compared the tree for this call: `detected` is what changed */
 	gov_detected *detected; /* in-scope files the call changed */
 	size_t ndetected;
@@ -88,7 +89,7 @@ int gov_detected_add(gov_run *g, const char *rel, bool is_new);
  * violations. At Stop: hold the stop while a violation stands. Failures of
  * detection itself are warnings in res->notes. ROZ_OK or ROZ_ENOMEM.
  */
-int gov_detect_pre(gov_run *g, const roz_hook_input *in, roz_hook_result *res);
+int gov_detect_pre(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_hook_result *res);
 int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s,
 		    roz_hook_result *res);
 int gov_detect_stop(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s,

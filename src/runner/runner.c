@@ -332,6 +332,7 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 	if ((rc = gov_prepare(&gov, ev, &in, &config, getenv_fn, env_ud, &plan.needs_session)) < 0)
 		goto fail;
 	gov.version = opts ? opts->version : NULL;
+	gov.watch_exe = opts && config.gov_detect_watch ? opts->watch_exe : NULL;
 	if (gov.judges_change && in.tool_unreadable) {
 		snprintf(why, sizeof(why), "part of the call cannot be read: %s", in.tool_unreadable);
 		goto ask_gov;

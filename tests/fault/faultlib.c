@@ -247,6 +247,7 @@ pid_t fl_spawn(const fl_home *h, int slot, const fl_cmd *c)
 	envp[ne++] = t_sprintf("PATH=/usr/bin:/bin");
 	envp[ne++] = t_sprintf("HOME=%s", h->dir);
 	envp[ne++] = t_sprintf("ROZ_HOME=%s", h->dir);
+	envp[ne++] = t_sprintf("ROZ_WATCH_IDLE_S=60"); /* a watcher a hook starts outlives the test by at most this */
 	for (const char *const *e = c->env; e && *e && ne < 39; e++)
 		envp[ne++] = t_sprintf("%s", *e);
 	envp[ne] = NULL;

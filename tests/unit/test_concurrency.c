@@ -11,11 +11,13 @@
 #include "roz/session_json.h"
 #include "roz/store.h"
 #include "roz/tree.h"
+#include "roz/watch.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,7 +114,7 @@ static pid_t spawn_roz(const home *h, int idx, const char *stdin_text, const cha
 {
 	char *in = t_sprintf("%s/in-%d", h->io, idx), *out = t_sprintf("%s/out-%d", h->io, idx);
 	char *err = t_sprintf("%s/err-%d", h->io, idx);
-	char *argv[16], *envp[4];
+	char *argv[16], *envp[5];
 	int n = 0;
 	pid_t pid;
 
@@ -124,7 +126,8 @@ static pid_t spawn_roz(const home *h, int idx, const char *stdin_text, const cha
 	envp[0] = t_sprintf("PATH=%s", "/usr/bin:/bin");
 	envp[1] = t_sprintf("HOME=%s", h->dir);
 	envp[2] = t_sprintf("ROZ_HOME=%s", h->dir);
-	envp[3] = NULL;
+	envp[3] = t_sprintf("ROZ_WATCH_IDLE_S=60"); /* a watcher a hook starts outlives the test by at most this */
+	envp[4] = NULL;
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
@@ -139,7 +142,7 @@ static pid_t spawn_roz(const home *h, int idx, const char *stdin_text, const cha
 	}
 	for (int i = 0; i < n; i++)
 		free(argv[i]);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		free(envp[i]);
 	free(in);
 	free(out);
@@ -724,7 +727,13 @@ static void check_copies(const char *trees, const char *name)
 	free(dir);
 }
 
-static void test_parallel_detection_loses_nothing(void **state)
+/*
+ * 64 PostToolUse hooks of one session at once after a line that made 64
+ * files, half out of scope: told once, each violation kept once, one
+ * snapshot, whole. Run with detection walking the tree and with it asking
+ * the repository's watcher (started before the session's first call).
+ */
+static void parallel_detection(bool watched)
 {
 	home h;
 	proc ps[GOV_PARALLEL];
@@ -738,9 +747,13 @@ static void test_parallel_detection_loses_nothing(void **state)
 	struct dirent *de;
 	int nsnap = 0, blocks = 0;
 	t_run r;
+	char root[PATH_MAX];
+	pid_t watcher = -1;
 
-	(void)state;
-	home_make(&h, "det", "[trace]\nmax_events = 100000\n" PATIENT);
+	home_make(&h, "det",
+		  watched ? "[trace]\nmax_events = 100000\n[governance]\ndetect_watch = true\n" PATIENT
+			  : "[trace]\nmax_events = 100000\n[governance]\ndetect_watch = false\n" PATIENT);
+	assert_non_null(realpath(repo, root));
 	path = t_sprintf("%s/.git/HEAD", repo);
 	t_write_file(path, "ref: refs/heads/main\n");
 	free(path);
@@ -751,6 +764,26 @@ static void test_parallel_detection_loses_nothing(void **state)
 	path = t_sprintf("%s/src/keep.c", repo);
 	t_write_file(path, "keep\n");
 	free(path);
+	if (watched) {
+		roz_watch_answer a;
+		int rc = ROZ_ENOTFOUND;
+
+		watcher = fork();
+		assert_true(watcher >= 0);
+		if (watcher == 0) {
+			char *argv[] = {strdup("roz"), strdup("watch"), root, h.dir, NULL};
+
+			setenv("ROZ_WATCH_IDLE_S", "60", 1);
+			if (freopen("/dev/null", "w", stdout) && freopen("/dev/null", "w", stderr))
+				execv(ROZ_BINARY, argv);
+			_exit(127);
+		}
+		for (int i = 0; i < 500 && rc == ROZ_ENOTFOUND; i++)
+			if ((rc = roz_watch_ask(root, 0, 0, 1000, &a)) == ROZ_ENOTFOUND)
+				usleep(10000);
+		assert_int_equal(rc, ROZ_OK);
+		roz_watch_answer_dispose(&a);
+	}
 	session_start(&h);
 	in = t_sprintf("{\"session_id\":\"det\",\"cwd\":\"%s\",\"tool_name\":\"Bash\","
 		       "\"tool_input\":{\"command\":\"roz intent select INT-001\"}}",
@@ -816,6 +849,9 @@ static void test_parallel_detection_loses_nothing(void **state)
 			check_copies(trees, de->d_name);
 			continue;
 		}
+		if (strncmp(de->d_name, "watch-", 6) == 0 &&
+		    (strstr(de->d_name, ".start") || strstr(de->d_name, ".off")))
+			continue; /* when a watcher was last started, or why it could not watch */
 		if (!strstr(de->d_name, ".tree") || strstr(de->d_name, ".tmp"))
 			fail_msg("a stray file in trees/: %s", de->d_name);
 		nsnap++;
@@ -828,6 +864,8 @@ static void test_parallel_detection_loses_nothing(void **state)
 				fail_msg("the snapshot lacks %s", rel);
 			free(rel);
 		}
+		if (watched && t.watch_id == 0)
+			fail_msg("the snapshot was not stamped by the watcher: the hooks did not ask it");
 		roz_tree_dispose(&t);
 		free(f);
 	}
@@ -837,6 +875,25 @@ static void test_parallel_detection_loses_nothing(void **state)
 	home_dispose(&h);
 	t_rmtree(repo);
 	free(repo);
+	if (watcher > 0) {
+		int st;
+
+		/* its root gone, it ends */
+		for (int i = 0; i < 500 && waitpid(watcher, &st, WNOHANG) != watcher; i++)
+			usleep(10000);
+	}
+}
+
+static void test_parallel_detection_loses_nothing(void **state)
+{
+	(void)state;
+	parallel_detection(false);
+}
+
+static void test_parallel_detection_with_the_watcher_loses_nothing(void **state)
+{
+	(void)state;
+	parallel_detection(true);
 }
 
 /*
@@ -1023,6 +1080,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mixed_writers_lose_nothing, arm_watchdog, disarm_watchdog),
 		cmocka_unit_test_setup_teardown(test_busy_lock_bounded_wait, arm_watchdog, disarm_watchdog),
 		cmocka_unit_test_setup_teardown(test_parallel_governed_hooks_lose_nothing, arm_watchdog,
+						disarm_watchdog),
+		cmocka_unit_test_setup_teardown(test_parallel_detection_with_the_watcher_loses_nothing, arm_watchdog,
 						disarm_watchdog),
 		cmocka_unit_test_setup_teardown(test_parallel_detection_loses_nothing, arm_watchdog,
 						disarm_watchdog),

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,8 @@
 
 #include "roz/detect.h"
 #include "roz/ledger.h"
+#include "roz/tree.h"
+#include "roz/watch.h"
 #include "roz/session_gov.h"
 #include "roz/tree_diff.h"
 
@@ -221,8 +224,97 @@ static void violations_are_kept_once_per_path_and_read_back(void **state)
 
 typedef struct fx {
 	char *home, *repo;
-	char *env[4];
+	char *env[5];
 } fx;
+
+/*
+ * Every test through the binary runs twice: detection walking the whole
+ * tree after each call, and detection asking the repository's watcher
+ * (roz watch, started here before the first call, so that every call
+ * asks it) what moved. The answers must be the same.
+ */
+static bool watching;
+
+static int walk_mode(void **state)
+{
+	(void)state;
+	watching = false;
+	return 0;
+}
+
+static int watch_mode(void **state)
+{
+	(void)state;
+	watching = true;
+	return 0;
+}
+
+/* The config: the test's lines, and whether the watcher may be asked. */
+static void fx_config(const fx *f, const char *governance)
+{
+	char *p = t_sprintf("%s/config.toml", f->home);
+	char *text = t_sprintf("[review]\nrequire_reviewer = false\n[governance]\ndetect_watch = %s\n%s",
+			       watching ? "true" : "false", governance ? governance : "");
+
+	t_write_file(p, text);
+	free(text);
+	free(p);
+}
+
+/* Start the repository's watcher and wait until it answers. */
+static void start_watcher(const fx *f)
+{
+	char root[PATH_MAX];
+	roz_watch_answer a;
+	pid_t pid;
+	int rc = ROZ_ENOTFOUND;
+
+	assert_non_null(realpath(f->repo, root));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *const argv[] = {(char *)"roz", (char *)"watch", root, f->home, NULL};
+
+		setenv("ROZ_WATCH_IDLE_S", "120", 1);
+		if (freopen("/dev/null", "w", stdout) && freopen("/dev/null", "w", stderr))
+			execv(ROZ_BINARY, argv);
+		_exit(127);
+	}
+	for (int i = 0; i < 500 && rc == ROZ_ENOTFOUND; i++) {
+		if ((rc = roz_watch_ask(root, 0, 0, 1000, &a)) == ROZ_ENOTFOUND)
+			usleep(10000);
+	}
+	assert_int_equal(rc, ROZ_OK);
+	assert_false(a.known);
+	roz_watch_answer_dispose(&a);
+}
+
+/* In watch mode, the session's snapshot is stamped by the watcher: the hooks asked it. */
+static void assert_asked_the_watcher(const fx *f)
+{
+	char root[PATH_MAX], *cmd, *file;
+	roz_watch_answer a;
+	roz_tree t;
+	FILE *p;
+	char line[4096];
+
+	if (!watching)
+		return;
+	assert_non_null(realpath(f->repo, root));
+	assert_int_equal(roz_watch_ask(root, 0, 0, 1000, &a), ROZ_OK);
+	cmd = t_sprintf("ls '%s'/trees/s-1-*.tree", f->home);
+	assert_non_null(p = popen(cmd, "r"));
+	assert_non_null(fgets(line, sizeof line, p));
+	pclose(p);
+	line[strcspn(line, "\n")] = '\0';
+	file = line;
+	assert_int_equal(roz_tree_load(file, &t), ROZ_OK);
+	assert_true(t.watch_id == a.id);
+	assert_true(t.watch_gen > 0 && t.watch_gen <= a.gen);
+	roz_tree_dispose(&t);
+	roz_watch_answer_dispose(&a);
+	free(cmd);
+}
 
 static void sh(const fx *f, const char *cmd)
 {
@@ -238,13 +330,12 @@ static void fx_make(fx *f, const char *ignore)
 
 	f->home = t_mkdtemp();
 	f->repo = t_mkdtemp();
-	p = t_sprintf("%s/config.toml", f->home);
-	t_write_file(p, "[review]\nrequire_reviewer = false\n");
-	free(p);
+	fx_config(f, NULL);
 	f->env[0] = t_sprintf("ROZ_HOME=%s", f->home);
 	f->env[1] = t_sprintf("HOME=%s", f->home);
 	f->env[2] = strdup("USER=tester");
-	f->env[3] = NULL;
+	f->env[3] = strdup("ROZ_WATCH_IDLE_S=120");
+	f->env[4] = NULL;
 	sh(f, "git init -q && mkdir -p src docs .orchestration && echo a > src/a.ts && echo d > docs/d.md && "
 	      "printf 'active_intents:\\n  - id: INT-001\\n    name: Auth\\n    status: IN_PROGRESS\\n"
 	      "    owned_scope: [\"src/**\"]\\n' > .orchestration/active_intents.yaml && git add -A && "
@@ -254,6 +345,8 @@ static void fx_make(fx *f, const char *ignore)
 		t_write_file(p, ignore);
 		free(p);
 	}
+	if (watching)
+		start_watcher(f);
 }
 
 static void fx_dispose(fx *f)
@@ -325,6 +418,7 @@ static void a_scripts_out_of_scope_change_holds_the_stop_until_undone(void **sta
 	     "echo changed >> docs/d.md && echo new > src/new.ts && echo more >> src/a.ts && echo x > top.txt");
 	assert_non_null(strstr(r.out, "\"decision\":\"block\""));
 	assert_non_null(strstr(r.out, "docs/d.md: modified"));
+	assert_asked_the_watcher(&f);
 	assert_non_null(strstr(r.out, "top.txt: created"));
 	assert_null(strstr(r.out, "src/new.ts"));
 	t_run_dispose(&r);
@@ -421,6 +515,7 @@ static void others_changes_and_ignored_paths_are_not_the_calls(void **state)
 	bash(&f, &r, "ls", NULL);
 	assert_string_equal(r.out, "{}\n");
 	t_run_dispose(&r);
+	assert_asked_the_watcher(&f);
 	/* an ignored path costs nothing and says nothing; .orchestration/ is protected whatever the ignore file says */
 	bash(&f, &r, "./gen.sh", "mkdir -p build && echo o > build/out.o && echo 'x: 1' >> .orchestration/active_intents.yaml");
 	assert_non_null(strstr(r.out, ".orchestration/active_intents.yaml: modified - .orchestration/ is changed "
@@ -585,15 +680,13 @@ static void an_mcp_tools_changes_are_seen(void **state)
 static void a_repository_too_large_degrades_to_prevention_said_once(void **state)
 {
 	const char *doctor[] = {"doctor", NULL};
-	char old[4096], *cfg;
+	char old[4096];
 	fx f;
 	t_run r;
 
 	(void)state;
 	fx_make(&f, NULL);
-	cfg = t_sprintf("%s/config.toml", f.home);
-	t_write_file(cfg, "[review]\nrequire_reviewer = false\n[governance]\ndetect_max_entries = 5\n");
-	free(cfg);
+	fx_config(&f, "detect_max_entries = 5\n");
 	bash(&f, &r, "roz intent select INT-001", NULL);
 	assert_non_null(strstr(r.err, "judged by the command line only")); /* the session's first look */
 	t_run_dispose(&r);
@@ -807,6 +900,7 @@ static void a_committed_file_changed_in_place_is_credited_with_its_changed_lines
 				       "sed -i 's/^e 3$/E 3/' src/e.ts");
 	assert_string_equal(r.out, "{}\n");
 	t_run_dispose(&r);
+	assert_asked_the_watcher(&f);
 	/* two files of one call, each what git held (read from git in one go) */
 	got = ranges_of(&f, "src/e.ts");
 	assert_non_null(strstr(got, "\"ranges\":[{\"start_line\":3,\"end_line\":3,"));
@@ -980,5 +1074,7 @@ int main(void)
 		cmocka_unit_test(a_line_over_a_file_someone_changed_since_it_was_read_is_stale),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int failed = cmocka_run_group_tests_name("walking the tree", tests, walk_mode, NULL);
+
+	return failed + cmocka_run_group_tests_name("asking the watcher", tests, watch_mode, NULL);
 }

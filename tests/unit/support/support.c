@@ -137,6 +137,8 @@ void t_run_roz(t_run *r, const char *stdin_text, const char *const *env, const c
 		char *envp[64];
 		int na = 0, ne = 0;
 		const char *path = getenv("PATH"), *home = getenv("HOME");
+		/* a watcher a hook starts (roz watch) outlives the test by at most this */
+		const char *idle = "ROZ_WATCH_IDLE_S=60";
 
 		dup2(in[0], 0);
 		dup2(out[1], 1);
@@ -154,11 +156,15 @@ void t_run_roz(t_run *r, const char *stdin_text, const char *const *env, const c
 				path = NULL;
 			if (strncmp(*e, "HOME=", 5) == 0)
 				home = NULL;
+			if (strncmp(*e, "ROZ_WATCH_IDLE_S=", 17) == 0)
+				idle = NULL;
 		}
 		if (path)
 			envp[ne++] = t_sprintf("PATH=%s", path);
 		if (home)
 			envp[ne++] = t_sprintf("HOME=%s", home);
+		if (idle)
+			envp[ne++] = strdup(idle);
 		for (; env && *env && ne < 63; env++)
 			envp[ne++] = strdup(*env);
 		envp[ne] = NULL;

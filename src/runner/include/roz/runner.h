@@ -47,6 +47,13 @@ typedef struct roz_runner_opts {
 	void *store_ud;
 	/* roz's version, for the ledger's records (NULL: "unknown") */
 	const char *version;
+	/*
+	 * The roz executable that serves as a repository's watcher
+	 * (roz/watch.h; the CLI's is /proc/self/exe): detection asks it what
+	 * moved and starts it when none answers. NULL: no watcher is asked or
+	 * started, and detection walks the whole tree.
+	 */
+	const char *watch_exe;
 	/* roz decide --override: how a person is looked for (NULL: for real) */
 	const struct roz_person_probe *probe;
 	/*
