@@ -25,8 +25,9 @@
  *   watched   the detection step with that watcher, as a PostToolUse hook
  *             makes it: a load of the snapshot, the question, a walk of
  *             only what the answer names (and .orchestration/, which the
- *             hook always looks at), the snapshot brought up to date, the
- *             merge pass, and the save; before each run (untimed) one file,
+ *             hook always looks at), what that takes out of the snapshot
+ *             compared with it (roz_tree_diff), and the snapshot saved as
+ *             it is merged; before each run (untimed) one file,
  *             `roz-tree-bench.touch` at the root, is rewritten
  *
  * A hook walks once, in a fresh process, where glibc maps every large block
@@ -49,6 +50,7 @@
 
 #include "roz/file.h"
 #include "roz/tree.h"
+#include "roz/tree_diff.h"
 #include "roz/watch.h"
 
 static double clock_ms(clockid_t id)
@@ -298,7 +300,7 @@ int main(int argc, char **argv)
 	}
 	for (int r = 0; r < runs; r++) {
 		static const roz_tree_pick orch = {".orchestration", true};
-		roz_tree before, part, after;
+		roz_tree before, part;
 		roz_watch_answer a;
 		roz_tree_pick *picks;
 		roz_tree_opts po = opts;
@@ -326,19 +328,32 @@ int main(int argc, char **argv)
 		po.nonly = n;
 		if ((rc = roz_tree_walk(root, &po, &part)) < 0)
 			die("picked walk", rc);
-		if ((rc = roz_tree_patch(&before, &part, picks, n, &after)) < 0)
-			die("patch", rc);
-		after.watch_id = a.id;
-		after.watch_gen = a.gen;
-		changed = compare(&before, &after, &added, &removed);
-		if ((rc = roz_tree_save(&after, file)) < 0)
+		part.watch_id = a.id;
+		part.watch_gen = a.gen;
+		{
+			roz_tree_entry *gone;
+			size_t ngone, kept, others = 0;
+			roz_tree was = before;
+			roz_changes ch = {0};
+
+			if ((rc = roz_tree_patch_dropped(&before, &part, picks, n, &gone, &ngone, &kept)) < 0)
+				die("patch", rc);
+			was.items = gone;
+			was.n = ngone;
+			if ((rc = roz_tree_diff(&was, &part, 0, before.taken_ns, &ch, &others)) < 0)
+				die("diff", rc);
+			changed = ch.n;
+			added = removed = 0;
+			roz_changes_dispose(&ch);
+			roz_free(gone);
+		}
+		if ((rc = roz_tree_save_patched(&before, &part, picks, n, file)) < 0)
 			die("save", rc);
 		stop(&watched, r);
 		free(picks);
 		roz_watch_answer_dispose(&a);
 		roz_tree_dispose(&before);
 		roz_tree_dispose(&part);
-		roz_tree_dispose(&after);
 	}
 	{
 		FILE *f = fopen(file, "rb");

@@ -226,48 +226,96 @@ static int put(int fd, sum *s, const void *data, size_t n)
 	return roz_file_write_all(fd, data, n);
 }
 
-/* Everything after the header: the records, the paths, the checksum. */
-static int write_body(int fd, const roz_tree *t, size_t strings, bool pooled, sum *s)
+/* A save's body written through one chunk: records, then paths, whatever order they come in. */
+typedef struct writer {
+	int fd;
+	sum *s;
+	unsigned char *chunk;
+	size_t used;
+	int rc;
+} writer;
+
+static void w_put(writer *w, const void *data, size_t n)
 {
-	unsigned char *chunk, tail[TRAILER_SIZE];
-	size_t used = 0;
-	int rc = ROZ_OK;
+	const unsigned char *p = data;
 
-	if (!(chunk = roz_malloc(SAVE_CHUNK)))
+	while (n && w->rc == ROZ_OK) {
+		size_t take = SAVE_CHUNK - w->used < n ? SAVE_CHUNK - w->used : n;
+
+		memcpy(w->chunk + w->used, p, take);
+		w->used += take;
+		p += take;
+		n -= take;
+		if (w->used == SAVE_CHUNK) {
+			w->rc = put(w->fd, w->s, w->chunk, w->used);
+			w->used = 0;
+		}
+	}
+}
+
+static void w_flush(writer *w)
+{
+	if (w->rc == ROZ_OK && w->used)
+		w->rc = put(w->fd, w->s, w->chunk, w->used);
+	w->used = 0;
+}
+
+static void w_record(void *ud, const roz_tree_entry *e)
+{
+	unsigned char r[RECORD_SIZE];
+
+	record(e, strlen(e->path), r);
+	w_put(ud, r, sizeof r);
+}
+
+static void w_path(void *ud, const roz_tree_entry *e)
+{
+	w_put(ud, e->path, strlen(e->path) + 1);
+}
+
+/* Where a save's entries come from: a tree, or a patch merged as it is written (tree_patch_each). */
+typedef struct source {
+	const roz_tree *t;
+	const roz_tree *before, *part;
+	const roz_tree_pick *picks;
+	size_t npicks;
+} source;
+
+static int each_entry(const source *src, tree_each_fn fn, writer *w)
+{
+	size_t n, bytes;
+	int rc;
+
+	if (src->t) {
+		for (size_t i = 0; i < src->t->n; i++)
+			fn(w, &src->t->items[i]);
+		return ROZ_OK;
+	}
+	rc = tree_patch_each(src->before, src->part, src->picks, src->npicks, fn, NULL, w, &n, &bytes);
+	return rc;
+}
+
+/* Everything after the header: the records, the paths, the checksum. */
+static int write_body(int fd, const source *src, size_t strings, bool pooled, sum *s)
+{
+	writer w = {fd, s, NULL, 0, ROZ_OK};
+	unsigned char tail[TRAILER_SIZE];
+	int rc;
+
+	if (!(w.chunk = roz_malloc(SAVE_CHUNK)))
 		return ROZ_ENOMEM;
-	for (size_t i = 0; i < t->n && rc == ROZ_OK; i++) {
-		record(&t->items[i], strlen(t->items[i].path), chunk + used);
-		used += RECORD_SIZE;
-		if (used + RECORD_SIZE > SAVE_CHUNK || i + 1 == t->n) {
-			rc = put(fd, s, chunk, used);
-			used = 0;
-		}
-	}
-	if (rc == ROZ_OK && pooled && strings) {
+	rc = each_entry(src, w_record, &w);
+	w_flush(&w);
+	if (rc == ROZ_OK && w.rc == ROZ_OK && pooled && strings) {
 		/* the paths are one block already, as a walk or a load leaves them */
-		rc = put(fd, s, t->items[0].path, strings);
-	} else if (rc == ROZ_OK) {
-		for (size_t i = 0; i < t->n && rc == ROZ_OK; i++) {
-			const char *p = t->items[i].path;
-			size_t len = strlen(p) + 1;
-
-			while (len && rc == ROZ_OK) {
-				size_t take = SAVE_CHUNK - used < len ? SAVE_CHUNK - used : len;
-
-				memcpy(chunk + used, p, take);
-				used += take;
-				p += take;
-				len -= take;
-				if (used == SAVE_CHUNK) {
-					rc = put(fd, s, chunk, used);
-					used = 0;
-				}
-			}
-		}
-		if (rc == ROZ_OK && used)
-			rc = put(fd, s, chunk, used);
+		w.rc = put(fd, s, src->t->items[0].path, strings);
+	} else if (rc == ROZ_OK && w.rc == ROZ_OK) {
+		rc = each_entry(src, w_path, &w);
+		w_flush(&w);
 	}
-	roz_free(chunk);
+	roz_free(w.chunk);
+	if (rc == ROZ_OK)
+		rc = w.rc;
 	if (rc == ROZ_OK) {
 		put_u64(tail, sum_end(s));
 		rc = roz_file_write_all(fd, (const char *)tail, sizeof tail);
@@ -275,31 +323,14 @@ static int write_body(int fd, const roz_tree *t, size_t strings, bool pooled, su
 	return rc;
 }
 
-int roz_tree_save(const roz_tree *t, const char *file)
+/* Write the snapshot `hdr` describes (its n, flags, stamp) with the entries of src, beside `file`, then rename. */
+static int save(const roz_tree *hdr, const source *src, size_t strings, bool pooled, const char *file)
 {
 	unsigned char head[HEADER_SIZE];
-	size_t strings = 0;
-	bool pooled = true;
 	char *tmp;
 	sum s;
 	int fd, rc;
 
-	if (!t || !file || (t->n && !t->items)) {
-		roz_error_set("roz_tree_save: nothing to save or nowhere to save it");
-		return ROZ_EINVALID;
-	}
-	for (size_t i = 0; i < t->n; i++) {
-		const char *p = t->items[i].path;
-		size_t len = p ? strlen(p) : 0;
-
-		if (len == 0 || len >= TREE_PATH_MAX) {
-			roz_error_set("roz_tree_save: entry %zu has no path, or one too long", i);
-			return ROZ_EINVALID;
-		}
-		/* whether the paths lie one after the other from the first, as walk and load leave them */
-		pooled = pooled && p == t->items[0].path + strings;
-		strings += len + 1;
-	}
 	if (!(tmp = roz_asprintf("%s.tmp.%ld", file, (long)getpid()))) {
 		roz_error_set("out of memory saving %s", file);
 		return ROZ_ENOMEM;
@@ -313,10 +344,10 @@ int roz_tree_save(const roz_tree *t, const char *file)
 		return ROZ_EIO;
 	}
 	sum_init(&s);
-	header(t, strings, head);
+	header(hdr, strings, head);
 	rc = put(fd, &s, head, sizeof head);
 	if (rc == ROZ_OK)
-		rc = write_body(fd, t, strings, pooled, &s);
+		rc = write_body(fd, src, strings, pooled, &s);
 	if (rc == ROZ_EIO)
 		roz_error_set_errno(errno, "cannot write %s", tmp);
 	else if (rc == ROZ_ENOMEM)
@@ -335,7 +366,58 @@ int roz_tree_save(const roz_tree *t, const char *file)
 	return rc;
 }
 
-/* A stored path: non-empty, relative, no NUL, no empty, `.` or `..` component. */
+int roz_tree_save(const roz_tree *t, const char *file)
+{
+	source src = {.t = t};
+	size_t strings = 0;
+	bool pooled = true;
+
+	if (!t || !file || (t->n && !t->items)) {
+		roz_error_set("roz_tree_save: nothing to save or nowhere to save it");
+		return ROZ_EINVALID;
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		const char *p = t->items[i].path;
+		size_t len = p ? strlen(p) : 0;
+
+		if (len == 0 || len >= TREE_PATH_MAX) {
+			roz_error_set("roz_tree_save: entry %zu has no path, or one too long", i);
+			return ROZ_EINVALID;
+		}
+		/* whether the paths lie one after the other from the first, as walk and load leave them */
+		pooled = pooled && p == t->items[0].path + strings;
+		strings += len + 1;
+	}
+	return save(t, &src, strings, pooled, file);
+}
+
+int roz_tree_save_patched(const roz_tree *before, const roz_tree *part, const roz_tree_pick *picks,
+			  size_t npicks, const char *file)
+{
+	source src = {.before = before, .part = part, .picks = picks, .npicks = npicks};
+	roz_tree hdr;
+	size_t n, strings;
+	int rc;
+
+	if (!before || !part || !file || (npicks && !picks)) {
+		roz_error_set("roz_tree_save_patched: nothing to save or nowhere to save it");
+		return ROZ_EINVALID;
+	}
+	/* what roz_tree_patch would make of the header, counted by one merge without writing */
+	if ((rc = tree_patch_each(before, part, picks, npicks, NULL, NULL, NULL, &n, &strings)) < 0) {
+		roz_error_set("out of memory saving %s", file);
+		return rc;
+	}
+	memset(&hdr, 0, sizeof hdr);
+	hdr.n = n;
+	hdr.dev = part->dev ? part->dev : before->dev;
+	hdr.taken_ns = part->taken_ns;
+	hdr.truncated = before->truncated || part->truncated;
+	hdr.watch_id = part->watch_id;
+	hdr.watch_gen = part->watch_gen;
+	return save(&hdr, &src, strings, false, file);
+}
+
 static bool path_ok(const char *p, size_t len)
 {
 	const char *end = p + len;

@@ -18,11 +18,20 @@
  * it, and a save writes the pool as it is. The merge runs twice, first to
  * count the entries and the pool's bytes, then to fill them, so that each
  * is one allocation of the right size.
+ *
+ * A hook need not make the result at all: a fresh process pays a page
+ * fault for every page it fills, and the result is as large as the tree.
+ * It compares only what the patch takes out of the earlier tree
+ * (roz_tree_patch_dropped, a copy of those entries, their paths
+ * borrowed) with the walk, and saves the result as the merge produces it
+ * (roz_tree_save_patched, tree_file.c, through tree_patch_each).
  */
 #include "roz/tree.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "tree_int.h"
 
 /* Entries of the earlier tree a pick drops: items[lo..hi). */
 typedef struct span {
@@ -122,17 +131,19 @@ static int dropped(const roz_tree *before, const roz_tree_pick *picks, size_t np
 }
 
 /*
- * The merge of `before` less the spans `drop` with `part`, into out->items
- * and `pool` when they are given; else only counted into *n and *bytes.
+ * The merge of `before` less the spans `drop` with `part`, in path order:
+ * each(ud, e) for every entry of the result (when each is given), gone(ud,
+ * e) for every entry of `before` it does not keep (dropped by a pick, or
+ * listed again by the walk); the result's entries and path bytes counted
+ * into *n and *bytes.
  */
-static void merge(const roz_tree *before, const roz_tree *part, const span *drop, size_t ndrop, roz_tree *out,
-		  char *pool, size_t *n, size_t *bytes)
+static void merge(const roz_tree *before, const roz_tree *part, const span *drop, size_t ndrop,
+		  tree_each_fn each, tree_each_fn gone, void *ud, size_t *n, size_t *bytes)
 {
 	size_t i = 0, j = 0, d = 0, until = 0, k = 0, len = 0;
 
 	for (;;) {
 		const roz_tree_entry *e;
-		size_t sz;
 
 		/* step over what the picks drop: spans may nest or overlap, so keep the furthest end */
 		while (i < before->n) {
@@ -143,11 +154,16 @@ static void merge(const roz_tree *before, const roz_tree *part, const span *drop
 			}
 			if (i >= until)
 				break;
+			if (gone)
+				for (; i < until; i++)
+					gone(ud, &before->items[i]);
 			i = until;
 		}
 		if (i < before->n && j < part->n) {
 			int c = strcmp(before->items[i].path, part->items[j].path);
 
+			if (c == 0 && gone)
+				gone(ud, &before->items[i]);
 			if (c == 0)
 				i++; /* listed again: the walk's is now */
 			e = c < 0 ? &before->items[i++] : &part->items[j++];
@@ -158,16 +174,44 @@ static void merge(const roz_tree *before, const roz_tree *part, const span *drop
 		} else {
 			break;
 		}
-		sz = strlen(e->path) + 1;
-		if (pool) {
-			out->items[k] = *e;
-			out->items[k].path = memcpy(pool + len, e->path, sz);
-		}
+		if (each)
+			each(ud, e);
 		k++;
-		len += sz;
+		len += strlen(e->path) + 1;
 	}
 	*n = k;
 	*bytes = len;
+}
+
+int tree_patch_each(const roz_tree *before, const roz_tree *part, const roz_tree_pick *picks, size_t npicks,
+		    tree_each_fn each, tree_each_fn gone, void *ud, size_t *n, size_t *bytes)
+{
+	span *drop = NULL;
+	size_t ndrop;
+	int rc;
+
+	if ((rc = dropped(before, picks, npicks, &drop, &ndrop)) < 0)
+		return rc;
+	merge(before, part, drop, ndrop, each, gone, ud, n, bytes);
+	roz_free(drop);
+	return ROZ_OK;
+}
+
+/* Filling the result of a patch: its entries, their paths copied into one pool. */
+typedef struct fill {
+	roz_tree *out;
+	char *pool;
+	size_t k, len;
+} fill;
+
+static void fill_one(void *ud, const roz_tree_entry *e)
+{
+	fill *f = ud;
+	size_t sz = strlen(e->path) + 1;
+
+	f->out->items[f->k] = *e;
+	f->out->items[f->k++].path = memcpy(f->pool + f->len, e->path, sz);
+	f->len += sz;
 }
 
 int roz_tree_patch(const roz_tree *before, const roz_tree *part, const roz_tree_pick *picks, size_t npicks,
@@ -175,7 +219,7 @@ int roz_tree_patch(const roz_tree *before, const roz_tree *part, const roz_tree_
 {
 	span *drop = NULL;
 	size_t ndrop, n, bytes;
-	char *pool = NULL;
+	fill f = {out, NULL, 0, 0};
 	int rc;
 
 	if (!out) {
@@ -189,16 +233,16 @@ int roz_tree_patch(const roz_tree *before, const roz_tree *part, const roz_tree_
 	}
 	if ((rc = dropped(before, picks, npicks, &drop, &ndrop)) < 0)
 		goto done;
-	merge(before, part, drop, ndrop, out, NULL, &n, &bytes);
+	merge(before, part, drop, ndrop, NULL, NULL, NULL, &n, &bytes);
 	if (n) {
 		if (n > (size_t)-1 / sizeof *out->items || !(out->items = roz_malloc(n * sizeof *out->items)) ||
-		    !(pool = roz_malloc(bytes))) {
+		    !(f.pool = roz_malloc(bytes))) {
 			roz_free(out->items);
 			out->items = NULL;
 			rc = ROZ_ENOMEM;
 			goto done;
 		}
-		merge(before, part, drop, ndrop, out, pool, &n, &bytes);
+		merge(before, part, drop, ndrop, fill_one, NULL, &f, &n, &bytes);
 		out->n = n; /* items[0].path is the pool */
 	}
 	out->dev = part->dev ? part->dev : before->dev;
@@ -211,4 +255,43 @@ done:
 		roz_error_set("out of memory patching a snapshot");
 	roz_free(drop);
 	return rc;
+}
+
+/* Collecting what a patch does not keep of the earlier tree. */
+typedef struct gone_list {
+	roz_tree_entry *items;
+	size_t n, cap;
+	bool oom;
+} gone_list;
+
+static void gone_one(void *ud, const roz_tree_entry *e)
+{
+	gone_list *g = ud;
+
+	if (g->oom)
+		return;
+	if (roz_alloc_array_reserve((void **)&g->items, &g->cap, sizeof *g->items, g->n + 1) < 0) {
+		g->oom = true;
+		return;
+	}
+	g->items[g->n++] = *e;
+}
+
+int roz_tree_patch_dropped(const roz_tree *before, const roz_tree *part, const roz_tree_pick *picks,
+			   size_t npicks, roz_tree_entry **out, size_t *n, size_t *kept)
+{
+	gone_list g = {NULL, 0, 0, false};
+	size_t bytes;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((rc = tree_patch_each(before, part, picks, npicks, NULL, gone_one, &g, kept, &bytes)) < 0 || g.oom) {
+		roz_free(g.items);
+		roz_error_set("out of memory patching a snapshot");
+		return ROZ_ENOMEM;
+	}
+	*out = g.items;
+	*n = g.n;
+	return ROZ_OK;
 }

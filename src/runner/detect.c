@@ -224,11 +224,36 @@ out:
 	return rc;
 }
 
-/* The picked walk: what moved, and every other name of a file that did. */
-static int look_again(gov_run *g, const roz_tree *before, const roz_watch_answer *a, roz_tree *t)
+/*
+ * What a look found: the whole tree (picks NULL), or a walk of only what
+ * moved (t) with the picks it walked and what it takes out of the snapshot
+ * (gone: copies of the snapshot's entries, their paths the snapshot's),
+ * to be compared and saved without the whole patched tree being made
+ * (roz_tree_patch_dropped, roz_tree_save_patched).
+ */
+typedef struct sight {
+	roz_tree t;
+	roz_tree_pick *picks;
+	size_t npicks;
+	roz_tree_entry *gone;
+	size_t ngone, kept; /* kept: the entries of the snapshot brought up to date */
+	size_t moved;       /* paths the watcher named (SIZE_MAX: a whole walk) */
+	roz_watch_answer ans; /* the watcher's answer, which holds most of the picks' paths */
+} sight;
+
+static void sight_dispose(sight *n)
+{
+	roz_tree_dispose(&n->t);
+	roz_free(n->picks);
+	roz_free(n->gone);
+	roz_watch_answer_dispose(&n->ans);
+	memset(n, 0, sizeof *n);
+}
+
+/* The picked walk: what moved, .orchestration/, and every other name of a file that did. */
+static int look_again(gov_run *g, const roz_tree *before, const roz_watch_answer *a, sight *out)
 {
 	static const roz_tree_pick orch = {ROZ_ORCH_DIR, true};
-	roz_tree part = {0};
 	roz_tree_pick *more = NULL, *picks;
 	size_t nmore = 0, n = 0;
 	bool orch_in = false;
@@ -258,59 +283,72 @@ static int look_again(gov_run *g, const roz_tree *before, const roz_watch_answer
 	walk_opts(g, &o);
 	o.only = picks;
 	o.nonly = n;
-	if ((rc = roz_tree_walk(g->orch.root, &o, &part)) == ROZ_OK && !part.truncated &&
-	    (rc = other_names(before, &part, picks, n, &more, &nmore)) == ROZ_OK && more) {
-		roz_tree_dispose(&part);
+	if ((rc = roz_tree_walk(g->orch.root, &o, &out->t)) == ROZ_OK && !out->t.truncated &&
+	    (rc = other_names(before, &out->t, picks, n, &more, &nmore)) == ROZ_OK && more) {
+		roz_tree_dispose(&out->t);
 		o.only = more;
 		o.nonly = nmore;
-		rc = roz_tree_walk(g->orch.root, &o, &part);
+		rc = roz_tree_walk(g->orch.root, &o, &out->t);
 	}
-	if (rc == ROZ_OK && part.truncated)
+	if (more) {
+		roz_free(picks);
+		picks = more;
+		n = nmore;
+	}
+	out->picks = picks; /* their paths are the answer's, the snapshot's, or orch's: kept with them */
+	out->npicks = n;
+	if (rc == ROZ_OK && out->t.truncated)
 		rc = ROZ_ERROR;
 	if (rc == ROZ_OK)
-		rc = roz_tree_patch(before, &part, more ? more : picks, more ? nmore : n, t);
-	if (rc == ROZ_OK && t->n > (g->detect_max ? g->detect_max : ROZ_TREE_MAX_ENTRIES)) {
-		roz_tree_dispose(t);
-		rc = ROZ_ERROR; /* grown past the bound: the walk says so */
+		rc = roz_tree_patch_dropped(before, &out->t, picks, n, &out->gone, &out->ngone, &out->kept);
+	if (rc == ROZ_OK && out->kept > (g->detect_max ? g->detect_max : ROZ_TREE_MAX_ENTRIES))
+		rc = ROZ_ERROR; /* grown past the bound: the whole walk says so */
+	if (rc != ROZ_OK && rc != ROZ_ENOMEM) {
+		roz_tree_dispose(&out->t);
+		roz_free(out->picks);
+		roz_free(out->gone);
+		out->picks = NULL;
+		out->gone = NULL;
+		out->npicks = out->ngone = out->kept = 0;
 	}
-	roz_tree_dispose(&part);
-	roz_free(more);
-	roz_free(picks);
 	return rc;
 }
 
 /*
- * The tree now, into *t: when `before` was stamped by the watcher that
- * answers and it knows what moved since, only that is walked again and
- * `before` brought up to date (*moved: how many paths the watcher named);
- * otherwise the whole tree is walked (*moved: SIZE_MAX), stamped with the
- * watcher's generation asked before the walk began, so what moves during
- * the walk is looked at again next time. Returns what walk() returns.
+ * The tree now, into *out: when `before` was stamped by the watcher that
+ * answers and it knows what moved since, only that is walked again
+ * (out->picks set, out->moved how many paths the watcher named);
+ * otherwise the whole tree is walked (out->picks NULL, out->moved
+ * SIZE_MAX). Either is stamped with the watcher's generation, asked
+ * before the walk began, so what moves during the walk is looked at again
+ * next time. Returns what walk() returns.
  */
-static int look(gov_run *g, const roz_env *env, const roz_tree *before, roz_tree *t, size_t *moved,
-		roz_hook_result *res, const char *event)
+static int look(gov_run *g, const roz_env *env, const roz_tree *before, sight *out, roz_hook_result *res,
+		const char *event)
 {
 	roz_watch_answer a = {0};
 	int asked = ask_watcher(g, env, before, &a), rc = ROZ_ERROR;
 
-	*moved = SIZE_MAX;
+	memset(out, 0, sizeof *out);
+	out->moved = SIZE_MAX;
 	if (asked == ROZ_ENOMEM)
 		return asked;
 	if (asked == ROZ_OK && a.known && before && !moves_ignores(&a)) {
-		if ((rc = look_again(g, before, &a, t)) == ROZ_ENOMEM) {
+		if ((rc = look_again(g, before, &a, out)) == ROZ_ENOMEM) {
 			roz_watch_answer_dispose(&a);
+			sight_dispose(out);
 			return rc;
 		}
 		if (rc == ROZ_OK)
-			*moved = a.n;
+			out->moved = a.n;
 	}
 	if (rc != ROZ_OK)
-		rc = walk(g, t, res, event);
+		rc = walk(g, &out->t, res, event);
 	if (rc == ROZ_OK && asked == ROZ_OK) {
-		t->watch_id = a.id;
-		t->watch_gen = a.gen;
+		out->t.watch_id = a.id;
+		out->t.watch_gen = a.gen;
 	}
-	roz_watch_answer_dispose(&a);
+	out->ans = a; /* the picks' paths live in it */
 	return rc;
 }
 
@@ -334,8 +372,7 @@ static void too_large(const gov_run *g, roz_session *s, roz_hook_result *res)
 int gov_detect_pre(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_hook_result *res)
 {
 	char *path = NULL;
-	roz_tree t = {0};
-	size_t moved;
+	sight now = {0};
 	int rc;
 
 	if (!g->detects)
@@ -351,13 +388,13 @@ int gov_detect_pre(gov_run *g, const roz_hook_input *in, const roz_env *env, roz
 		goto out;
 	}
 	/* the session's first call here: what the tree holds before it (or that it is too large) */
-	if ((rc = look(g, env, NULL, &t, &moved, res, "pre-tool-use")) < 0 && rc != ROZ_EINVALID)
+	if ((rc = look(g, env, NULL, &now, res, "pre-tool-use")) < 0 && rc != ROZ_EINVALID)
 		goto out;
-	rc = roz_tree_save(&t, path);
+	rc = roz_tree_save(&now.t, path);
 out:
 	if (rc < 0 && rc != ROZ_ENOMEM && rc != ROZ_EINVALID)
 		warn(res, "pre-tool-use", roz_error_last());
-	roz_tree_dispose(&t);
+	sight_dispose(&now);
 	roz_free(path);
 	return rc == ROZ_ENOMEM ? rc : ROZ_OK;
 }
@@ -516,7 +553,7 @@ static int stale_after_the_fact(gov_run *g, const roz_hook_input *in, const roz_
 				roz_digest_sha256_hex(d->before, d->before_len, bh);
 			if (seen_ns > before->taken_ns) {
 				if (d->before && strcmp(bh, seen->hash) != 0) {
-					/* it changed after the snapshot and before the session looked: not known */
+					/* it changed after the snapshot and before the session seen: not known */
 					roz_free(d->before);
 					d->before = NULL;
 					d->before_len = 0;
@@ -538,15 +575,16 @@ static int stale_after_the_fact(gov_run *g, const roz_hook_input *in, const roz_
 int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s,
 		    roz_hook_result *res)
 {
-	roz_tree before = {0}, after = {0};
+	roz_tree before = {0};
+	sight now = {0};
 	roz_changes ch = {0};
 	roz_gov_world w;
 	roz_buf list = ROZ_BUF_INIT, undo = ROZ_BUF_INIT;
 	char *path = NULL;
 	struct stat root_st;
-	size_t others = 0, nviol = 0;
+	size_t others = 0, nviol = 0, kept;
 	int64_t since;
-	size_t moved = SIZE_MAX;
+	bool moved;
 	int rc, loaded;
 
 	if (!g->detects || !s)
@@ -563,10 +601,10 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 		rc = ROZ_OK;
 		goto out;
 	}
-	rc = look(g, env, loaded == ROZ_OK ? &before : NULL, &after, &moved, res, "post-tool-use");
+	rc = look(g, env, loaded == ROZ_OK ? &before : NULL, &now, res, "post-tool-use");
 	if (rc == ROZ_EINVALID) {
 		too_large(g, s, res);
-		rc = roz_tree_save(&after, path);
+		rc = roz_tree_save(&now.t, path);
 		goto out;
 	}
 	if (rc < 0)
@@ -577,7 +615,7 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 		 * the first sight of the tree. Judging against nothing would take every
 		 * file changed in place for one created, and tell the agent to delete it.
 		 */
-		rc = roz_tree_save(&after, path);
+		rc = roz_tree_save(&now.t, path);
 		goto out;
 	}
 	if (stat(g->orch.root, &root_st) < 0) {
@@ -585,13 +623,29 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 		rc = ROZ_EIO;
 		goto out;
 	}
-	if ((rc = roz_tree_diff(&before, &after, ns_of(root_st.st_ctim), since, &ch, &others)) < 0)
+	if (now.picks) {
+		/* only what moved was walked: it is compared with what the snapshot held of it */
+		roz_tree was = before;
+
+		was.items = now.gone;
+		was.n = now.ngone;
+		rc = roz_tree_diff(&was, &now.t, ns_of(root_st.st_ctim), since, &ch, &others);
+		kept = now.kept;
+	} else {
+		rc = roz_tree_diff(&before, &now.t, ns_of(root_st.st_ctim), since, &ch, &others);
+		kept = now.t.n;
+	}
+	if (rc < 0)
 		goto out;
 	/* saved when it differs, or its stamp moved past paths that moved (not asked about again) */
-	if ((ch.n || others || before.n != after.n || after.watch_id != before.watch_id ||
-	     (moved && after.watch_gen != before.watch_gen)) &&
-	    (rc = roz_tree_save(&after, path)) < 0)
-		goto out;
+	moved = now.moved != 0;
+	if (ch.n || others || before.n != kept || now.t.watch_id != before.watch_id ||
+	    (moved && now.t.watch_gen != before.watch_gen)) {
+		rc = now.picks ? roz_tree_save_patched(&before, &now.t, now.picks, now.npicks, path)
+			       : roz_tree_save(&now.t, path);
+		if (rc < 0)
+			goto out;
+	}
 	g->detected_run = true;
 	/* judging needs the intents, read only when something changed */
 	if (ch.n && (rc = roz_orchestration_load(&g->orch, ROZ_ORCH_INTENTS)) < 0)
@@ -642,8 +696,8 @@ out:
 	roz_buf_dispose(&list);
 	roz_buf_dispose(&undo);
 	roz_changes_dispose(&ch);
+	sight_dispose(&now);
 	roz_tree_dispose(&before);
-	roz_tree_dispose(&after);
 	roz_free(path);
 	return rc == ROZ_ENOMEM ? rc : ROZ_OK;
 }

@@ -10,6 +10,7 @@
 #include "support.h"
 
 #include "roz/tree.h"
+#include "roz/tree_diff.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -1081,6 +1082,45 @@ static void one_round(const char *root, uint64_t seed)
 	walk(root, &whole, &w1);
 	assert_false(w1.truncated);
 	assert_same_entries(&patched, &w1);
+	/* the same, saved as it is merged and never made, reads back whole */
+	{
+		char *file = t_sprintf("%s.snap", root);
+		roz_tree back;
+
+		part.watch_id = 7;
+		part.watch_gen = seed;
+		assert_int_equal(roz_tree_save_patched(&w0, &part, picks, n, file), ROZ_OK);
+		assert_int_equal(roz_tree_load(file, &back), ROZ_OK);
+		assert_same_entries(&back, &w1);
+		assert_true(back.watch_id == 7 && back.watch_gen == seed);
+		roz_tree_dispose(&back);
+		unlink(file);
+		free(file);
+	}
+	/* what the patch takes out, compared with the part, says what comparing the whole trees says */
+	{
+		roz_tree_entry *gone;
+		size_t ngone, kept, others_a = 0, others_b = 0;
+		roz_tree was = w0;
+		roz_changes a = {0}, b = {0};
+
+		assert_int_equal(roz_tree_patch_dropped(&w0, &part, picks, n, &gone, &ngone, &kept), ROZ_OK);
+		assert_int_equal(kept, patched.n);
+		assert_int_equal(w0.n - ngone + part.n, kept);
+		was.items = gone;
+		was.n = ngone;
+		assert_int_equal(roz_tree_diff(&was, &part, 0, 0, &a, &others_a), ROZ_OK);
+		assert_int_equal(roz_tree_diff(&w0, &patched, 0, 0, &b, &others_b), ROZ_OK);
+		assert_int_equal(a.n, b.n);
+		assert_int_equal(others_a, others_b);
+		for (size_t i = 0; i < a.n; i++) {
+			assert_string_equal(a.items[i].path, b.items[i].path);
+			assert_int_equal(a.items[i].kind, b.items[i].kind);
+		}
+		roz_changes_dispose(&a);
+		roz_changes_dispose(&b);
+		roz_free(gone);
+	}
 	/* the part is exactly what the whole walk lists of the picks and their way */
 	{
 		size_t k = 0;

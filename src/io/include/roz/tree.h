@@ -114,6 +114,24 @@ int roz_tree_walk(const char *root, const roz_tree_opts *o, roz_tree *out) ROZ_W
 int roz_tree_patch(const roz_tree *before, const roz_tree *part, const roz_tree_pick *picks, size_t npicks,
 		   roz_tree *out) ROZ_WARN_UNUSED;
 
+/*
+ * What roz_tree_patch would take out of `before` (the entries it drops or
+ * finds listed again in `part`), as *n copies of those entries whose paths
+ * are before's (the caller frees only *out, with roz_free), and how many
+ * entries the patched tree would hold in *kept; the patched tree itself is
+ * not made. Comparing those with `part` is comparing `before` with the
+ * patched tree. ROZ_OK, ROZ_ENOMEM.
+ */
+int roz_tree_patch_dropped(const roz_tree *before, const roz_tree *part, const roz_tree_pick *picks,
+			   size_t npicks, roz_tree_entry **out, size_t *n, size_t *kept) ROZ_WARN_UNUSED;
+
+/*
+ * Save to `file` the tree roz_tree_patch(before, part, picks) would make,
+ * as it is merged, without making it. ROZ_OK, ROZ_EIO, ROZ_ENOMEM.
+ */
+int roz_tree_save_patched(const roz_tree *before, const roz_tree *part, const roz_tree_pick *picks,
+			  size_t npicks, const char *file) ROZ_WARN_UNUSED;
+
 /* The entry for `path`, or NULL (binary search). */
 const roz_tree_entry *roz_tree_find(const roz_tree *t, const char *path);
 
