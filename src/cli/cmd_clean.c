@@ -195,7 +195,7 @@ static void empty_dir(int at, const char *name)
  * Detection's snapshots (<storage>/trees/<session>-<root>.tree, and the
  * copies of files the session changed, <session>-<root>.files/) go with
  * their session: those of sessions removed now, and those no session in
- * the store owns any more.
+ * the store owns any more. A watcher's notes go when a day old.
  */
 static void drop_snapshots(const roz_config *config, const cli_entry *e, size_t n, const plan *p)
 {
@@ -208,7 +208,16 @@ static void drop_snapshots(const roz_config *config, const cli_entry *e, size_t 
 		size_t len = strlen(de->d_name), sid_len;
 		bool owned = false;
 
-		/* a save cut short (a killed hook) leaves "<name>.tmp.<pid>" beside it */
+		/*
+		 * a save cut short (a killed hook) leaves "<name>.tmp.<pid>" beside it; a watcher's
+		 * notes (watch-<root>.start, .off, roz/watch.h) say nothing after a day
+		 */
+		if (strncmp(de->d_name, "watch-", 6) == 0) {
+			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+			    st.st_mtime < time(NULL) - 86400)
+				(void)unlinkat(dirfd(d), de->d_name, 0);
+			continue;
+		}
 		if (strstr(de->d_name, ".tree.tmp.")) {
 			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 			    st.st_mtime < time(NULL) - 3600)

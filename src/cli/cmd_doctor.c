@@ -35,6 +35,7 @@
 #include "roz/matcher.h"
 #include "roz/orchestration.h"
 #include "roz/tree.h"
+#include "roz/watch.h"
 #include "roz/runner.h"
 #include "roz/version.h"
 
@@ -1003,7 +1004,74 @@ static void ignore_bad_lines(const char *root)
  * walk costs here, and when the tree is past the walk's bound, that changes
  * are judged by the command line only.
  */
-static void check_detection(doctor *d, const roz_orchestration *o, const char *root, uint32_t max)
+/* The user's inotify watch limit, or 0 when it cannot be read. */
+static unsigned long inotify_watch_limit(void)
+{
+	FILE *f = fopen("/proc/sys/fs/inotify/max_user_watches", "re");
+	unsigned long n = 0;
+
+	if (f) {
+		if (fscanf(f, "%lu", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	return n;
+}
+
+/* Whether the repository's watcher answers, and if it cannot watch, why (roz/watch.h). */
+static void check_watcher(const roz_config *config, const roz_orchestration *o, const char *root,
+			  const roz_tree *t)
+{
+	roz_watch_answer a;
+	struct timespec now;
+	char *why = NULL, *safe;
+	size_t dirs = 0;
+	unsigned long limit = inotify_watch_limit();
+	int rc;
+
+	if (!config->gov_detect_watch) {
+		notice("governance: detection walks the whole tree after each call ([governance] detect_watch = "
+		       "false)");
+		return;
+	}
+	for (size_t i = 0; i < t->n; i++)
+		dirs += (t->items[i].mode & S_IFMT) == S_IFDIR;
+	if (limit && dirs + 1 > limit / 2)
+		warn("raise it: sysctl fs.inotify.max_user_watches=524288 (and in /etc/sysctl.d/ to keep it)",
+		     "governance: %s has %zu directories to watch and your inotify watch limit is %lu, shared by "
+		     "every program that watches files",
+		     root ? root : "?", dirs + 1, limit);
+	rc = roz_watch_ask(o->root, 0, 0, 2000, &a);
+	if (rc == ROZ_OK) {
+		pass("governance: the watcher of %s answers: after each call detection looks only at what moved",
+		     root ? root : "?");
+		roz_watch_answer_dispose(&a);
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (rc == ROZ_ENOTFOUND && config->storage_path &&
+	    roz_watch_is_off(config->storage_path, o->root, (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec,
+			     &why)) {
+		safe = cli_safe(why ? why : "it could not", false);
+		warn("fix what it says; roz tries again an hour after the note (or delete the note: roz watch "
+		     "--status says where it is)",
+		     "governance: no watcher can watch %s: %s; each governed call walks the whole tree",
+		     root ? root : "?", safe ? safe : "?");
+		roz_free(safe);
+		roz_free(why);
+		return;
+	}
+	if (rc == ROZ_ENOTFOUND)
+		notice("governance: no watcher of %s is running; the next governed call starts one", root ? root : "?");
+	else
+		warn("stop the process that answers (roz watch --status says what answers); until then each call "
+		     "walks the whole tree",
+		     "governance: the watcher of %s does not answer properly (%s)", root ? root : "?",
+		     roz_error_last());
+}
+
+static void check_detection(doctor *d, const roz_config *config, const roz_orchestration *o, const char *root,
+			    uint32_t max)
 {
 	roz_tree_opts opts = {.max_entries = max, .extra = o->have_ignore ? &o->ignore : NULL, .fold_case = o->fold_case};
 	roz_tree t = {0};
@@ -1031,7 +1099,9 @@ static void check_detection(doctor *d, const roz_orchestration *o, const char *r
 		     "to walk after every call ([governance] detect_max_entries)",
 		     root ? root : "?", (unsigned)max);
 	else
-		pass("governance: detection walks %zu entries here in %.1f ms after each governed call", t.n, ms);
+		pass("governance: detection sees %zu entries here (a whole walk takes %.1f ms)", t.n, ms);
+	if (rc == ROZ_OK && !t.truncated)
+		check_watcher(config, o, root, &t);
 	roz_tree_dispose(&t);
 }
 
@@ -1082,7 +1152,7 @@ static void check_governance(doctor *d, const roz_config *config)
 			     "governance: no intent is IN_PROGRESS, so every change in %s will be refused",
 			     root ? root : "?");
 	}
-	check_detection(d, &o, root, config->gov_detect ? config->gov_detect_max : 0);
+	check_detection(d, config, &o, root, config->gov_detect ? config->gov_detect_max : 0);
 	if (o.ignore_problem) {
 		char *ig = cli_safe(o.ignore_problem, false);
 		bool lines = o.have_ignore;

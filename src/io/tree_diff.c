@@ -105,7 +105,8 @@ int roz_tree_diff(const roz_tree *before, const roz_tree *after, int64_t root_ct
 		}
 	}
 	/* a removal and a creation of the same file are a rename (creations sorted by inode) */
-	qsort(born, nborn, sizeof *born, by_ino);
+	if (nborn)
+		qsort(born, nborn, sizeof *born, by_ino);
 	for (size_t g = 0; g < ngone; g++) {
 		size_t lo = 0, hi = nborn;
 

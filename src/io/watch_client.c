@@ -73,20 +73,22 @@ static bool same_user(int fd)
 	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) == 0 && cr.uid == getuid();
 }
 
-/* The answer's text (header line and picks) into *out. */
-static int parse(char *text, size_t len, roz_watch_answer *out)
+int roz_watch_answer_parse(char *text, size_t len, roz_watch_answer *out)
 {
 	char *nl = memchr(text, '\n', len), *p, *end = text + len;
 	unsigned long long id, gen;
 	int known;
 	size_t n, i = 0;
 
+	memset(out, 0, sizeof *out);
 	if (!nl)
 		return ROZ_EIO;
 	*nl = '\0';
 	if (sscanf(text, "roz-watch 1 %llx %llu %d %zu", &id, &gen, &known, &n) != 4 || (known != 0 && known != 1) ||
-	    n > len)
+	    n > len || (!known && n)) {
+		*nl = '\n';
 		return ROZ_EIO;
+	}
 	out->id = id;
 	out->gen = gen;
 	out->known = known == 1;
@@ -96,16 +98,23 @@ static int parse(char *text, size_t len, roz_watch_answer *out)
 		char *z;
 
 		if (p >= end || (*p != 'd' && *p != 's') || !(z = memchr(p + 1, '\0', (size_t)(end - p - 1))) ||
-		    z == p + 1)
+		    z == p + 1 || (i && strcmp(out->picks[i - 1].path, p + 1) >= 0)) {
+			/* not a pick, or not after the last: not a watcher's answer */
+			roz_free(out->picks);
+			memset(out, 0, sizeof *out);
+			*nl = '\n';
 			return ROZ_EIO;
+		}
 		out->picks[i].deep = *p == 'd';
 		out->picks[i].path = p + 1;
-		if (i && strcmp(out->picks[i - 1].path, out->picks[i].path) >= 0)
-			return ROZ_EIO; /* not sorted, or twice: not a watcher's answer */
 		p = z + 1;
 	}
-	if (p != end)
+	if (p != end) {
+		roz_free(out->picks);
+		memset(out, 0, sizeof *out);
+		*nl = '\n';
 		return ROZ_EIO;
+	}
 	out->n = n;
 	out->pool = text;
 	return ROZ_OK;
@@ -181,7 +190,7 @@ int roz_watch_ask(const char *root, uint64_t id, uint64_t since, int timeout_ms,
 	close(fd);
 	if (rc == ROZ_OK) {
 		got.ptr[got.len] = '\0';
-		if ((rc = parse(got.ptr, got.len, out)) == ROZ_OK) {
+		if ((rc = roz_watch_answer_parse(got.ptr, got.len, out)) == ROZ_OK) {
 			got.ptr = NULL; /* the pool now */
 			got.len = got.cap = 0;
 		} else if (rc == ROZ_EIO) {

@@ -486,12 +486,16 @@ static void a_person_accepts_what_the_agent_may_not(void **state)
 	t_run_roz(&r, NULL, (const char *const *)f.env, accept);
 	assert_int_equal(r.status, 1); /* nothing left to accept */
 	t_run_dispose(&r);
-	/* doctor says what the walk costs here */
+	/* doctor says what a whole walk costs here, and whether the watcher answers */
 	{
 		const char *doctor[] = {"doctor", NULL};
 
 		t_run_roz(&r, NULL, (const char *const *)f.env, doctor);
-		assert_non_null(strstr(r.out, "governance: detection walks "));
+		assert_non_null(strstr(r.out, "governance: detection sees "));
+		if (watching)
+			assert_non_null(strstr(r.out, "the watcher of "));
+		else
+			assert_non_null(strstr(r.out, "detect_watch = false"));
 		t_run_dispose(&r);
 	}
 	assert_int_equal(chdir(old), 0);
@@ -836,7 +840,8 @@ static void roz_clean_drops_snapshots_no_session_owns(void **state)
 	/* an old orphan, an old torn save, a fresh orphan (a session's first call, not yet stored) */
 	cmd = t_sprintf("cd '%s' && mkdir gone-0123456789abcdef.files && touch gone-0123456789abcdef.files/ab && "
 			"touch -d '2 hours ago' gone-0123456789abcdef.tree gone-0123456789abcdef.files "
-			"x.tree.tmp.42 '%s' && touch new-0123456789abcdef.tree",
+			"x.tree.tmp.42 '%s' && touch new-0123456789abcdef.tree && "
+			"touch -d '2 days ago' watch-0123456789abcdef.off && touch watch-fedcba9876543210.off",
 			trees, owned);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
@@ -857,6 +862,13 @@ static void roz_clean_drops_snapshots_no_session_owns(void **state)
 	free(cmd);
 	cmd = t_sprintf("%s/x.tree.tmp.42", trees);
 	assert_int_not_equal(access(cmd, F_OK), 0);
+	free(cmd);
+	/* a watcher's note goes when a day old, not before */
+	cmd = t_sprintf("%s/watch-0123456789abcdef.off", trees);
+	assert_int_not_equal(access(cmd, F_OK), 0);
+	free(cmd);
+	cmd = t_sprintf("%s/watch-fedcba9876543210.off", trees);
+	assert_int_equal(access(cmd, F_OK), 0);
 	free(cmd);
 	free(owned);
 	free(trees);

@@ -87,6 +87,17 @@ int roz_watch_ask(const char *root, uint64_t id, uint64_t since, int timeout_ms,
 void roz_watch_answer_dispose(roz_watch_answer *a);
 
 /*
+ * Read an answer's text (`len` bytes at `text`, allocated with roz_malloc,
+ * with a NUL after them) into *out, which then owns `text` (freed by
+ * roz_watch_answer_dispose). An answer is one line, "roz-watch 1 <id hex>
+ * <gen> <known 0|1> <n>", then n picks, each 'd' (deep) or 's' and a
+ * non-empty path ending in a NUL, strictly sorted, and nothing after.
+ * ROZ_OK, ROZ_EIO (not an answer: *out empty, `text` still the caller's),
+ * ROZ_ENOMEM.
+ */
+int roz_watch_answer_parse(char *text, size_t len, roz_watch_answer *out) ROZ_WARN_UNUSED;
+
+/*
  * Start a watcher of `root` in the background, unless a note says it
  * cannot watch this root (less than an hour old) or one was started less
  * than ten seconds ago (it may still be walking): `exe` (roz) is run as
