@@ -80,8 +80,11 @@ if [[ $wants_roz -eq 1 ]]; then
   echo "run-all: roz under test: $(command -v roz) ($(roz --version 2>&1 | head -n 1))"
   # ROZ_* variables pass through to roz (see README.md) and change what the
   # roz-* scenarios expect; ROZ_HOME is replaced by a throwaway one per run.
-  stray="$(env | grep -E '^ROZ_' | grep -vE '^ROZ_(E2E_[A-Z_]*|HOME)=' | cut -d= -f1 | tr '\n' ' ')"
+  stray="$(env | grep -E '^ROZ_' | grep -vE '^ROZ_(E2E_[A-Z_]*|HOME|WATCH_IDLE_S)=' | cut -d= -f1 | tr '\n' ' ')"
   [[ -n "$stray" ]] && echo "run-all: warning: these variables reach roz and may change the results: $stray" >&2
+  # a repository's watcher (roz watch), started by a governed call, ends when its throwaway
+  # repository is removed, or at the latest this long after the run's last question
+  export ROZ_WATCH_IDLE_S="${ROZ_WATCH_IDLE_S:-120}"
 fi
 
 passed=0 failed=0 skipped=0
