@@ -19,35 +19,10 @@
 #define GOOD "active_intents:\n  - id: INT-001\n    name: One\n    status: IN_PROGRESS\n" \
 	     "    owned_scope: [\"src/**\"]\n"
 
-static int setup(void **state)
-{
-	*state = t_mkdtemp();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	t_rmtree(*state);
-	free(*state);
-	return 0;
-}
-
-static char *at(const char *dir, const char *rel)
-{
-	return t_sprintf("%s/%s", dir, rel);
-}
-
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char *p = at(dir, rel);
-
-	t_write_file(p, text);
-	free(p);
-}
 
 static void mkdirs(const char *dir, const char *rel)
 {
-	char *p = at(dir, rel), *q;
+	char *p = t_at(dir, rel), *q;
 
 	for (q = p + strlen(dir) + 1; (q = strchr(q, '/')); q++) {
 		*q = '\0';
@@ -66,7 +41,7 @@ static void find_from(const char *cwd, roz_orchestration *o)
 static void the_root_is_the_nearest_git_directory_up(void **state)
 {
 	const char *d = *state;
-	char *repo = at(d, "repo"), *deep = at(d, "repo/src/a/b"), *plain = at(d, "plain/x");
+	char *repo = t_at(d, "repo"), *deep = t_at(d, "repo/src/a/b"), *plain = t_at(d, "plain/x");
 	roz_orchestration o;
 
 	mkdirs(d, "repo/.git");
@@ -81,10 +56,10 @@ static void the_root_is_the_nearest_git_directory_up(void **state)
 	assert_string_equal(o.root, plain);
 	roz_orchestration_dispose(&o);
 	/* a .git file, as in a worktree or a submodule, marks a root too */
-	put(d, "plain/x/.git", "gitdir: /elsewhere\n");
+	t_put(d, "plain/x/.git", "gitdir: /elsewhere\n");
 	mkdirs(d, "plain/x/y");
 	{
-		char *y = at(d, "plain/x/y/");
+		char *y = t_at(d, "plain/x/y/");
 
 		find_from(y, &o);
 		assert_string_equal(o.root, plain);
@@ -104,14 +79,14 @@ static void a_repository_with_intents_is_governed_and_read(void **state)
 	roz_orchestration o;
 
 	mkdirs(d, "r/.git");
-	put(d, "r/.orchestration/active_intents.yaml", GOOD);
-	put(d, "r/.orchestration/.intentignore", "*.log\n[broken\n");
-	put(d, "r/.orchestration/CLAUDE.md", "- tests first\n");
+	t_put(d, "r/.orchestration/active_intents.yaml", GOOD);
+	t_put(d, "r/.orchestration/.intentignore", "*.log\n[broken\n");
+	t_put(d, "r/.orchestration/CLAUDE.md", "- tests first\n");
 	find_from(d, &o); /* the temp dir itself is not the repository */
 	assert_false(o.governed);
 	roz_orchestration_dispose(&o);
 	{
-		char *r = at(d, "r");
+		char *r = t_at(d, "r");
 
 		find_from(r, &o);
 		free(r);
@@ -146,9 +121,9 @@ static void an_unusable_intents_file_is_a_problem_with_its_position(void **state
 	mkdirs(d, "r/.git");
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		roz_orchestration o;
-		char *r = at(d, "r");
+		char *r = t_at(d, "r");
 
-		put(d, "r/.orchestration/active_intents.yaml", cases[i].text);
+		t_put(d, "r/.orchestration/active_intents.yaml", cases[i].text);
 		find_from(r, &o);
 		assert_int_equal(roz_orchestration_load(&o, ROZ_ORCH_INTENTS), ROZ_OK);
 		assert_true(o.governed);
@@ -165,7 +140,7 @@ static void an_unusable_intents_file_is_a_problem_with_its_position(void **state
 static void files_that_are_not_files_do_not_hang_or_pass(void **state)
 {
 	const char *d = *state;
-	char *fifo = at(d, "r/.orchestration/active_intents.yaml"), *r = at(d, "r");
+	char *fifo = t_at(d, "r/.orchestration/active_intents.yaml"), *r = t_at(d, "r");
 	roz_orchestration o;
 
 	mkdirs(d, "r/.git");
@@ -193,13 +168,13 @@ static void an_oversized_intents_file_is_refused(void **state)
 {
 	const char *d = *state;
 	size_t n = ROZ_INTENTS_MAX_BYTES + 10;
-	char *big = malloc(n + 1), *r = at(d, "r");
+	char *big = malloc(n + 1), *r = t_at(d, "r");
 	roz_orchestration o;
 
 	memset(big, '#', n);
 	big[n] = '\0';
 	mkdirs(d, "r/.git");
-	put(d, "r/.orchestration/active_intents.yaml", big);
+	t_put(d, "r/.orchestration/active_intents.yaml", big);
 	find_from(r, &o);
 	assert_int_equal(roz_orchestration_load(&o, ROZ_ORCH_INTENTS), ROZ_OK);
 	assert_false(o.intents_ok);
@@ -213,7 +188,7 @@ static void only_the_newest_lessons_of_a_huge_file_are_read(void **state)
 {
 	const char *d = *state;
 	size_t n = ROZ_ORCH_LESSONS_MAX + 4096;
-	char *big = malloc(n + 1), *r = at(d, "r");
+	char *big = malloc(n + 1), *r = t_at(d, "r");
 	roz_orchestration o;
 
 	for (size_t i = 0; i < n; i++)
@@ -221,8 +196,8 @@ static void only_the_newest_lessons_of_a_huge_file_are_read(void **state)
 	memcpy(big + n - 6, "NEWEST", 6);
 	big[n] = '\0';
 	mkdirs(d, "r/.git");
-	put(d, "r/.orchestration/active_intents.yaml", GOOD);
-	put(d, "r/.orchestration/CLAUDE.md", big);
+	t_put(d, "r/.orchestration/active_intents.yaml", GOOD);
+	t_put(d, "r/.orchestration/CLAUDE.md", big);
 	find_from(r, &o);
 	assert_int_equal(roz_orchestration_load(&o, ROZ_ORCH_LESSONS), ROZ_OK);
 	assert_int_equal(o.lessons_len, ROZ_ORCH_LESSONS_MAX);
@@ -237,12 +212,12 @@ static void only_the_newest_lessons_of_a_huge_file_are_read(void **state)
 static void parsed_intents_are_kept_until_the_file_changes(void **state)
 {
 	const char *d = *state;
-	char *r = at(d, "r"), *cache = at(d, "cache"), *file = at(d, "r/.orchestration/active_intents.yaml");
+	char *r = t_at(d, "r"), *cache = t_at(d, "cache"), *file = t_at(d, "r/.orchestration/active_intents.yaml");
 	roz_orchestration o;
 	struct stat st;
 
 	mkdirs(d, "r/.git");
-	put(d, "r/.orchestration/active_intents.yaml", GOOD);
+	t_put(d, "r/.orchestration/active_intents.yaml", GOOD);
 	for (int round = 0; round < 2; round++) {
 		find_from(r, &o);
 		o.cache_dir = cache;
@@ -255,7 +230,7 @@ static void parsed_intents_are_kept_until_the_file_changes(void **state)
 	assert_int_equal(stat(cache, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0700);
 	/* a changed file is parsed again, whatever the cache holds */
-	put(d, "r/.orchestration/active_intents.yaml",
+	t_put(d, "r/.orchestration/active_intents.yaml",
 	    "active_intents:\n  - id: INT-002\n    name: Two\n    status: DRAFT\n");
 	find_from(r, &o);
 	o.cache_dir = cache;
@@ -264,7 +239,7 @@ static void parsed_intents_are_kept_until_the_file_changes(void **state)
 	assert_string_equal(o.intents.items[0].id, "INT-002");
 	roz_orchestration_dispose(&o);
 	/* a broken file is never cached: its problem is found every time */
-	put(d, "r/.orchestration/active_intents.yaml", "active_intents: [\n");
+	t_put(d, "r/.orchestration/active_intents.yaml", "active_intents: [\n");
 	for (int round = 0; round < 2; round++) {
 		find_from(r, &o);
 		o.cache_dir = cache;
@@ -274,7 +249,7 @@ static void parsed_intents_are_kept_until_the_file_changes(void **state)
 		roz_orchestration_dispose(&o);
 	}
 	/* a cache that does not read back is no cache */
-	put(d, "r/.orchestration/active_intents.yaml", GOOD);
+	t_put(d, "r/.orchestration/active_intents.yaml", GOOD);
 	find_from(r, &o);
 	o.cache_dir = cache;
 	assert_int_equal(roz_orchestration_load(&o, ROZ_ORCH_INTENTS), ROZ_OK);
@@ -300,27 +275,27 @@ static void hashes_are_of_the_whole_content(void **state)
 {
 	const char *d = *state;
 	size_t n = 300 * 1024 + 7; /* more than one read block */
-	char *big = malloc(n + 1), *p = at(d, "f"), want[65], got[65];
+	char *big = malloc(n + 1), *p = t_at(d, "f"), want[65], got[65];
 
 	for (size_t i = 0; i < n; i++)
 		big[i] = (char)('a' + i % 23);
 	big[n] = '\0';
-	put(d, "f", big);
+	t_put(d, "f", big);
 	roz_digest_sha256_hex(big, n, want);
 	assert_int_equal(roz_orchestration_hash_file(NULL, p, got), ROZ_OK);
 	assert_string_equal(got, want);
 	/* an empty file has the empty digest */
-	put(d, "e", "");
+	t_put(d, "e", "");
 	free(p);
-	p = at(d, "e");
+	p = t_at(d, "e");
 	assert_int_equal(roz_orchestration_hash_file(NULL, p, got), ROZ_OK);
 	assert_string_equal(got, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 	free(p);
 	/* no file, or not a file: nothing to compare */
-	p = at(d, "missing");
+	p = t_at(d, "missing");
 	assert_int_equal(roz_orchestration_hash_file(NULL, p, got), ROZ_ENOTFOUND);
 	free(p);
-	p = at(d, "f/under-a-file");
+	p = t_at(d, "f/under-a-file");
 	assert_int_equal(roz_orchestration_hash_file(NULL, p, got), ROZ_ENOTFOUND);
 	free(p);
 	assert_int_equal(roz_orchestration_hash_file(NULL, d, got), ROZ_ENOTFOUND);
@@ -330,7 +305,7 @@ static void hashes_are_of_the_whole_content(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, t_setup_tmpdir, t_teardown_tmpdir)
 		T(the_root_is_the_nearest_git_directory_up),
 		T(a_repository_with_intents_is_governed_and_read),
 		T(an_unusable_intents_file_is_a_problem_with_its_position),

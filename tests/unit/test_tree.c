@@ -19,35 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
-static int setup(void **state)
-{
-	*state = t_mkdtemp();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	t_rmtree(*state);
-	free(*state);
-	return 0;
-}
-
-static char *at(const char *dir, const char *rel)
-{
-	return t_sprintf("%s/%s", dir, rel);
-}
-
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char *p = at(dir, rel);
-
-	t_write_file(p, text);
-	free(p);
-}
 
 static void mkdirs(const char *dir, const char *rel)
 {
-	char *p = at(dir, rel), *q;
+	char *p = t_at(dir, rel), *q;
 
 	for (q = p + strlen(dir) + 1; (q = strchr(q, '/')); q++) {
 		*q = '\0';
@@ -60,7 +35,7 @@ static void mkdirs(const char *dir, const char *rel)
 
 static void link_to(const char *dir, const char *target, const char *rel)
 {
-	char *p = at(dir, rel);
+	char *p = t_at(dir, rel);
 
 	assert_int_equal(symlink(target, p), 0);
 	free(p);
@@ -127,13 +102,13 @@ static void files_directories_and_links_are_listed_by_lstat(void **state)
 	roz_tree t;
 	char *p;
 
-	put(d, "src/main.c", "int main(void) { return 0; }\n");
-	put(d, "README", "hi\n");
+	t_put(d, "src/main.c", "int main(void) { return 0; }\n");
+	t_put(d, "README", "hi\n");
 	mkdirs(d, "empty");
 	link_to(d, "src", "to-dir");
 	link_to(d, "README", "to-file");
 	link_to(d, "nowhere", "dangling");
-	p = at(d, "fifo");
+	p = t_at(d, "fifo");
 	assert_int_equal(mkfifo(p, 0600), 0);
 	free(p);
 	assert_lists(d, NULL, "README\ndangling\nempty\nfifo\nsrc\nsrc/main.c\nto-dir\nto-file\n");
@@ -151,7 +126,7 @@ static void files_directories_and_links_are_listed_by_lstat(void **state)
 	assert_int_equal(find(&t, "to-file")->size, strlen("README"));
 	assert_true(S_ISLNK(find(&t, "dangling")->mode));
 	/* the fields are lstat's */
-	p = at(d, "src/main.c");
+	p = t_at(d, "src/main.c");
 	assert_int_equal(lstat(p, &st), 0);
 	free(p);
 	{
@@ -180,10 +155,10 @@ static void files_directories_and_links_are_listed_by_lstat(void **state)
 static void a_hard_link_counts_two(void **state)
 {
 	const char *d = *state;
-	char *a = at(d, "a"), *b = at(d, "b");
+	char *a = t_at(d, "a"), *b = t_at(d, "b");
 	roz_tree t;
 
-	put(d, "a", "x");
+	t_put(d, "a", "x");
 	assert_int_equal(link(a, b), 0);
 	walk(d, NULL, &t);
 	assert_int_equal(find(&t, "a")->nlink, 2);
@@ -198,13 +173,13 @@ static void git_directories_and_files_are_skipped_at_any_depth(void **state)
 {
 	const char *d = *state;
 
-	put(d, ".git/HEAD", "ref: refs/heads/main\n");
-	put(d, ".git/objects/ab/cdef", "blob");
-	put(d, "sub/.git", "gitdir: ../.git/modules/sub\n");
-	put(d, "sub/x", "");
-	put(d, "deep/er/.git/config", "");
-	put(d, "deep/er/y", "");
-	put(d, ".gitignore", "");
+	t_put(d, ".git/HEAD", "ref: refs/heads/main\n");
+	t_put(d, ".git/objects/ab/cdef", "blob");
+	t_put(d, "sub/.git", "gitdir: ../.git/modules/sub\n");
+	t_put(d, "sub/x", "");
+	t_put(d, "deep/er/.git/config", "");
+	t_put(d, "deep/er/y", "");
+	t_put(d, ".gitignore", "");
 	assert_lists(d, NULL, ".gitignore\ndeep\ndeep/er\ndeep/er/y\nsub\nsub/x\n");
 }
 
@@ -212,21 +187,21 @@ static void the_root_gitignore_and_info_exclude_are_applied(void **state)
 {
 	const char *d = *state;
 
-	put(d, ".gitignore", "# outputs\n*.o\nbuild/\n/top-only\n!keep.o\ndocs/*.html\n");
-	put(d, ".git/info/exclude", "local-notes\n");
-	put(d, "a.o", "");
-	put(d, "keep.o", "");
-	put(d, "src/b.o", "");
-	put(d, "src/b.c", "");
+	t_put(d, ".gitignore", "# outputs\n*.o\nbuild/\n/top-only\n!keep.o\ndocs/*.html\n");
+	t_put(d, ".git/info/exclude", "local-notes\n");
+	t_put(d, "a.o", "");
+	t_put(d, "keep.o", "");
+	t_put(d, "src/b.o", "");
+	t_put(d, "src/b.c", "");
 	/* dir-only: a directory named build is pruned, a file named build is not */
-	put(d, "build/out.bin", "");
-	put(d, "src/build", "a file");
-	put(d, "top-only", "");
-	put(d, "src/top-only", "");
-	put(d, "docs/index.html", "");
-	put(d, "docs/api/index.html", "");
-	put(d, "local-notes", "");
-	put(d, "src/local-notes", "");
+	t_put(d, "build/out.bin", "");
+	t_put(d, "src/build", "a file");
+	t_put(d, "top-only", "");
+	t_put(d, "src/top-only", "");
+	t_put(d, "docs/index.html", "");
+	t_put(d, "docs/api/index.html", "");
+	t_put(d, "local-notes", "");
+	t_put(d, "src/local-notes", "");
 	assert_lists(d, NULL,
 		     ".gitignore\ndocs\ndocs/api\ndocs/api/index.html\nkeep.o\nsrc\nsrc/b.c\nsrc/build\n"
 		     "src/top-only\n");
@@ -236,25 +211,25 @@ static void nested_gitignores_apply_below_their_directory(void **state)
 {
 	const char *d = *state;
 
-	put(d, ".gitignore", "*.log\ncache/\n");
+	t_put(d, ".gitignore", "*.log\ncache/\n");
 	/* relative to pkg/: anchored ones at pkg/, the others at any depth under it */
-	put(d, "pkg/.gitignore", "/only-here\nlib/gen\ntmp-*\n!important.log\n!tmp-keep\n");
-	put(d, "pkg/only-here", "");
-	put(d, "pkg/sub/only-here", "");
-	put(d, "pkg/lib/gen", "");
-	put(d, "pkg/sub/lib/gen", "");
-	put(d, "pkg/tmp-a", "");
-	put(d, "pkg/sub/tmp-b", "");
-	put(d, "pkg/sub/tmp-keep", "");
+	t_put(d, "pkg/.gitignore", "/only-here\nlib/gen\ntmp-*\n!important.log\n!tmp-keep\n");
+	t_put(d, "pkg/only-here", "");
+	t_put(d, "pkg/sub/only-here", "");
+	t_put(d, "pkg/lib/gen", "");
+	t_put(d, "pkg/sub/lib/gen", "");
+	t_put(d, "pkg/tmp-a", "");
+	t_put(d, "pkg/sub/tmp-b", "");
+	t_put(d, "pkg/sub/tmp-keep", "");
 	/* the deeper file takes back what the root's ignores; the root's still rules elsewhere */
-	put(d, "pkg/important.log", "");
-	put(d, "pkg/other.log", "");
-	put(d, "important.log", "");
-	put(d, "only-here", "");
-	put(d, "tmp-c", "");
+	t_put(d, "pkg/important.log", "");
+	t_put(d, "pkg/other.log", "");
+	t_put(d, "important.log", "");
+	t_put(d, "only-here", "");
+	t_put(d, "tmp-c", "");
 	/* a pruned directory's .gitignore is never read: nothing under it comes back */
-	put(d, "pkg/cache/.gitignore", "!*\n");
-	put(d, "pkg/cache/data", "");
+	t_put(d, "pkg/cache/.gitignore", "!*\n");
+	t_put(d, "pkg/cache/data", "");
 	assert_lists(d, NULL,
 		     ".gitignore\nonly-here\npkg\npkg/.gitignore\npkg/important.log\npkg/lib\npkg/sub\n"
 		     "pkg/sub/lib\npkg/sub/lib/gen\npkg/sub/only-here\npkg/sub/tmp-keep\ntmp-c\n");
@@ -265,11 +240,11 @@ static void an_ignored_directory_is_pruned(void **state)
 	const char *d = *state;
 	roz_tree t;
 
-	put(d, ".gitignore", "node_modules/\nvendor\n!vendor/keep\n");
-	put(d, "node_modules/a/index.js", "");
-	put(d, "node_modules/b/package.json", "");
-	put(d, "vendor/keep", "");
-	put(d, "app.js", "");
+	t_put(d, ".gitignore", "node_modules/\nvendor\n!vendor/keep\n");
+	t_put(d, "node_modules/a/index.js", "");
+	t_put(d, "node_modules/b/package.json", "");
+	t_put(d, "vendor/keep", "");
+	t_put(d, "app.js", "");
 	walk(d, NULL, &t);
 	assert_null(roz_tree_find(&t, "node_modules"));
 	assert_null(roz_tree_find(&t, "node_modules/a/index.js"));
@@ -286,15 +261,15 @@ static void orchestration_is_listed_whatever_the_rules_say(void **state)
 	roz_ignore extra = rules(".orchestration\n.orchestration/**\n*.md\n");
 	roz_tree_opts o = {.extra = &extra};
 
-	put(d, ".gitignore", ".orchestration/\n*.yaml\n*.md\n");
-	put(d, ".git/info/exclude", ".orchestration\n");
-	put(d, ".orchestration/active_intents.yaml", "active_intents: []\n");
-	put(d, ".orchestration/lessons.md", "");
-	put(d, ".orchestration/sub/.gitignore", "*\n");
-	put(d, ".orchestration/sub/x.yaml", "");
-	put(d, "other.yaml", "");
-	put(d, "sub/.orchestration/y", "");
-	put(d, "sub/.gitignore", ".orchestration/\n");
+	t_put(d, ".gitignore", ".orchestration/\n*.yaml\n*.md\n");
+	t_put(d, ".git/info/exclude", ".orchestration\n");
+	t_put(d, ".orchestration/active_intents.yaml", "active_intents: []\n");
+	t_put(d, ".orchestration/lessons.md", "");
+	t_put(d, ".orchestration/sub/.gitignore", "*\n");
+	t_put(d, ".orchestration/sub/x.yaml", "");
+	t_put(d, "other.yaml", "");
+	t_put(d, "sub/.orchestration/y", "");
+	t_put(d, "sub/.gitignore", ".orchestration/\n");
 	assert_lists(d, &o,
 		     ".gitignore\n.orchestration\n.orchestration/active_intents.yaml\n"
 		     ".orchestration/lessons.md\n.orchestration/sub\n.orchestration/sub/.gitignore\n"
@@ -308,13 +283,13 @@ static void extra_rules_skip_whatever_git_says(void **state)
 	roz_ignore extra = rules("secrets/\n*.bin\n/top.txt\n");
 	roz_tree_opts o = {.extra = &extra};
 
-	put(d, ".gitignore", "!*.bin\n");
-	put(d, "secrets/key", "");
-	put(d, "a.bin", "");
-	put(d, "src/b.bin", "");
-	put(d, "src/top.txt", "");
-	put(d, "top.txt", "");
-	put(d, "src/c", "");
+	t_put(d, ".gitignore", "!*.bin\n");
+	t_put(d, "secrets/key", "");
+	t_put(d, "a.bin", "");
+	t_put(d, "src/b.bin", "");
+	t_put(d, "src/top.txt", "");
+	t_put(d, "top.txt", "");
+	t_put(d, "src/c", "");
 	assert_lists(d, &o, ".gitignore\nsrc\nsrc/c\nsrc/top.txt\n");
 	roz_ignore_dispose(&extra);
 }
@@ -325,10 +300,10 @@ static void rules_fold_case_when_asked(void **state)
 	roz_ignore extra = rules("*.TMP\n");
 	roz_tree_opts fold = {.extra = &extra, .fold_case = true}, exact = {.extra = &extra};
 
-	put(d, ".gitignore", "Build/\n");
-	put(d, "build/x", "");
-	put(d, "a.tmp", "");
-	put(d, ".GIT/config", "");
+	t_put(d, ".gitignore", "Build/\n");
+	t_put(d, "build/x", "");
+	t_put(d, "a.tmp", "");
+	t_put(d, ".GIT/config", "");
 	assert_lists(d, &fold, ".gitignore\n");
 	assert_lists(d, &exact, ".GIT\n.GIT/config\n.gitignore\na.tmp\nbuild\nbuild/x\n");
 	roz_ignore_dispose(&extra);
@@ -338,8 +313,8 @@ static void a_dir_only_rule_does_not_match_a_link(void **state)
 {
 	const char *d = *state;
 
-	put(d, ".gitignore", "out/\n");
-	put(d, "real/out/x", "");
+	t_put(d, ".gitignore", "out/\n");
+	t_put(d, "real/out/x", "");
 	link_to(d, "real/out", "out");
 	assert_lists(d, NULL, ".gitignore\nout\nreal\n");
 }
@@ -358,12 +333,12 @@ static void the_walk_judges_files_as_ignore_match_does(void **state)
 	static const char *dirs[] = {"", "d/", "sub/", "sub/d/", "e/d/", "qr/"};
 	roz_ignore ig = rules(text);
 
-	put(*state, ".gitignore", text);
+	t_put(*state, ".gitignore", text);
 	for (size_t k = 0; k < sizeof dirs / sizeof *dirs; k++)
 		for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 			char *rel = t_sprintf("%s%s", dirs[k], names[i]);
 
-			put(*state, rel, "");
+			t_put(*state, rel, "");
 			free(rel);
 		}
 	for (int fold = 0; fold < 2; fold++) {
@@ -393,12 +368,12 @@ static void entries_are_in_strcmp_order(void **state)
 	roz_tree t;
 
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		put(d, names[i], "");
+		t_put(d, names[i], "");
 	/* dozens of siblings, so the larger sort runs too */
 	for (int i = 0; i < 40; i++) {
 		char *name = t_sprintf("many/%c%d", "zyx-./"[i % 5], 97 - i);
 
-		put(d, name, "");
+		t_put(d, name, "");
 		free(name);
 	}
 	walk(d, NULL, &t);
@@ -425,10 +400,10 @@ static void a_walk_stops_at_max_entries(void **state)
 	roz_tree_opts o = {.max_entries = 0};
 	roz_tree all, some;
 
-	put(d, "a/1", "");
-	put(d, "a/2", "");
-	put(d, "b", "");
-	put(d, "c/3", "");
+	t_put(d, "a/1", "");
+	t_put(d, "a/2", "");
+	t_put(d, "b", "");
+	t_put(d, "c/3", "");
 	walk(d, NULL, &all);
 	assert_int_equal(all.n, 6);
 	assert_false(all.truncated);
@@ -523,19 +498,19 @@ static void wait_past(int64_t ns)
 static void changes_show_between_two_walks(void **state)
 {
 	const char *d = *state;
-	char *f = at(d, "f"), *g = at(d, "g");
+	char *f = t_at(d, "f"), *g = t_at(d, "g");
 	struct timespec times[2] = {{1000000000, 5}, {1000000000, 5}};
 	roz_tree a, b;
 
-	put(d, "f", "one");
-	put(d, "g", "two");
-	put(d, "dir/x", "");
+	t_put(d, "f", "one");
+	t_put(d, "g", "two");
+	t_put(d, "dir/x", "");
 	walk(d, NULL, &a);
 	wait_past(find(&a, "dir")->ctime_ns > find(&a, "f")->ctime_ns ? find(&a, "dir")->ctime_ns
 								       : find(&a, "f")->ctime_ns);
 	assert_int_equal(chmod(f, 0640), 0);
-	put(d, "g", "two and more");
-	put(d, "dir/y", "");
+	t_put(d, "g", "two and more");
+	t_put(d, "dir/y", "");
 	walk(d, NULL, &b);
 	/* chmod: mode and ctime, not content */
 	assert_int_equal(find(&b, "f")->mode & 07777, 0640);
@@ -580,10 +555,10 @@ static void a_walk_is_stamped_with_the_coarse_clock(void **state)
 static void a_root_that_is_not_a_directory_is_refused(void **state)
 {
 	const char *d = *state;
-	char *missing = at(d, "missing"), *file = at(d, "file");
+	char *missing = t_at(d, "missing"), *file = t_at(d, "file");
 	roz_tree t;
 
-	put(d, "file", "");
+	t_put(d, "file", "");
 	assert_int_equal(roz_tree_walk(missing, NULL, &t), ROZ_ENOTFOUND);
 	assert_int_equal(roz_tree_walk(file, NULL, &t), ROZ_ENOTFOUND);
 	assert_int_equal(roz_tree_walk("relative/path", NULL, &t), ROZ_EINVALID);
@@ -648,12 +623,12 @@ static int check_unreadable(const char *d)
 static void an_unreadable_directory_is_listed_without_its_contents(void **state)
 {
 	const char *d = *state;
-	char *closed = at(d, "closed"), *unsearchable = at(d, "unsearchable"), *open_dir = at(d, "open");
+	char *closed = t_at(d, "closed"), *unsearchable = t_at(d, "unsearchable"), *open_dir = t_at(d, "open");
 
-	put(d, "closed/secret", "");
-	put(d, "unsearchable/secret", "");
-	put(d, "open/file", "");
-	put(d, "z", "");
+	t_put(d, "closed/secret", "");
+	t_put(d, "unsearchable/secret", "");
+	t_put(d, "open/file", "");
+	t_put(d, "z", "");
 	assert_int_equal(chmod(d, 0755), 0);
 	assert_int_equal(chmod(open_dir, 0755), 0);
 	assert_int_equal(chmod(closed, 0), 0);
@@ -665,8 +640,8 @@ static void an_unreadable_directory_is_listed_without_its_contents(void **state)
 	free(open_dir);
 	if (!as_unprivileged(d, check_unreadable))
 		print_message("skipped: cannot become an unprivileged user\n");
-	closed = at(d, "closed");
-	unsearchable = at(d, "unsearchable");
+	closed = t_at(d, "closed");
+	unsearchable = t_at(d, "unsearchable");
 	assert_int_equal(chmod(closed, 0700), 0);
 	assert_int_equal(chmod(unsearchable, 0700), 0);
 	free(closed);
@@ -703,13 +678,13 @@ static void assert_same_tree(const roz_tree *a, const roz_tree *b)
 static void a_saved_snapshot_loads_back_the_same(void **state)
 {
 	const char *d = *state;
-	char *tree_dir = at(d, "t"), *file = at(d, "snap");
+	char *tree_dir = t_at(d, "t"), *file = t_at(d, "snap");
 	roz_tree_opts o = {.max_entries = 3};
 	roz_tree a, b;
 
-	put(d, "t/src/a.c", "a");
-	put(d, "t/src/b.c", "bb");
-	put(d, "t/README.md", "readme");
+	t_put(d, "t/src/a.c", "a");
+	t_put(d, "t/src/b.c", "bb");
+	t_put(d, "t/README.md", "readme");
 	link_to(d, "src", "t/link");
 	walk(tree_dir, NULL, &a);
 	assert_int_equal(roz_tree_save(&a, file), ROZ_OK);
@@ -733,7 +708,7 @@ static void a_saved_snapshot_loads_back_the_same(void **state)
 	roz_tree_dispose(&b);
 	mkdirs(d, "empty");
 	{
-		char *empty = at(d, "empty");
+		char *empty = t_at(d, "empty");
 
 		walk(empty, NULL, &a);
 		free(empty);
@@ -758,7 +733,7 @@ static void a_saved_snapshot_loads_back_the_same(void **state)
 static void a_tree_built_by_hand_saves_too(void **state)
 {
 	const char *d = *state;
-	char *file = at(d, "snap");
+	char *file = t_at(d, "snap");
 	char p1[] = "a", p2[] = "b/c", p3[] = "b/d";
 	roz_tree_entry items[] = {
 		{p1, 0100644, 1, 10, 7, -1, 2},
@@ -792,7 +767,7 @@ static void assert_refused_on_load(const char *file, char **paths, size_t n)
 
 static void paths_out_of_order_or_not_normal_are_corrupt(void **state)
 {
-	char *file = at(*state, "snap");
+	char *file = t_at(*state, "snap");
 	char a[] = "a", b[] = "b", dot[] = "a/./b", dots[] = "../x", abs_path[] = "/etc", empty[] = "x//y",
 	     trail[] = "x/";
 	char *unsorted[] = {b, a}, *twice[] = {a, a}, *bad1[] = {dot}, *bad2[] = {dots}, *bad3[] = {abs_path},
@@ -820,14 +795,14 @@ static void write_bytes(const char *path, const char *data, size_t len)
 static void damaged_snapshots_are_corrupt(void **state)
 {
 	const char *d = *state;
-	char *file = at(d, "snap"), *bad = at(d, "bad"), *text;
+	char *file = t_at(d, "snap"), *bad = t_at(d, "bad"), *text;
 	roz_tree t, u;
 	size_t len;
 
-	put(d, "t/a", "1");
-	put(d, "t/b/c", "22");
+	t_put(d, "t/a", "1");
+	t_put(d, "t/b/c", "22");
 	{
-		char *root = at(d, "t");
+		char *root = t_at(d, "t");
 
 		walk(root, NULL, &t);
 		free(root);
@@ -883,7 +858,7 @@ static void damaged_snapshots_are_corrupt(void **state)
 	/* something else in its place: empty, a directory, a link, text */
 	write_bytes(bad, "", 0);
 	assert_int_equal(roz_tree_load(bad, &u), ROZ_ECORRUPT);
-	put(d, "bad", "ROZTREE is not what this is, and it is long enough to have a header\n");
+	t_put(d, "bad", "ROZTREE is not what this is, and it is long enough to have a header\n");
 	assert_int_equal(roz_tree_load(bad, &u), ROZ_ECORRUPT);
 	unlink(bad);
 	mkdirs(d, "bad");
@@ -896,7 +871,7 @@ static void damaged_snapshots_are_corrupt(void **state)
 	assert_int_equal(roz_tree_load(bad, &u), ROZ_ENOTFOUND);
 	assert_null(u.items);
 	{
-		char *under = at(d, "snap/under-a-file");
+		char *under = t_at(d, "snap/under-a-file");
 
 		assert_int_equal(roz_tree_load(under, &u), ROZ_ENOTFOUND);
 		free(under);
@@ -912,13 +887,13 @@ static void damaged_snapshots_are_corrupt(void **state)
 static void a_save_replaces_the_file_whole(void **state)
 {
 	const char *d = *state;
-	char *file = at(d, "snap"), *missing_dir = at(d, "no/such/dir/snap");
+	char *file = t_at(d, "snap"), *missing_dir = t_at(d, "no/such/dir/snap");
 	roz_tree big, small, u;
 
-	put(d, "t/a", "");
-	put(d, "t/b", "");
+	t_put(d, "t/a", "");
+	t_put(d, "t/b", "");
 	{
-		char *root = at(d, "t");
+		char *root = t_at(d, "t");
 
 		walk(root, NULL, &big);
 		free(root);
@@ -942,19 +917,19 @@ static void a_save_replaces_the_file_whole(void **state)
 static void every_allocation_failure_is_reported(void **state)
 {
 	const char *d = *state;
-	char *root = at(d, "t"), *file = at(d, "snap");
+	char *root = t_at(d, "t"), *file = t_at(d, "snap");
 	roz_tree good, t;
 	long n;
 	int rc;
 
-	put(d, "t/.gitignore", "*.o\n");
-	put(d, "t/.git/info/exclude", "x\n");
-	put(d, "t/a/.gitignore", "b\n");
-	put(d, "t/a/c", "");
+	t_put(d, "t/.gitignore", "*.o\n");
+	t_put(d, "t/.git/info/exclude", "x\n");
+	t_put(d, "t/a/.gitignore", "b\n");
+	t_put(d, "t/a/c", "");
 	for (int i = 0; i < 30; i++) {
 		char *name = t_sprintf("t/many/%d", i);
 
-		put(d, name, "");
+		t_put(d, name, "");
 		free(name);
 	}
 	walk(root, NULL, &good);
@@ -998,7 +973,7 @@ static void every_allocation_failure_is_reported(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, t_setup_tmpdir, t_teardown_tmpdir)
 		T(files_directories_and_links_are_listed_by_lstat),
 		T(a_hard_link_counts_two),
 		T(git_directories_and_files_are_skipped_at_any_depth),

@@ -56,31 +56,6 @@ int openat(int fd, const char *path, int flags, ...)
 }
 #endif
 
-static int setup(void **state)
-{
-	*state = t_mkdtemp();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	t_rmtree(*state);
-	free(*state);
-	return 0;
-}
-
-static char *at(const char *dir, const char *rel)
-{
-	return t_sprintf("%s/%s", dir, rel);
-}
-
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char *p = at(dir, rel);
-
-	t_write_file(p, text);
-	free(p);
-}
 
 static void walk(const char *root, const roz_tree_opts *o, roz_tree *t)
 {
@@ -152,10 +127,10 @@ static void a_picked_file_lists_it_and_its_directories(void **state)
 	const char *d = *state;
 	roz_tree_pick p[] = {{"src/lib/a.c", false}};
 
-	put(d, "src/lib/a.c", "a");
-	put(d, "src/lib/b.c", "b");
-	put(d, "src/main.c", "m");
-	put(d, "README", "r");
+	t_put(d, "src/lib/a.c", "a");
+	t_put(d, "src/lib/b.c", "b");
+	t_put(d, "src/main.c", "m");
+	t_put(d, "README", "r");
 	assert_picks_list(d, p, 1, "src\nsrc/lib\nsrc/lib/a.c\n");
 }
 
@@ -165,11 +140,11 @@ static void the_fields_are_the_whole_walks(void **state)
 	roz_tree_pick p[] = {{"a", true}, {"x/y", false}};
 	roz_tree whole, part;
 
-	put(d, "a/b/c", "abc");
-	put(d, "x/y", "xy");
-	put(d, "x/z", "xz");
+	t_put(d, "a/b/c", "abc");
+	t_put(d, "x/y", "xy");
+	t_put(d, "x/z", "xz");
 	{
-		char *ln = at(d, "a/ln");
+		char *ln = t_at(d, "a/ln");
 
 		assert_int_equal(symlink("b", ln), 0);
 		free(ln);
@@ -199,16 +174,16 @@ static void ignored_picks_are_not_listed(void **state)
 		{"sub/y", false},     {"x.log", false},
 	};
 
-	put(d, ".gitignore", "*.log\nbuild/\n");
-	put(d, ".git/HEAD", "ref: refs/heads/main\n");
-	put(d, ".git/info/exclude", "local\n");
-	put(d, "build/out.o", "");
-	put(d, "keep.c", "");
-	put(d, "local", "");
-	put(d, "sub/.git", "gitdir: ../.git/modules/sub\n");
-	put(d, "sub/x.log", "");
-	put(d, "sub/y", "");
-	put(d, "x.log", "");
+	t_put(d, ".gitignore", "*.log\nbuild/\n");
+	t_put(d, ".git/HEAD", "ref: refs/heads/main\n");
+	t_put(d, ".git/info/exclude", "local\n");
+	t_put(d, "build/out.o", "");
+	t_put(d, "keep.c", "");
+	t_put(d, "local", "");
+	t_put(d, "sub/.git", "gitdir: ../.git/modules/sub\n");
+	t_put(d, "sub/x.log", "");
+	t_put(d, "sub/y", "");
+	t_put(d, "x.log", "");
 	/* an ignored pick, a pick under an ignored directory and anything of .git: none is listed */
 	assert_picks_list(d, p, sizeof p / sizeof *p, "keep.c\nsub\nsub/y\n");
 }
@@ -223,9 +198,9 @@ static void extra_rules_apply_to_picks(void **state)
 	char *got;
 
 	assert_int_equal(roz_ignore_parse("secrets/\n*.bin\n", strlen("secrets/\n*.bin\n"), &extra, NULL), ROZ_OK);
-	put(d, "secrets/key", "");
-	put(d, "src/a.bin", "");
-	put(d, "src/a.c", "");
+	t_put(d, "secrets/key", "");
+	t_put(d, "src/a.bin", "");
+	t_put(d, "src/a.c", "");
 	walk(d, &o, &t);
 	got = listing(&t);
 	assert_string_equal(got, "src\nsrc/a.c\n");
@@ -250,15 +225,15 @@ static void orchestration_picks_are_listed_whatever_the_rules_say(void **state)
 	char *got;
 
 	assert_int_equal(roz_ignore_parse(rules, strlen(rules), &extra, NULL), ROZ_OK);
-	put(d, ".gitignore", ".orchestration/\n*.yaml\n*.md\n");
-	put(d, ".git/info/exclude", ".orchestration\n");
-	put(d, ".orchestration/active_intents.yaml", "active_intents: []\n");
-	put(d, ".orchestration/lessons.md", "");
-	put(d, ".orchestration/sub/.gitignore", "*\n");
-	put(d, ".orchestration/sub/x.yaml", "");
-	put(d, "other.yaml", "");
-	put(d, "sub/.orchestration/y", "");
-	put(d, "sub/.gitignore", ".orchestration/\n");
+	t_put(d, ".gitignore", ".orchestration/\n*.yaml\n*.md\n");
+	t_put(d, ".git/info/exclude", ".orchestration\n");
+	t_put(d, ".orchestration/active_intents.yaml", "active_intents: []\n");
+	t_put(d, ".orchestration/lessons.md", "");
+	t_put(d, ".orchestration/sub/.gitignore", "*\n");
+	t_put(d, ".orchestration/sub/x.yaml", "");
+	t_put(d, "other.yaml", "");
+	t_put(d, "sub/.orchestration/y", "");
+	t_put(d, "sub/.gitignore", ".orchestration/\n");
 	walk(d, &o, &t);
 	got = listing(&t);
 	assert_string_equal(got, ".orchestration\n.orchestration/active_intents.yaml\n.orchestration/sub\n"
@@ -273,10 +248,10 @@ static void a_nested_gitignore_on_the_way_is_applied(void **state)
 	const char *d = *state;
 	roz_tree_pick p[] = {{"pkg/gen/out", false}, {"pkg/keep.tmp", false}, {"pkg/x.tmp", false}};
 
-	put(d, "pkg/.gitignore", "gen/\n*.tmp\n!keep.tmp\n");
-	put(d, "pkg/gen/out", "");
-	put(d, "pkg/keep.tmp", "");
-	put(d, "pkg/x.tmp", "");
+	t_put(d, "pkg/.gitignore", "gen/\n*.tmp\n!keep.tmp\n");
+	t_put(d, "pkg/gen/out", "");
+	t_put(d, "pkg/keep.tmp", "");
+	t_put(d, "pkg/x.tmp", "");
 	assert_picks_list(d, p, 3, "pkg\npkg/keep.tmp\n");
 }
 
@@ -288,10 +263,10 @@ static void a_shallow_directory_pick_lists_the_directory_only(void **state)
 	roz_tree_pick both[] = {{"d", false}, {"d/e/y", false}};
 	roz_tree_pick nested[] = {{"d", true}, {"d/e", false}, {"d/e/y", true}};
 
-	put(d, "d/x", "");
-	put(d, "d/e/y", "");
-	put(d, "d/e/z", "");
-	put(d, "f", "");
+	t_put(d, "d/x", "");
+	t_put(d, "d/e/y", "");
+	t_put(d, "d/e/z", "");
+	t_put(d, "f", "");
 	assert_picks_list(d, shallow, 1, "d\n");
 	assert_picks_list(d, deep, 1, "d\nd/e\nd/e/y\nd/e/z\nd/x\n");
 	/* a shallow pick with a pick under it is read for that one */
@@ -308,8 +283,8 @@ static void missing_picks_list_nothing(void **state)
 	/* a name that is a file where a directory is picked through leads nowhere */
 	roz_tree_pick through[] = {{"f/x", false}};
 
-	put(d, "d/x", "");
-	put(d, "f", "");
+	t_put(d, "d/x", "");
+	t_put(d, "f", "");
 	assert_picks_list(d, gone, 2, "");
 	assert_picks_list(d, under, 2, "d\n");
 	assert_picks_list(d, through, 1, "");
@@ -323,8 +298,8 @@ static void picks_that_name_no_path_never_match(void **state)
 			     {"d/../d", true},  {"d/./x", false}, {"d//x", false}, {"d/x/", false}};
 	roz_tree t;
 
-	put(d, "d/x", "");
-	put(d, "e", "");
+	t_put(d, "d/x", "");
+	t_put(d, "e", "");
 	walk_picks(d, p, sizeof p / sizeof *p, &t);
 	/* d may be passed on the way to one of them; nothing else is listed */
 	for (size_t i = 0; i < t.n; i++)
@@ -341,10 +316,10 @@ static void picks_follow_strcmp_order(void **state)
 	roz_tree_pick three[] = {{"a", false}, {"a.b/x", false}, {"a/x/y", false}, {"a0", false}};
 
 	/* a-b and a.b sort between a and a/x: a search for a's picks must step over them */
-	put(d, "a/x/y", "");
-	put(d, "a-b/x", "");
-	put(d, "a.b/x", "");
-	put(d, "a0", "");
+	t_put(d, "a/x/y", "");
+	t_put(d, "a-b/x", "");
+	t_put(d, "a.b/x", "");
+	t_put(d, "a0", "");
 	assert_picks_list(d, all, 5, "a\na-b\na.b\na.b/x\na/x\na0\n");
 	assert_picks_list(d, one, 1, "a\na/x\n");
 	assert_picks_list(d, two, 2, "a\na-b\na-b/x\na/x\n");
@@ -357,7 +332,7 @@ static void no_picks_list_nothing(void **state)
 	roz_tree_pick none[1] = {{"a", true}};
 	roz_tree t;
 
-	put(d, "a", "");
+	t_put(d, "a", "");
 	walk_picks(d, none, 0, &t);
 	assert_int_equal(t.n, 0);
 	assert_null(t.items);
@@ -374,10 +349,10 @@ static void a_picked_walk_stops_at_max_entries(void **state)
 	roz_tree t;
 	char *got;
 
-	put(d, "d/a", "");
-	put(d, "d/b", "");
-	put(d, "d/c", "");
-	put(d, "z", "");
+	t_put(d, "d/a", "");
+	t_put(d, "d/b", "");
+	t_put(d, "d/c", "");
+	t_put(d, "z", "");
 	walk(d, &o, &t);
 	got = listing(&t);
 	assert_string_equal(got, "d\nd/a\nd/b\n");
@@ -420,10 +395,10 @@ static void a_picked_walk_touches_only_the_picks(void **state)
 	for (int i = 0; i < 1000; i++) {
 		char *name = t_sprintf("big/f%04d", i);
 
-		put(d, name, "");
+		t_put(d, name, "");
 		free(name);
 	}
-	put(d, "top", "");
+	t_put(d, "top", "");
 	/* opened: .git (to find info/exclude), and each directory read */
 	assert_touches(d, file, 1, "big\nbig/f0500\n", 2, 2);
 	/* a shallow pick of a directory is not read */
@@ -447,14 +422,14 @@ static void a_picked_walk_touches_only_the_picks(void **state)
 static void a_patch_follows_a_rename(void **state)
 {
 	const char *d = *state;
-	char *from = at(d, "old"), *to = at(d, "sub/new");
+	char *from = t_at(d, "old"), *to = t_at(d, "sub/new");
 	roz_tree_pick p[] = {{"old", true}, {"sub/new", true}};
 	roz_tree before, part, patched, after;
 
-	put(d, "old/a", "a");
-	put(d, "old/deeper/b", "b");
-	put(d, "old-sibling", "");
-	put(d, "sub/c", "c");
+	t_put(d, "old/a", "a");
+	t_put(d, "old/deeper/b", "b");
+	t_put(d, "old-sibling", "");
+	t_put(d, "sub/c", "c");
 	walk(d, NULL, &before);
 	assert_int_equal(rename(from, to), 0);
 	walk_picks(d, p, 2, &part);
@@ -479,9 +454,9 @@ static void a_patch_of_empty_trees(void **state)
 	roz_tree empty, part, out;
 
 	memset(&empty, 0, sizeof empty);
-	put(d, "a/x", "");
-	put(d, "b", "");
-	put(d, "c", "");
+	t_put(d, "a/x", "");
+	t_put(d, "b", "");
+	t_put(d, "c", "");
 	walk_picks(d, p, 2, &part);
 	part.watch_id = 7;
 	part.watch_gen = 9;
@@ -524,11 +499,11 @@ static void every_allocation_failure_of_a_patch_is_reported(void **state)
 	long n;
 	int rc;
 
-	put(d, "a/x", "");
-	put(d, "b", "");
-	put(d, "c", "");
+	t_put(d, "a/x", "");
+	t_put(d, "b", "");
+	t_put(d, "c", "");
 	walk(d, NULL, &before);
-	put(d, "a/y", "");
+	t_put(d, "a/y", "");
 	walk_picks(d, p, 2, &part);
 	for (n = 0;; n++) {
 		roz_alloc_fail_after(n);
@@ -768,7 +743,7 @@ typedef struct fslist {
 /* Everything under root/rel, ignored or not, except .git: what changes choose from. */
 static void scan(const char *root, const char *rel, fslist *out)
 {
-	char *dir = rel[0] ? at(root, rel) : strdup(root);
+	char *dir = rel[0] ? t_at(root, rel) : strdup(root);
 	DIR *dp = opendir(dir);
 	struct dirent *de;
 
@@ -781,7 +756,7 @@ static void scan(const char *root, const char *rel, fslist *out)
 			continue;
 		r = rel[0] ? t_sprintf("%s/%s", rel, de->d_name) : strdup(de->d_name);
 		if (de->d_type == DT_UNKNOWN) {
-			char *full = at(root, r);
+			char *full = t_at(root, r);
 			struct stat st;
 
 			assert_int_equal(lstat(full, &st), 0);
@@ -840,7 +815,7 @@ static char *fresh(const char *root, const char *parent)
 	for (int tries = 0; tries < 8; tries++) {
 		const char *name = names[rnd(NNAMES)];
 		char *rel = parent[0] ? t_sprintf("%s/%s", parent, name) : strdup(name);
-		char *full = at(root, rel);
+		char *full = t_at(root, rel);
 		struct stat st;
 		bool taken = lstat(full, &st) == 0;
 
@@ -854,7 +829,7 @@ static char *fresh(const char *root, const char *parent)
 
 static void write_rel(const char *root, const char *rel, size_t size)
 {
-	char *full = at(root, rel);
+	char *full = t_at(root, rel);
 	FILE *f = fopen(full, "ab");
 
 	assert_non_null(f);
@@ -866,7 +841,7 @@ static void write_rel(const char *root, const char *rel, size_t size)
 
 static void mkdir_rel(const char *root, const char *rel)
 {
-	char *full = at(root, rel);
+	char *full = t_at(root, rel);
 
 	assert_int_equal(mkdir(full, 0755), 0);
 	free(full);
@@ -918,7 +893,7 @@ static void change(const char *root, strs *shallow, strs *deep, bool grow)
 		if ((src = choose(&l, false, false))) {
 			struct stat st;
 
-			full = at(root, src);
+			full = t_at(root, src);
 			assert_int_equal(lstat(full, &st), 0);
 			if (S_ISREG(st.st_mode)) {
 				write_rel(root, src, 1 + rnd(20));
@@ -928,7 +903,7 @@ static void change(const char *root, strs *shallow, strs *deep, bool grow)
 		break;
 	case 2: /* a file removed */
 		if ((src = choose(&l, false, false))) {
-			full = at(root, src);
+			full = t_at(root, src);
 			assert_int_equal(unlink(full), 0);
 			pick(shallow, deep, src, false);
 		}
@@ -941,7 +916,7 @@ static void change(const char *root, strs *shallow, strs *deep, bool grow)
 		break;
 	case 4: /* a directory removed with everything in it */
 		if ((src = choose(&l, true, false))) {
-			full = at(root, src);
+			full = t_at(root, src);
 			t_rmtree(full);
 			pick(shallow, deep, src, true);
 		}
@@ -949,8 +924,8 @@ static void change(const char *root, strs *shallow, strs *deep, bool grow)
 	case 5: /* a file moved */
 		if ((src = choose(&l, false, false)) && (parent = choose(&l, true, true)) &&
 		    (rel = fresh(root, parent))) {
-			full = at(root, src);
-			full2 = at(root, rel);
+			full = t_at(root, src);
+			full2 = t_at(root, rel);
 			assert_int_equal(rename(full, full2), 0);
 			pick(shallow, deep, src, false);
 			pick(shallow, deep, rel, false);
@@ -959,8 +934,8 @@ static void change(const char *root, strs *shallow, strs *deep, bool grow)
 	case 6: /* a directory moved, not into itself */
 		if ((src = choose(&l, true, false)) && (parent = choose(&l, true, true)) &&
 		    strcmp(parent, src) != 0 && !starts_under(parent, src) && (rel = fresh(root, parent))) {
-			full = at(root, src);
-			full2 = at(root, rel);
+			full = t_at(root, src);
+			full2 = t_at(root, rel);
 			assert_int_equal(rename(full, full2), 0);
 			pick(shallow, deep, src, true);
 			pick(shallow, deep, rel, true);
@@ -970,7 +945,7 @@ static void change(const char *root, strs *shallow, strs *deep, bool grow)
 		if ((src = choose(&l, rnd(2) != 0, false))) {
 			struct stat st;
 
-			full = at(root, src);
+			full = t_at(root, src);
 			assert_int_equal(lstat(full, &st), 0);
 			if (S_ISDIR(st.st_mode))
 				assert_int_equal(chmod(full, (st.st_mode & 0777) == 0755 ? 0700 : 0755), 0);
@@ -981,7 +956,7 @@ static void change(const char *root, strs *shallow, strs *deep, bool grow)
 		break;
 	case 8: /* a file become a directory */
 		if ((src = choose(&l, false, false))) {
-			full = at(root, src);
+			full = t_at(root, src);
 			assert_int_equal(unlink(full), 0);
 			fill_dir(root, src, 1);
 			pick(shallow, deep, src, true);
@@ -989,7 +964,7 @@ static void change(const char *root, strs *shallow, strs *deep, bool grow)
 		break;
 	default: /* a new link */
 		if ((parent = choose(&l, true, true)) && (rel = fresh(root, parent))) {
-			full = at(root, rel);
+			full = t_at(root, rel);
 			assert_int_equal(symlink("a", full), 0);
 			pick(shallow, deep, rel, false);
 		}
@@ -1004,18 +979,18 @@ static void change(const char *root, strs *shallow, strs *deep, bool grow)
 /* A repository: ignore files, an ignored directory, .orchestration/, a link, and random things. */
 static void random_tree(const char *root)
 {
-	put(root, ".gitignore", "*.log\n!keep.log\nbuild/\n/secret\n*.yaml\n");
-	put(root, ".git/info/exclude", "*.tmp\n");
-	put(root, ".git/HEAD", "ref: refs/heads/main\n");
-	put(root, "build/out.o", "o");
-	put(root, "build/deep/x", "x");
-	put(root, ".orchestration/active_intents.yaml", "active_intents: []\n");
-	put(root, ".orchestration/sub/y.log", "");
-	put(root, "a/.gitignore", "b\n!a0\n");
-	put(root, "a/b", "");
-	put(root, "a/c", "c");
+	t_put(root, ".gitignore", "*.log\n!keep.log\nbuild/\n/secret\n*.yaml\n");
+	t_put(root, ".git/info/exclude", "*.tmp\n");
+	t_put(root, ".git/HEAD", "ref: refs/heads/main\n");
+	t_put(root, "build/out.o", "o");
+	t_put(root, "build/deep/x", "x");
+	t_put(root, ".orchestration/active_intents.yaml", "active_intents: []\n");
+	t_put(root, ".orchestration/sub/y.log", "");
+	t_put(root, "a/.gitignore", "b\n!a0\n");
+	t_put(root, "a/b", "");
+	t_put(root, "a/c", "c");
 	{
-		char *ln = at(root, "ln");
+		char *ln = t_at(root, "ln");
 
 		assert_int_equal(symlink("a", ln), 0);
 		free(ln);
@@ -1165,7 +1140,7 @@ static void a_patched_walk_equals_a_whole_walk(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, t_setup_tmpdir, t_teardown_tmpdir)
 		T(a_picked_file_lists_it_and_its_directories),
 		T(the_fields_are_the_whole_walks),
 		T(ignored_picks_are_not_listed),

@@ -228,3 +228,29 @@ void t_run_dispose(t_run *r)
 	free(r->err);
 	memset(r, 0, sizeof(*r));
 }
+
+int t_setup_tmpdir(void **state)
+{
+	*state = t_mkdtemp();
+	return 0;
+}
+
+int t_teardown_tmpdir(void **state)
+{
+	t_rmtree(*state);
+	free(*state);
+	return 0;
+}
+
+char *t_at(const char *dir, const char *rel)
+{
+	return t_sprintf("%s/%s", dir, rel);
+}
+
+void t_put(const char *dir, const char *rel, const char *text)
+{
+	char *p = t_at(dir, rel);
+
+	t_write_file(p, text);
+	free(p);
+}

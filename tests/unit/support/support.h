@@ -18,6 +18,13 @@
 char *t_mkdtemp(void);
 /* rm -rf; ignores errors. */
 void t_rmtree(const char *path);
+
+/* cmocka setup and teardown: *state is a fresh temporary directory, removed after the test. */
+int t_setup_tmpdir(void **state);
+int t_teardown_tmpdir(void **state);
+/* dir/rel (caller frees); write `text` to dir/rel. */
+char *t_at(const char *dir, const char *rel);
+void t_put(const char *dir, const char *rel, const char *text);
 /* Whole file, NUL-terminated; NULL if unreadable. Caller frees. */
 char *t_read_file(const char *path, size_t *len);
 /* Write (create/truncate) a file, making parent directories; fails the test on error. */
