@@ -25,6 +25,7 @@
 #include "governance.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -369,10 +370,69 @@ static void too_large(const gov_run *g, roz_session *s, roz_hook_result *res)
 	res->save = true;
 }
 
+/*
+ * The newest snapshot another session keeps of this repository (beside
+ * `own`, `<sid>-<root>.tree`, the same root), if a watcher stamped it and
+ * it is whole: a session's first call brings it up to date instead of
+ * walking the tree. ROZ_OK, or ROZ_ENOTFOUND (*out empty).
+ */
+static int sibling(const char *own, roz_tree *out)
+{
+	const char *base = strrchr(own, '/');
+	size_t dirlen, ownlen = strlen(own);
+	char *dir = NULL, *best = NULL;
+	int64_t best_ns = INT64_MIN;
+	struct dirent *de;
+	DIR *d;
+
+	memset(out, 0, sizeof *out);
+	if (!base || ownlen < 22)
+		return ROZ_ENOTFOUND;
+	dirlen = (size_t)(base - own);
+	if (!(dir = roz_asprintf("%.*s", (int)dirlen, own)) || !(d = opendir(dir))) {
+		roz_free(dir);
+		return ROZ_ENOTFOUND;
+	}
+	while ((de = readdir(d)) != NULL) {
+		size_t n = strlen(de->d_name);
+		struct stat st;
+		int64_t ns;
+
+		/* "-" 16 hex ".tree": the root's, as the own file's last 22 bytes say */
+		if (n <= 22 || strcmp(de->d_name + n - 22, own + ownlen - 22) != 0 || strcmp(de->d_name, base + 1) == 0)
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		ns = ns_of(st.st_mtim);
+		if (ns > best_ns) {
+			char *p = roz_asprintf("%s/%s", dir, de->d_name);
+
+			if (p) {
+				roz_free(best);
+				best = p;
+				best_ns = ns;
+			}
+		}
+	}
+	closedir(d);
+	roz_free(dir);
+	if (!best)
+		return ROZ_ENOTFOUND;
+	if (roz_tree_load(best, out) != ROZ_OK || !out->watch_id || out->truncated) {
+		roz_tree_dispose(out);
+		roz_free(best);
+		return ROZ_ENOTFOUND;
+	}
+	roz_free(best);
+	return ROZ_OK;
+}
+
 int gov_detect_pre(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_hook_result *res)
 {
 	char *path = NULL;
 	sight now = {0};
+	roz_tree other = {0};
+	bool have_other;
 	int rc;
 
 	if (!g->detects)
@@ -387,14 +447,19 @@ int gov_detect_pre(gov_run *g, const roz_hook_input *in, const roz_env *env, roz
 		rc = ROZ_EIO;
 		goto out;
 	}
-	/* the session's first call here: what the tree holds before it (or that it is too large) */
-	if ((rc = look(g, env, NULL, &now, res, "pre-tool-use")) < 0 && rc != ROZ_EINVALID)
+	/*
+	 * the session's first call here: what the tree holds before it (or that it is too large);
+	 * another session's snapshot of it, stamped by the watcher, brought up to date, else a walk
+	 */
+	have_other = g->watch_exe && sibling(path, &other) == ROZ_OK;
+	if ((rc = look(g, env, have_other ? &other : NULL, &now, res, "pre-tool-use")) < 0 && rc != ROZ_EINVALID)
 		goto out;
-	rc = roz_tree_save(&now.t, path);
+	rc = now.picks ? roz_tree_save_patched(&other, &now.t, now.picks, now.npicks, path) : roz_tree_save(&now.t, path);
 out:
 	if (rc < 0 && rc != ROZ_ENOMEM && rc != ROZ_EINVALID)
 		warn(res, "pre-tool-use", roz_error_last());
 	sight_dispose(&now);
+	roz_tree_dispose(&other);
 	roz_free(path);
 	return rc == ROZ_ENOMEM ? rc : ROZ_OK;
 }

@@ -816,6 +816,60 @@ static void the_circuit_breaker_still_lets_the_agent_go(void **state)
 	fx_dispose(&f);
 }
 
+/*
+ * A second session's first call takes the tree as it is: from the first
+ * session's snapshot brought up to date when the watcher stamped it, else by
+ * a walk; either way what a whole walk lists now.
+ */
+static void a_second_sessions_first_snapshot_is_the_tree_now(void **state)
+{
+	char root[PATH_MAX], *cmd, line[4096];
+	roz_tree mine, whole;
+	roz_tree_opts o = {.max_entries = 0};
+	fx f;
+	t_run r;
+	FILE *p;
+
+	(void)state;
+	fx_make_selected(&f);
+	bash(&f, &r, "python3 tool.py", "echo more >> src/a.ts && mkdir -p src/n && echo n > src/n/x.ts");
+	t_run_dispose(&r);
+	/* changes after the first session's last look: the second must see them as they are */
+	sh(&f, "echo again >> src/a.ts && rm -r src/n && echo t > src/t.ts && sleep 0.05");
+	{
+		const char *argv[] = {"hook", "pre-tool-use", NULL};
+		char *in = t_sprintf("{\"session_id\":\"s-2\",\"cwd\":\"%s\",\"tool_name\":\"Bash\","
+				     "\"tool_input\":{\"command\":\"roz intent select INT-001\"}}",
+				     f.repo);
+
+		t_run_roz(&r, in, (const char *const *)f.env, argv);
+		assert_int_equal(r.status, 0);
+		t_run_dispose(&r);
+		free(in);
+	}
+	cmd = t_sprintf("ls '%s'/trees/s-2-*.tree", f.home);
+	assert_non_null(p = popen(cmd, "r"));
+	assert_non_null(fgets(line, sizeof line, p));
+	pclose(p);
+	free(cmd);
+	line[strcspn(line, "\n")] = '\0';
+	assert_int_equal(roz_tree_load(line, &mine), ROZ_OK);
+	assert_non_null(realpath(f.repo, root));
+	assert_int_equal(roz_tree_walk(root, &o, &whole), ROZ_OK);
+	assert_int_equal(mine.n, whole.n);
+	for (size_t i = 0; i < whole.n; i++) {
+		assert_string_equal(mine.items[i].path, whole.items[i].path);
+		assert_true(mine.items[i].ctime_ns == whole.items[i].ctime_ns);
+		assert_true(mine.items[i].size == whole.items[i].size);
+		assert_true(mine.items[i].ino == whole.items[i].ino);
+	}
+	if (watching)
+		assert_true(mine.watch_id != 0);
+	roz_tree_dispose(&mine);
+	roz_tree_dispose(&whole);
+	fx_dispose(&f);
+}
+
 static void roz_clean_drops_snapshots_no_session_owns(void **state)
 {
 	const char *clean[] = {"clean", NULL};
@@ -1081,6 +1135,7 @@ int main(void)
 		cmocka_unit_test(lines_prevention_cannot_place_run_and_are_judged),
 		cmocka_unit_test(a_line_naming_many_files_keeps_what_was_read),
 		cmocka_unit_test(the_circuit_breaker_still_lets_the_agent_go),
+		cmocka_unit_test(a_second_sessions_first_snapshot_is_the_tree_now),
 		cmocka_unit_test(roz_clean_drops_snapshots_no_session_owns),
 		cmocka_unit_test(a_committed_file_changed_in_place_is_credited_with_its_changed_lines),
 		cmocka_unit_test(a_line_over_a_file_someone_changed_since_it_was_read_is_stale),
