@@ -385,52 +385,110 @@ static bool blank(const char *s, size_t n)
 	return true;
 }
 
-static int read_records(ctx *c, const char *ledger, size_t len, const char *since)
+/* One line of the ledger: parse it and take its record (or note why it is not one). */
+static int read_line(ctx *c, const char *s, size_t n, size_t line, bool ended, const char *since, bool *check)
 {
 	roz_verify_report *r = c->out;
-	bool check = !since;
-	size_t pos = 0, line = 0;
+	roz_ledger_rec rec;
+	int rc;
+
+	if (n > ROZ_LEDGER_MAX_LINE)
+		return add_bad(r, line, "", "longer than a record can be (1 MiB)") != ROZ_OK ? ROZ_ENOMEM : ROZ_OK;
+	memset(&rec, 0, sizeof rec);
+	roz_error_clear();
+	rc = roz_ledger_line_parse(s, n, &rec);
+	if (rc == ROZ_ENOMEM) {
+		roz_ledger_rec_dispose(&rec);
+		return ROZ_ENOMEM;
+	}
+	if (rc != ROZ_OK) {
+		roz_ledger_rec_dispose(&rec);
+		/* A last line with no "\n" is a write that did not finish. */
+		return add_bad(r, line, ended ? "" : "torn last line (no newline at its end): ", roz_error_last()) !=
+				       ROZ_OK
+			       ? ROZ_ENOMEM
+			       : ROZ_OK;
+	}
+	if (!*check && rec.revision && strcmp(rec.revision, since) == 0) {
+		*check = true;
+		r->since_found = true;
+	}
+	rc = take_record(c, &rec, line, r->records++, *check);
+	roz_ledger_rec_dispose(&rec);
+	return rc;
+}
+
+/* A line of the ledger and the time its record gives, for reading the records in time order. */
+typedef struct lineref {
+	size_t pos, n, line;
+	roz_time t;
+	bool ended;
+} lineref;
+
+/* The record's own time, found without parsing the line (false: none to be found). */
+static bool line_time(const char *s, size_t n, roz_time *t)
+{
+	static const char key[] = "\"timestamp\":\"";
+	const char *at = NULL, *end;
+	char buf[64];
+
+	for (size_t i = 0; i + sizeof key - 1 <= n && !at; i++)
+		if (s[i] == '"' && memcmp(s + i, key, sizeof key - 1) == 0)
+			at = s + i + sizeof key - 1;
+	if (!at || !(end = memchr(at, '"', (size_t)(s + n - at))) || (size_t)(end - at) >= sizeof buf)
+		return false;
+	memcpy(buf, at, (size_t)(end - at));
+	buf[end - at] = '\0';
+	return roz_time_parse(buf, t) == ROZ_OK;
+}
+
+static int by_time(const void *x, const void *y)
+{
+	const lineref *a = x, *b = y;
+	int c = roz_time_cmp(a->t, b->t);
+
+	return c ? c : a->line < b->line ? -1 : a->line > b->line;
+}
+
+/*
+ * Every record, in the order of the records' own times. A ledger one
+ * writer appended is in that order already and is read as it lies; lines
+ * two branches both added come out of git's union merge grouped by branch,
+ * so then the lines are sorted by their time first (ledger order breaking
+ * ties), and a record's ranges take over only those of records made
+ * before it. A record without a time keeps the ledger's order for all.
+ */
+static int read_records(ctx *c, const char *ledger, size_t len, const char *since)
+{
+	lineref *refs = NULL;
+	size_t nrefs = 0, cap = 0, pos = 0, line = 0;
+	bool check = !since, ordered = true, timed = true;
+	int rc = ROZ_OK;
 
 	while (pos < len) {
 		const char *s = ledger + pos, *nl = memchr(s, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - s) : len - pos;
-		roz_ledger_rec rec;
-		int rc;
+		lineref l = {pos, n, ++line, {0, 0}, nl != NULL};
 
-		line++;
 		pos += n + (nl ? 1 : 0);
 		if (blank(s, n))
 			continue;
-		if (n > ROZ_LEDGER_MAX_LINE) {
-			if (add_bad(r, line, "", "longer than a record can be (1 MiB)") != ROZ_OK)
-				return ROZ_ENOMEM;
-			continue;
-		}
-		memset(&rec, 0, sizeof rec);
-		roz_error_clear();
-		rc = roz_ledger_line_parse(s, n, &rec);
-		if (rc == ROZ_ENOMEM) {
-			roz_ledger_rec_dispose(&rec);
+		if (timed && !(n <= ROZ_LEDGER_MAX_LINE && line_time(s, n, &l.t)))
+			timed = false;
+		if (nrefs && timed && roz_time_cmp(l.t, refs[nrefs - 1].t) < 0)
+			ordered = false;
+		if (roz_alloc_array_reserve((void **)&refs, &cap, sizeof *refs, nrefs + 1) < 0) {
+			roz_free(refs);
 			return ROZ_ENOMEM;
 		}
-		if (rc != ROZ_OK) {
-			roz_ledger_rec_dispose(&rec);
-			/* A last line with no "\n" is a write that did not finish. */
-			if (add_bad(r, line, nl ? "" : "torn last line (no newline at its end): ",
-				    roz_error_last()) != ROZ_OK)
-				return ROZ_ENOMEM;
-			continue;
-		}
-		if (!check && rec.revision && strcmp(rec.revision, since) == 0) {
-			check = true;
-			r->since_found = true;
-		}
-		rc = take_record(c, &rec, line, r->records++, check);
-		roz_ledger_rec_dispose(&rec);
-		if (rc != ROZ_OK)
-			return rc;
+		refs[nrefs++] = l;
 	}
-	return ROZ_OK;
+	if (timed && !ordered)
+		qsort(refs, nrefs, sizeof *refs, by_time);
+	for (size_t i = 0; i < nrefs && rc == ROZ_OK; i++)
+		rc = read_line(c, ledger + refs[i].pos, refs[i].n, refs[i].line, refs[i].ended, since, &check);
+	roz_free(refs);
+	return rc;
 }
 
 /* ---- pass 2: hash what still stands ------------------------------------ */

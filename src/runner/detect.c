@@ -36,8 +36,10 @@
 
 #include "roz/detect.h"
 #include "roz/digest.h"
+#include "roz/file.h"
 #include "roz/git_run.h"
 #include "roz/json.h"
+#include "roz/ledger.h"
 #include "roz/tree.h"
 #include "roz/tree_diff.h"
 #include "roz/watch.h"
@@ -501,6 +503,19 @@ static int keep_violation(gov_run *g, const roz_hook_input *in, const roz_env *e
 	return rc == ROZ_EINVALID ? ROZ_OK : rc; /* a path roz cannot store is still told */
 }
 
+/* .orchestration/.gitattributes holds exactly what roz writes there (roz/ledger.h). */
+static bool roz_attributes(const gov_run *g)
+{
+	char *p = gov_path(g, ROZ_LEDGER_ATTRIBUTES_FILE), *text = NULL;
+	size_t len = 0;
+	bool same = p && roz_file_read_path(p, O_NOFOLLOW, 4096, &text, &len) == ROZ_OK &&
+		    len == strlen(ROZ_LEDGER_ATTRIBUTES) && memcmp(text, ROZ_LEDGER_ATTRIBUTES, len) == 0;
+
+	roz_free(text);
+	roz_free(p);
+	return same;
+}
+
 /* The Bash line runs roz itself (by any path: the shell reader reduced it to `roz`). */
 static bool runs_roz(const gov_run *g)
 {
@@ -723,6 +738,10 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 
 		/* the lessons file is roz's to append to (an ISSUES verdict, `roz lesson add`) */
 		if (runs_roz(g) && strcmp(c->path, ROZ_ORCH_LESSONS_FILE) == 0 && !c->from)
+			continue;
+		/* the ledger's merge attributes, as roz writes them beside its first record */
+		if (strcmp(c->path, ROZ_LEDGER_ATTRIBUTES_FILE) == 0 && !c->from && c->kind == ROZ_CHANGE_CREATED &&
+		    roz_attributes(g))
 			continue;
 		v = roz_detect_judge(c, &w, &s->gov, &code);
 

@@ -151,6 +151,28 @@ static int note_failure(roz_session *s, const roz_env *env, const char *why, roz
 	return rc == ROZ_ENOMEM ? rc : ROZ_OK;
 }
 
+/*
+ * The ledger's merge attributes (ROZ_LEDGER_ATTRIBUTES), written when
+ * .orchestration/ has no .gitattributes: created whole or not at all (a
+ * person's own file is never touched). Failing to is no failure of the record.
+ */
+static void ledger_attributes(const gov_run *g)
+{
+	char *p = gov_path(g, ROZ_LEDGER_ATTRIBUTES_FILE);
+	int fd;
+
+	if (!p)
+		return;
+	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		bool ok = roz_file_write_all(fd, ROZ_LEDGER_ATTRIBUTES, strlen(ROZ_LEDGER_ATTRIBUTES)) == ROZ_OK;
+
+		if (close(fd) < 0 || !ok)
+			(void)unlink(p);
+	}
+	roz_free(p);
+}
+
 int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_session *s,
 	       roz_hook_result *res)
 {
@@ -243,6 +265,8 @@ int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_ses
 	rc = roz_append_line(path, line.ptr, line.len, env->config->lock_timeout_ms);
 	if (rc < 0 && rc != ROZ_ENOMEM)
 		rc = note_failure(s, env, roz_error_last(), res);
+	if (rc == ROZ_OK)
+		ledger_attributes(g);
 out:
 	for (size_t i = 0; i < n; i++) {
 		roz_free(t[i].rel);

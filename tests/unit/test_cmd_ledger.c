@@ -385,6 +385,143 @@ static void test_paths_are_shown_safely(void **state)
 	repo_dispose(&r);
 }
 
+/* ---- a team's git: branches that both recorded, merged and rebased -------------------- */
+
+static void git_in(const char *dir, const char *cmd)
+{
+	char *c = t_sprintf("cd '%s' && { %s; } >/dev/null 2>&1", dir, cmd);
+
+	if (system(c) != 0)
+		fail_msg("in %s: `%s` failed", dir, cmd);
+	free(c);
+}
+
+#define COMMIT "git -c user.email=t@e -c user.name=t commit -qm"
+
+/* The agent writes `file` (`text`) in session `sid`: the file, then the PostToolUse that records it. */
+static void agent_writes(const char *root, const char *const *env, const char *sid, const char *file, const char *text)
+{
+	static const char *const argv[] = {"hook", "post-tool-use", NULL};
+	char *path = t_sprintf("%s/%s", root, file);
+	char *in = t_sprintf("{\"session_id\":\"%s\",\"cwd\":\"%s\",\"tool_name\":\"Write\","
+			     "\"tool_input\":{\"file_path\":\"%s\",\"content\":\"%s\\n\"},"
+			     "\"tool_response\":{\"type\":\"create\",\"filePath\":\"%s\"}}",
+			     sid, root, path, text, path);
+	char *content = t_sprintf("%s\n", text);
+	t_run r;
+
+	t_write_file(path, content);
+	t_run_roz(&r, in, env, argv);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "{}\n");
+	t_run_dispose(&r);
+	free(content);
+	free(in);
+	free(path);
+}
+
+static size_t lines_of(const char *file)
+{
+	char *text = t_read_file(file, NULL);
+	size_t n = 0;
+
+	assert_non_null(text);
+	for (const char *p = text; *p; p++)
+		n += *p == '\n';
+	free(text);
+	return n;
+}
+
+/*
+ * Two branches each recorded a change; the ledger did not exist where they
+ * parted. Merged, and rebased one onto the other, with nothing set up by
+ * hand: no conflict on the ledger (roz wrote .orchestration/.gitattributes
+ * beside its first record), both records kept, verify passes.
+ */
+static void test_branches_that_both_recorded_merge_and_rebase(void **state)
+{
+	char *dir = t_mkdtemp(), *home = t_sprintf("%s/home", dir), *root = t_sprintf("%s/repo", dir);
+	char *e_home = t_sprintf("HOME=%s", home), *e_roz = t_sprintf("ROZ_HOME=%s", home);
+	const char *env[] = {e_home, e_roz, "NO_COLOR=1", NULL};
+	char *ledger = t_sprintf("%s/.orchestration/agent_trace.jsonl", root), *attrs, old[4096];
+	t_run r;
+
+	(void)state;
+	git_in(dir, "mkdir home repo && cd repo && git init -q -b main && mkdir .orchestration && "
+		    "echo keep > .orchestration/README && echo base > README && git add -A && " COMMIT " base");
+	git_in(root, "git checkout -qb a");
+	agent_writes(root, env, "sA", "a.txt", "alpha");
+	git_in(root, "git add -A && " COMMIT " a && git checkout -q main && git checkout -qb b");
+	agent_writes(root, env, "sB", "b.txt", "beta");
+	git_in(root, "git add -A && " COMMIT " b && git checkout -qb c");
+	/* roz's attributes, beside the ledger */
+	attrs = t_sprintf("%s/.orchestration/.gitattributes", root);
+	{
+		char *text = t_read_file(attrs, NULL);
+
+		assert_non_null(text);
+		assert_non_null(strstr(text, "agent_trace.jsonl merge=union"));
+		free(text);
+	}
+	/* merged: both records */
+	git_in(root, "git checkout -q b && git -c user.email=t@e -c user.name=t merge -q --no-edit a");
+	assert_int_equal(lines_of(ledger), 2);
+	assert_non_null(getcwd(old, sizeof old));
+	assert_int_equal(chdir(root), 0);
+	{
+		const char *argv[] = {"ledger", "verify", NULL};
+
+		t_run_roz(&r, NULL, env, argv);
+		assert_int_equal(r.status, 0);
+		assert_non_null(strstr(r.out, "2 intact"));
+		t_run_dispose(&r);
+	}
+	/* rebased: each replayed commit merges the ledger the same way */
+	git_in(root, "git checkout -q c && git -c user.email=t@e -c user.name=t rebase -q a");
+	assert_int_equal(lines_of(ledger), 2);
+	{
+		const char *argv[] = {"ledger", "verify", NULL};
+
+		t_run_roz(&r, NULL, env, argv);
+		assert_int_equal(r.status, 0);
+		assert_non_null(strstr(r.out, "2 intact"));
+		t_run_dispose(&r);
+	}
+	assert_int_equal(chdir(old), 0);
+	t_rmtree(dir);
+	free(attrs);
+	free(ledger);
+	free(e_home);
+	free(e_roz);
+	free(root);
+	free(home);
+	free(dir);
+}
+
+/* A person's own .orchestration/.gitattributes is left as it is. */
+static void test_a_persons_attributes_are_left_alone(void **state)
+{
+	char *dir = t_mkdtemp(), *root = t_sprintf("%s/repo", dir), *home = t_sprintf("%s/home", dir);
+	char *e_home = t_sprintf("HOME=%s", home), *e_roz = t_sprintf("ROZ_HOME=%s", home), *attrs, *text;
+	const char *env[] = {e_home, e_roz, NULL};
+
+	(void)state;
+	git_in(dir, "mkdir home repo && cd repo && git init -q -b main && mkdir .orchestration && "
+		    "echo '*.md text' > .orchestration/.gitattributes");
+	agent_writes(root, env, "sA", "a.txt", "alpha");
+	attrs = t_sprintf("%s/.orchestration/.gitattributes", root);
+	text = t_read_file(attrs, NULL);
+	assert_string_equal(text, "*.md text\n");
+	free(text);
+	free(attrs);
+	t_rmtree(dir);
+	free(e_home);
+	free(e_roz);
+	free(root);
+	free(home);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -396,6 +533,8 @@ int main(void)
 		cmocka_unit_test(test_since),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_paths_are_shown_safely),
+		cmocka_unit_test(test_branches_that_both_recorded_merge_and_rebase),
+		cmocka_unit_test(test_a_persons_attributes_are_left_alone),
 	};
 
 	roz_alloc_init();

@@ -344,6 +344,44 @@ static void test_later_records_supersede(void **state)
 }
 
 /* Two ranges of one record never take each other's lines. */
+/* The record line with its time set to 2026-01-01T00:00:<ss>Z (the same length: in place). */
+static char *at_second(char *line, const char *ss)
+{
+	char *t = strstr(line, "2026-01-01T00:00:00Z");
+
+	assert_non_null(t);
+	memcpy(t + 17, ss, 2);
+	return line;
+}
+
+/*
+ * Two branches both changed line 2 and recorded it; git's union merge puts
+ * the later change's line first. The records are read in the order of their
+ * own times: the later one stands, the earlier is superseded, exit 0.
+ */
+static void test_records_are_read_in_time_order(void **state)
+{
+	(void)state;
+	static const tfile files[] = {{"a.c", "one\nTWO\nthree\n", 0}};
+	tfs fs = {files, 1, {0}};
+	char b1[80], b2[80], b3[80];
+	char *text = ledger(at_second(rec("later", NULL, NULL, "a.c", 2, 2, h("TWO", b1)), "05"),
+			    at_second(rec("earlier", NULL, NULL, "a.c", 2, 2, h("two", b2)), "01"),
+			    at_second(rec("other", NULL, NULL, "a.c", 3, 3, h("three", b3)), "03"), NULL);
+	roz_verify_report r;
+
+	run(text, NULL, &fs, &r);
+	assert_int_equal(r.records, 3);
+	assert_int_equal(r.counts[ROZ_VERIFY_CHANGED], 0);
+	assert_int_equal(r.counts[ROZ_VERIFY_SUPERSEDED], 1);
+	assert_int_equal(r.counts[ROZ_VERIFY_INTACT], 2);
+	for (size_t i = 0; i < r.n; i++)
+		if (r.items[i].state == ROZ_VERIFY_SUPERSEDED)
+			assert_int_equal(r.items[i].line, 2); /* the earlier record, on the ledger's line 2 */
+	roz_verify_report_dispose(&r);
+	free(text);
+}
+
 static void test_a_record_does_not_supersede_itself(void **state)
 {
 	(void)state;
@@ -539,6 +577,7 @@ int main(void)
 		cmocka_unit_test(test_moved_prefers_its_own_file),
 		cmocka_unit_test(test_moved_of_several_lengths),
 		cmocka_unit_test(test_later_records_supersede),
+		cmocka_unit_test(test_records_are_read_in_time_order),
 		cmocka_unit_test(test_a_record_does_not_supersede_itself),
 		cmocka_unit_test(test_bad_lines_are_reported_and_skipped),
 		cmocka_unit_test(test_last_record_without_newline),

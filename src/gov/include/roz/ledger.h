@@ -56,6 +56,16 @@ extern "C" {
 struct cJSON;
 
 #define ROZ_LEDGER_FILE ".orchestration/agent_trace.jsonl"
+/*
+ * Beside the ledger, when it has no attributes of its own, roz writes these:
+ * a merge of two branches that both added records keeps both sides' lines
+ * (git's union merge), and roz ledger verify reads records in their own
+ * time order, so nothing is set up by hand for a team's merges.
+ */
+#define ROZ_LEDGER_ATTRIBUTES_FILE ".orchestration/.gitattributes"
+#define ROZ_LEDGER_ATTRIBUTES                                                                              \
+	"# written by roz: a merge keeps the records both branches added (roz ledger verify orders them by "   \
+	"time)\nagent_trace.jsonl merge=union\n"
 #define ROZ_LEDGER_VERSION "0.1.0"
 /* Longest record written or read, in bytes; a longer one is not written (its ranges are dropped first). */
 #define ROZ_LEDGER_MAX_LINE (1024u * 1024u)
