@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "roz/git_run.h"
 #include "output.h"
 #include "roz/file.h"
 #include "roz/json.h"
@@ -46,7 +47,9 @@ static void help(void)
 	       "Options:\n"
 	       "      --json       one JSON document: summary, items (every range), bad_lines\n"
 	       "      --since REV  check only the records from the first one made at git\n"
-	       "                   revision REV (the full hash) onward\n"
+	       "                   revision REV onward: anything git resolves to a commit\n"
+	       "                   (a branch, HEAD~2, an abbreviated hash), or the start of\n"
+	       "                   the hash a record holds (at least 4 hex digits)\n"
 	       "  -h, --help       show this help\n\n"
 	       "Exit status: 0 nothing changed or missing, 1 something changed or missing, no\n"
 	       "ledger, or REV not in it, 2 usage error.\n");
@@ -236,7 +239,7 @@ static int verify(bool json, const char *since)
 {
 	roz_orchestration o;
 	roz_verify_report r;
-	char cwd[4096], *ledger_path = NULL, *text = NULL;
+	char cwd[4096], *ledger_path = NULL, *text = NULL, *full = NULL;
 	size_t len = 0;
 	int rc, status = ROZ_EXIT_FAILURE;
 
@@ -263,13 +266,28 @@ static int verify(bool json, const char *since)
 		cli_error("ledger verify: cannot read the ledger: %s", roz_error_last());
 		goto out;
 	}
-	if (roz_verify_run(text, len, since, cli_ledger_read_source, o.root, &r) != ROZ_OK) {
+	/* a revision git knows (a branch, HEAD~2, an abbreviation) is the full hash the records hold */
+	if (since && since[0] != '-') {
+		char *spec = roz_asprintf("%s^{commit}", since), *out = NULL;
+		const char *args[] = {"rev-parse", "--verify", "--quiet", "--end-of-options", spec};
+		size_t olen = 0;
+
+		if (spec && roz_git_output(o.root, args, 5, NULL, 0, 4096, &out, &olen) == ROZ_OK) {
+			while (olen && (out[olen - 1] == '\n' || out[olen - 1] == '\r'))
+				out[--olen] = '\0';
+			if (olen >= 40 && !(full = roz_strdup(out)))
+				roz_error_set("out of memory");
+		}
+		roz_free(out);
+		roz_free(spec);
+	}
+	if (roz_verify_run(text, len, full ? full : since, cli_ledger_read_source, o.root, &r) != ROZ_OK) {
 		cli_error("ledger verify: %s", roz_error_last());
 		goto out;
 	}
 	if (since && !r.since_found) {
-		cli_error("ledger verify: no record in %s was made at revision %s (--since takes the full "
-			  "hash a record's vcs.revision holds)",
+		cli_error("ledger verify: no record in %s was made at revision %s (--since takes a revision "
+			  "git knows, or the start of the hash a record's vcs.revision holds)",
 			  ledger_path, since);
 		goto out;
 	}
@@ -283,6 +301,7 @@ static int verify(bool json, const char *since)
 	status = cli_finish_stdout(status);
 out:
 	roz_verify_report_dispose(&r);
+	roz_free(full);
 	roz_free(text);
 	roz_free(ledger_path);
 	roz_orchestration_dispose(&o);

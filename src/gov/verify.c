@@ -385,6 +385,24 @@ static bool blank(const char *s, size_t n)
 	return true;
 }
 
+/*
+ * Whether a record's revision is `since`: the same hash, or one `since`
+ * abbreviates (at least 4 hex digits, as git abbreviates).
+ */
+static bool same_revision(const char *rev, const char *since)
+{
+	size_t n = strlen(since);
+
+	if (strcmp(rev, since) == 0)
+		return true;
+	if (n < 4 || n >= strlen(rev) || strspn(since, "0123456789abcdefABCDEF") != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((rev[i] | 0x20) != (since[i] | 0x20))
+			return false;
+	return true;
+}
+
 /* One line of the ledger: parse it and take its record (or note why it is not one). */
 static int read_line(ctx *c, const char *s, size_t n, size_t line, bool ended, const char *since, bool *check)
 {
@@ -409,7 +427,7 @@ static int read_line(ctx *c, const char *s, size_t n, size_t line, bool ended, c
 			       ? ROZ_ENOMEM
 			       : ROZ_OK;
 	}
-	if (!*check && rec.revision && strcmp(rec.revision, since) == 0) {
+	if (!*check && rec.revision && same_revision(rec.revision, since)) {
 		*check = true;
 		r->since_found = true;
 	}

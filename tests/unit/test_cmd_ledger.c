@@ -476,6 +476,30 @@ static void test_branches_that_both_recorded_merge_and_rebase(void **state)
 		assert_non_null(strstr(r.out, "2 intact"));
 		t_run_dispose(&r);
 	}
+	/* --since any revision git knows, or the start of a record's hash */
+	{
+		const char *by_branch[] = {"ledger", "verify", "--since", "main", NULL};
+		const char *unknown[] = {"ledger", "verify", "--since", "0000000", NULL};
+		char abbrev[16] = "";
+		const char *by_abbrev[] = {"ledger", "verify", "--since", abbrev, NULL};
+		FILE *p = popen("git rev-parse --short=7 main", "r");
+
+		assert_non_null(p);
+		assert_non_null(fgets(abbrev, sizeof abbrev, p));
+		pclose(p);
+		abbrev[strcspn(abbrev, "\n")] = '\0';
+		t_run_roz(&r, NULL, env, by_branch);
+		assert_int_equal(r.status, 0);
+		assert_non_null(strstr(r.out, "2 intact"));
+		t_run_dispose(&r);
+		t_run_roz(&r, NULL, env, by_abbrev);
+		assert_int_equal(r.status, 0);
+		t_run_dispose(&r);
+		t_run_roz(&r, NULL, env, unknown);
+		assert_int_equal(r.status, 1);
+		assert_non_null(strstr(r.err, "no record"));
+		t_run_dispose(&r);
+	}
 	/* rebased: each replayed commit merges the ledger the same way */
 	git_in(root, "git checkout -q c && git -c user.email=t@e -c user.name=t rebase -q a");
 	assert_int_equal(lines_of(ledger), 2);

@@ -517,6 +517,22 @@ static void test_since(void **state)
 	assert_int_equal(r.n, 4);
 	roz_verify_report_dispose(&r);
 	free(text);
+
+	/* the start of a hash, as git abbreviates it (4 hex digits or more, any case) */
+	text = ledger(rec("r1", "0123abcd4567", NULL, "a.c", 1, 1, h("l1", b[0])),
+		      rec("r2", "89efcdab0123", NULL, "a.c", 2, 2, h("l2", b[1])), NULL);
+	run(text, "89EFcd", &fs, &r);
+	assert_true(r.since_found);
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.items[0].record_id, "r2");
+	roz_verify_report_dispose(&r);
+	run(text, "89e", &fs, &r); /* too short to be a hash */
+	assert_false(r.since_found);
+	roz_verify_report_dispose(&r);
+	run(text, "89efg", &fs, &r); /* not hex */
+	assert_false(r.since_found);
+	roz_verify_report_dispose(&r);
+	free(text);
 }
 
 /* ---- running out of memory ------------------------------------------------ */
