@@ -7,11 +7,12 @@
  *   PreToolUse   the session's snapshot of this repository is touched, so
  *                its modification time marks when the call began (one
  *                utimensat); a session's first call takes the snapshot.
- *   PostToolUse  the tree is walked again and compared with the snapshot:
- *                changes made since the call began are judged; a
- *                violation is told to the agent at once and kept in the
- *                session, in-scope files go to the ledger record; the new
- *                walk becomes the snapshot.
+ *   PostToolUse  the tree is looked at again (detect_look.c: only what the
+ *                repository's watcher says moved, else a whole walk) and
+ *                compared with the snapshot: changes made since the call
+ *                began are judged; a violation is told to the agent at
+ *                once and kept in the session, in-scope files go to the
+ *                ledger record; the snapshot is brought up to date.
  *   Stop         each kept violation is checked against the tree; while
  *                one stands (not undone, not accepted by a person with
  *                `roz intent accept`) the stop is held, at most
@@ -23,12 +24,11 @@
  * never refusals: prevention still stands in front of every call.
  */
 #include "governance.h"
+#include "detect_int.h"
 
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -42,7 +42,6 @@
 #include "roz/ledger.h"
 #include "roz/tree.h"
 #include "roz/tree_diff.h"
-#include "roz/watch.h"
 
 /* What `git status` may say about the paths of kept violations (more: every path counts as not undone). */
 #define GIT_STATUS_MAX (4u * 1024u * 1024u)
@@ -50,10 +49,6 @@
 /* How far before Claude Code's own start of the call (now - duration_ms) a change still counts. */
 #define DETECT_SLACK_NS (250LL * 1000000LL)
 
-static int64_t ns_of(struct timespec t)
-{
-	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
-}
 
 int gov_snapshot_path(const gov_run *g, const char *sid, char **out)
 {
@@ -78,282 +73,6 @@ int gov_snapshot_path(const gov_run *g, const char *sid, char **out)
 	return rc;
 }
 
-static void walk_opts(const gov_run *g, roz_tree_opts *o)
-{
-	memset(o, 0, sizeof *o);
-	o->max_entries = g->detect_max;
-	o->extra = g->orch.have_ignore ? &g->orch.ignore : NULL;
-	o->fold_case = g->orch.fold_case;
-}
-
-static void warn(roz_hook_result *res, const char *event, const char *what)
-{
-	roz_buf_addf(&res->notes, "roz: warning: %s: governance detection: %s\n", event, what);
-}
-
-/*
- * Walk the tree. A tree past the walk's bound is ROZ_EINVALID, with *t left
- * an empty snapshot marked truncated: saved, it tells the next calls not to
- * walk again for an hour.
- */
-static int walk(const gov_run *g, roz_tree *t, roz_hook_result *res, const char *event)
-{
-	roz_tree_opts o;
-	int64_t taken;
-	int rc;
-
-	walk_opts(g, &o);
-	if ((rc = roz_tree_walk(g->orch.root, &o, t)) < 0) {
-		if (rc != ROZ_ENOMEM)
-			warn(res, event, roz_error_last());
-		return rc;
-	}
-	if (t->truncated) {
-		taken = t->taken_ns;
-		roz_tree_dispose(t);
-		memset(t, 0, sizeof *t);
-		t->truncated = true;
-		t->taken_ns = taken;
-		return ROZ_EINVALID;
-	}
-	return ROZ_OK;
-}
-
-/* How long a hook waits for the watcher's answer before it walks instead. */
-#define WATCH_TIMEOUT_MS 1500
-
-/*
- * Ask the repository's watcher (roz/watch.h) what moved since `before` was
- * true (before NULL: only its generation, to stamp a walk about to be
- * made). No watcher answering: one is started for the next calls.
- */
-static int ask_watcher(gov_run *g, const roz_env *env, const roz_tree *before, roz_watch_answer *a)
-{
-	int rc;
-
-	if (!g->watch_exe)
-		return ROZ_ENOTFOUND;
-	rc = roz_watch_ask(g->orch.root, before ? before->watch_id : 0, before ? before->watch_gen : 0,
-			   WATCH_TIMEOUT_MS, a);
-	if (rc == ROZ_ENOTFOUND &&
-	    roz_watch_start(g->watch_exe, g->orch.root, g->storage, g->orch.fold_case, g->detect_max,
-			    env->now.sec * 1000000000LL + env->now.nsec) < 0)
-		return ROZ_ENOTFOUND; /* not started: this call walks, the next tries again */
-	return rc;
-}
-
-/* Whether an answer moves what the tree lists (the .intentignore changed): then only a walk says. */
-static bool moves_ignores(const roz_watch_answer *a)
-{
-	for (size_t i = 0; i < a->n; i++)
-		if (strcmp(a->picks[i].path, ROZ_ORCH_IGNORE_FILE) == 0 ||
-		    (a->picks[i].deep && strcmp(a->picks[i].path, ROZ_ORCH_DIR) == 0))
-			return true;
-	return false;
-}
-
-static int pick_cmp(const void *a, const void *b)
-{
-	return strcmp(((const roz_tree_pick *)a)->path, ((const roz_tree_pick *)b)->path);
-}
-
-static bool linked(const roz_tree_entry *e)
-{
-	return e && (e->mode & S_IFMT) == S_IFREG && e->nlink > 1;
-}
-
-/*
- * A file with more than one name changes under all of them, and the
- * watcher names only the one it was changed through: every other name
- * `before` holds for the inode of a picked file with other names (before
- * or now) is picked too. *more gets the picks with those added (sorted;
- * the caller frees it), or NULL when there are none to add.
- */
-static int other_names(const roz_tree *before, const roz_tree *part, const roz_tree_pick *picks, size_t n,
-		       roz_tree_pick **more, size_t *nmore)
-{
-	uint64_t *inos = NULL;
-	size_t ninos = 0, cap = 0, k = n;
-	roz_tree_pick *out = NULL;
-	int rc = ROZ_OK;
-
-	*more = NULL;
-	*nmore = 0;
-	for (size_t i = 0; i < n + part->n; i++) {
-		const roz_tree_entry *e = i < n ? roz_tree_find(before, picks[i].path) : &part->items[i - n];
-
-		if (!linked(e))
-			continue;
-		if (roz_alloc_array_reserve((void **)&inos, &cap, sizeof *inos, ninos + 1) < 0) {
-			rc = ROZ_ENOMEM;
-			goto out;
-		}
-		inos[ninos++] = e->ino;
-	}
-	for (size_t i = 0; ninos && i < before->n; i++) {
-		const roz_tree_entry *e = &before->items[i];
-		roz_tree_pick key = {e->path, false};
-		size_t j;
-
-		/* its count may have been 1 then: the other name was made by this call */
-		if ((e->mode & S_IFMT) != S_IFREG)
-			continue;
-		for (j = 0; j < ninos && inos[j] != e->ino; j++)
-			;
-		if (j == ninos || bsearch(&key, picks, n, sizeof *picks, pick_cmp))
-			continue;
-		if (!out) {
-			cap = 0;
-			if (roz_alloc_array_reserve((void **)&out, &cap, sizeof *out, n + 1) < 0) {
-				rc = ROZ_ENOMEM;
-				goto out;
-			}
-			memcpy(out, picks, n * sizeof *out);
-		} else if (roz_alloc_array_reserve((void **)&out, &cap, sizeof *out, k + 1) < 0) {
-			rc = ROZ_ENOMEM;
-			goto out;
-		}
-		out[k++] = key;
-	}
-	if (out) {
-		qsort(out, k, sizeof *out, pick_cmp);
-		*more = out;
-		*nmore = k;
-		out = NULL;
-	}
-out:
-	roz_free(out);
-	roz_free(inos);
-	return rc;
-}
-
-/*
- * What a look found: the whole tree (picks NULL), or a walk of only what
- * moved (t) with the picks it walked and what it takes out of the snapshot
- * (gone: copies of the snapshot's entries, their paths the snapshot's),
- * to be compared and saved without the whole patched tree being made
- * (roz_tree_patch_dropped, roz_tree_save_patched).
- */
-typedef struct sight {
-	roz_tree t;
-	roz_tree_pick *picks;
-	size_t npicks;
-	roz_tree_entry *gone;
-	size_t ngone, kept; /* kept: the entries of the snapshot brought up to date */
-	size_t moved;       /* paths the watcher named (SIZE_MAX: a whole walk) */
-	roz_watch_answer ans; /* the watcher's answer, which holds most of the picks' paths */
-} sight;
-
-static void sight_dispose(sight *n)
-{
-	roz_tree_dispose(&n->t);
-	roz_free(n->picks);
-	roz_free(n->gone);
-	roz_watch_answer_dispose(&n->ans);
-	memset(n, 0, sizeof *n);
-}
-
-/* The picked walk: what moved, .orchestration/, and every other name of a file that did. */
-static int look_again(gov_run *g, const roz_tree *before, const roz_watch_answer *a, sight *out)
-{
-	static const roz_tree_pick orch = {ROZ_ORCH_DIR, true};
-	roz_tree_pick *more = NULL, *picks;
-	size_t nmore = 0, n = 0;
-	bool orch_in = false;
-	roz_tree_opts o;
-	int rc;
-
-	/*
-	 * .orchestration/ is looked at whatever the watcher says: a name for one of its files made
-	 * outside the tree while the watcher runs is not told to it (roz/watch.h), and it is a handful
-	 * of entries
-	 */
-	if (!(picks = roz_calloc(a->n + 1, sizeof *picks)))
-		return ROZ_ENOMEM;
-	for (size_t i = 0; i < a->n; i++) {
-		int c = strcmp(a->picks[i].path, ROZ_ORCH_DIR);
-
-		if (!orch_in && c >= 0) {
-			if (c == 0)
-				continue; /* named alone by the watcher: the deep pick covers it */
-			picks[n++] = orch;
-			orch_in = true;
-		}
-		picks[n++] = a->picks[i];
-	}
-	if (!orch_in)
-		picks[n++] = orch;
-	walk_opts(g, &o);
-	o.only = picks;
-	o.nonly = n;
-	if ((rc = roz_tree_walk(g->orch.root, &o, &out->t)) == ROZ_OK && !out->t.truncated &&
-	    (rc = other_names(before, &out->t, picks, n, &more, &nmore)) == ROZ_OK && more) {
-		roz_tree_dispose(&out->t);
-		o.only = more;
-		o.nonly = nmore;
-		rc = roz_tree_walk(g->orch.root, &o, &out->t);
-	}
-	if (more) {
-		roz_free(picks);
-		picks = more;
-		n = nmore;
-	}
-	out->picks = picks; /* their paths are the answer's, the snapshot's, or orch's: kept with them */
-	out->npicks = n;
-	if (rc == ROZ_OK && out->t.truncated)
-		rc = ROZ_ERROR;
-	if (rc == ROZ_OK)
-		rc = roz_tree_patch_dropped(before, &out->t, picks, n, &out->gone, &out->ngone, &out->kept);
-	if (rc == ROZ_OK && out->kept > (g->detect_max ? g->detect_max : ROZ_TREE_MAX_ENTRIES))
-		rc = ROZ_ERROR; /* grown past the bound: the whole walk says so */
-	if (rc != ROZ_OK && rc != ROZ_ENOMEM) {
-		roz_tree_dispose(&out->t);
-		roz_free(out->picks);
-		roz_free(out->gone);
-		out->picks = NULL;
-		out->gone = NULL;
-		out->npicks = out->ngone = out->kept = 0;
-	}
-	return rc;
-}
-
-/*
- * The tree now, into *out: when `before` was stamped by the watcher that
- * answers and it knows what moved since, only that is walked again
- * (out->picks set, out->moved how many paths the watcher named);
- * otherwise the whole tree is walked (out->picks NULL, out->moved
- * SIZE_MAX). Either is stamped with the watcher's generation, asked
- * before the walk began, so what moves during the walk is looked at again
- * next time. Returns what walk() returns.
- */
-static int look(gov_run *g, const roz_env *env, const roz_tree *before, sight *out, roz_hook_result *res,
-		const char *event)
-{
-	roz_watch_answer a = {0};
-	int asked = ask_watcher(g, env, before, &a), rc = ROZ_ERROR;
-
-	memset(out, 0, sizeof *out);
-	out->moved = SIZE_MAX;
-	if (asked == ROZ_ENOMEM)
-		return asked;
-	if (asked == ROZ_OK && a.known && before && !moves_ignores(&a)) {
-		if ((rc = look_again(g, before, &a, out)) == ROZ_ENOMEM) {
-			roz_watch_answer_dispose(&a);
-			sight_dispose(out);
-			return rc;
-		}
-		if (rc == ROZ_OK)
-			out->moved = a.n;
-	}
-	if (rc != ROZ_OK)
-		rc = walk(g, &out->t, res, event);
-	if (rc == ROZ_OK && asked == ROZ_OK) {
-		out->t.watch_id = a.id;
-		out->t.watch_gen = a.gen;
-	}
-	out->ans = a; /* the picks' paths live in it */
-	return rc;
-}
 
 /* How long a repository found too large to walk is not walked again. */
 #define DETECT_LARGE_RETRY_NS (3600LL * 1000000000LL)
@@ -372,67 +91,11 @@ static void too_large(const gov_run *g, roz_session *s, roz_hook_result *res)
 	res->save = true;
 }
 
-/*
- * The newest snapshot another session keeps of this repository (beside
- * `own`, `<sid>-<root>.tree`, the same root), if a watcher stamped it and
- * it is whole: a session's first call brings it up to date instead of
- * walking the tree. ROZ_OK, or ROZ_ENOTFOUND (*out empty).
- */
-static int sibling(const char *own, roz_tree *out)
-{
-	const char *base = strrchr(own, '/');
-	size_t dirlen, ownlen = strlen(own);
-	char *dir = NULL, *best = NULL;
-	int64_t best_ns = INT64_MIN;
-	struct dirent *de;
-	DIR *d;
-
-	memset(out, 0, sizeof *out);
-	if (!base || ownlen < 22)
-		return ROZ_ENOTFOUND;
-	dirlen = (size_t)(base - own);
-	if (!(dir = roz_asprintf("%.*s", (int)dirlen, own)) || !(d = opendir(dir))) {
-		roz_free(dir);
-		return ROZ_ENOTFOUND;
-	}
-	while ((de = readdir(d)) != NULL) {
-		size_t n = strlen(de->d_name);
-		struct stat st;
-		int64_t ns;
-
-		/* "-" 16 hex ".tree": the root's, as the own file's last 22 bytes say */
-		if (n <= 22 || strcmp(de->d_name + n - 22, own + ownlen - 22) != 0 || strcmp(de->d_name, base + 1) == 0)
-			continue;
-		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
-			continue;
-		ns = ns_of(st.st_mtim);
-		if (ns > best_ns) {
-			char *p = roz_asprintf("%s/%s", dir, de->d_name);
-
-			if (p) {
-				roz_free(best);
-				best = p;
-				best_ns = ns;
-			}
-		}
-	}
-	closedir(d);
-	roz_free(dir);
-	if (!best)
-		return ROZ_ENOTFOUND;
-	if (roz_tree_load(best, out) != ROZ_OK || !out->watch_id || out->truncated) {
-		roz_tree_dispose(out);
-		roz_free(best);
-		return ROZ_ENOTFOUND;
-	}
-	roz_free(best);
-	return ROZ_OK;
-}
 
 int gov_detect_pre(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_hook_result *res)
 {
 	char *path = NULL;
-	sight now = {0};
+	gov_sight now = {0};
 	roz_tree other = {0};
 	bool have_other;
 	int rc;
@@ -453,14 +116,14 @@ int gov_detect_pre(gov_run *g, const roz_hook_input *in, const roz_env *env, roz
 	 * the session's first call here: what the tree holds before it (or that it is too large);
 	 * another session's snapshot of it, stamped by the watcher, brought up to date, else a walk
 	 */
-	have_other = g->watch_exe && sibling(path, &other) == ROZ_OK;
-	if ((rc = look(g, env, have_other ? &other : NULL, &now, res, "pre-tool-use")) < 0 && rc != ROZ_EINVALID)
+	have_other = g->watch_exe && gov_sibling_snapshot(path, &other) == ROZ_OK;
+	if ((rc = gov_look(g, env, have_other ? &other : NULL, &now, res, "pre-tool-use")) < 0 && rc != ROZ_EINVALID)
 		goto out;
 	rc = now.picks ? roz_tree_save_patched(&other, &now.t, now.picks, now.npicks, path) : roz_tree_save(&now.t, path);
 out:
 	if (rc < 0 && rc != ROZ_ENOMEM && rc != ROZ_EINVALID)
-		warn(res, "pre-tool-use", roz_error_last());
-	sight_dispose(&now);
+		gov_detect_warn(res, "pre-tool-use", roz_error_last());
+	gov_sight_dispose(&now);
 	roz_tree_dispose(&other);
 	roz_free(path);
 	return rc == ROZ_ENOMEM ? rc : ROZ_OK;
@@ -478,7 +141,7 @@ static int64_t call_start(const char *path, const roz_hook_input *in, const roz_
 	const cJSON *d = in->root ? cJSON_GetObjectItemCaseSensitive(in->root, "duration_ms") : NULL;
 
 	if (stat(path, &st) == 0)
-		return ns_of(st.st_mtim);
+		return gov_ns(st.st_mtim);
 	if (cJSON_IsNumber(d) && d->valuedouble >= 0 && d->valuedouble < 1e9)
 		return env->now.sec * 1000000000LL + env->now.nsec - (int64_t)(d->valuedouble * 1e6) -
 		       DETECT_SLACK_NS;
@@ -656,7 +319,7 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 		    roz_hook_result *res)
 {
 	roz_tree before = {0};
-	sight now = {0};
+	gov_sight now = {0};
 	roz_changes ch = {0};
 	roz_gov_world w;
 	roz_buf list = ROZ_BUF_INIT, undo = ROZ_BUF_INIT;
@@ -681,7 +344,7 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 		rc = ROZ_OK;
 		goto out;
 	}
-	rc = look(g, env, loaded == ROZ_OK ? &before : NULL, &now, res, "post-tool-use");
+	rc = gov_look(g, env, loaded == ROZ_OK ? &before : NULL, &now, res, "post-tool-use");
 	if (rc == ROZ_EINVALID) {
 		too_large(g, s, res);
 		rc = roz_tree_save(&now.t, path);
@@ -709,10 +372,10 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 
 		was.items = now.gone;
 		was.n = now.ngone;
-		rc = roz_tree_diff(&was, &now.t, ns_of(root_st.st_ctim), since, &ch, &others);
+		rc = roz_tree_diff(&was, &now.t, gov_ns(root_st.st_ctim), since, &ch, &others);
 		kept = now.kept;
 	} else {
-		rc = roz_tree_diff(&before, &now.t, ns_of(root_st.st_ctim), since, &ch, &others);
+		rc = roz_tree_diff(&before, &now.t, gov_ns(root_st.st_ctim), since, &ch, &others);
 		kept = now.t.n;
 	}
 	if (rc < 0)
@@ -776,11 +439,11 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 	}
 out:
 	if (rc < 0 && rc != ROZ_ENOMEM && rc != ROZ_EINVALID)
-		warn(res, "post-tool-use", roz_error_last());
+		gov_detect_warn(res, "post-tool-use", roz_error_last());
 	roz_buf_dispose(&list);
 	roz_buf_dispose(&undo);
 	roz_changes_dispose(&ch);
-	sight_dispose(&now);
+	gov_sight_dispose(&now);
 	roz_tree_dispose(&before);
 	roz_free(path);
 	return rc == ROZ_ENOMEM ? rc : ROZ_OK;
