@@ -738,6 +738,62 @@ static int find_moved(ctx *c)
 
 /* ---- the run ------------------------------------------------------------ */
 
+/* An item's place: its ledger line, and where it was taken (a record's ranges stay in its order). */
+typedef struct place {
+	size_t line, i;
+} place;
+
+static int item_order(const void *x, const void *y)
+{
+	const place *a = x, *b = y;
+
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static int bad_order(const void *x, const void *y)
+{
+	const roz_verify_bad_line *a = x, *b = y;
+
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/*
+ * The report in the ledger's order, whatever order the records were read
+ * in (read_records: by time), so a person and a script meet the ranges
+ * where the ledger holds them. ROZ_OK or ROZ_ENOMEM.
+ */
+static int in_ledger_order(roz_verify_report *r)
+{
+	bool sorted = true;
+	place *idx;
+	roz_verify_item *items;
+
+	for (size_t i = 1; i < r->nbad && sorted; i++)
+		sorted = r->bad[i - 1].line < r->bad[i].line;
+	if (!sorted)
+		qsort(r->bad, r->nbad, sizeof *r->bad, bad_order);
+	sorted = true;
+	for (size_t i = 1; i < r->n && sorted; i++)
+		sorted = r->items[i - 1].line <= r->items[i].line;
+	if (sorted)
+		return ROZ_OK;
+	if (!(idx = roz_calloc(r->n, sizeof *idx)) || !(items = roz_calloc(r->n, sizeof *items))) {
+		roz_free(idx);
+		return ROZ_ENOMEM;
+	}
+	for (size_t i = 0; i < r->n; i++)
+		idx[i] = (place){r->items[i].line, i};
+	qsort(idx, r->n, sizeof *idx, item_order);
+	for (size_t i = 0; i < r->n; i++)
+		items[i] = r->items[idx[i].i];
+	memcpy(r->items, items, r->n * sizeof *items);
+	roz_free(items);
+	roz_free(idx);
+	return ROZ_OK;
+}
+
 int roz_verify_run(const char *ledger, size_t len, const char *since, roz_verify_read_fn read, void *ud,
 		   roz_verify_report *out)
 {
@@ -753,6 +809,8 @@ int roz_verify_run(const char *ledger, size_t len, const char *since, roz_verify
 		len = 0;
 	if ((rc = read_records(&c, ledger, len, since)) != ROZ_OK || (rc = check_items(&c)) != ROZ_OK ||
 	    (rc = find_moved(&c)) != ROZ_OK)
+		goto fail;
+	if ((rc = in_ledger_order(out)) != ROZ_OK)
 		goto fail;
 	for (size_t i = 0; i < out->n; i++)
 		out->counts[out->items[i].state]++;
