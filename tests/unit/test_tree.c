@@ -6,6 +6,7 @@
  * snapshot file: a round trip, and every damaged file read as corrupt.
  */
 #include "support.h"
+#include "trees.h"
 
 #include "roz/tree.h"
 
@@ -49,37 +50,15 @@ static roz_ignore rules(const char *text)
 	return ig;
 }
 
-static void walk(const char *root, const roz_tree_opts *o, roz_tree *t)
-{
-	int rc = roz_tree_walk(root, o, t);
 
-	if (rc != ROZ_OK)
-		fail_msg("walk %s: %s (%s)", root, roz_error_name(rc), roz_error_last());
-}
-
-/* The paths of a tree, one per line: what most tests compare. */
-static char *listing(const roz_tree *t)
-{
-	size_t len = 1;
-	char *s, *p;
-
-	for (size_t i = 0; i < t->n; i++)
-		len += strlen(t->items[i].path) + 1;
-	p = s = malloc(len);
-	assert_non_null(s);
-	for (size_t i = 0; i < t->n; i++)
-		p += sprintf(p, "%s\n", t->items[i].path);
-	*p = '\0';
-	return s;
-}
 
 static void assert_lists(const char *root, const roz_tree_opts *o, const char *want)
 {
 	roz_tree t;
 	char *got;
 
-	walk(root, o, &t);
-	got = listing(&t);
+	t_tree_walk(root, o, &t);
+	got = t_tree_listing(&t);
 	assert_string_equal(got, want);
 	assert_false(t.truncated);
 	free(got);
@@ -113,7 +92,7 @@ static void files_directories_and_links_are_listed_by_lstat(void **state)
 	free(p);
 	assert_lists(d, NULL, "README\ndangling\nempty\nfifo\nsrc\nsrc/main.c\nto-dir\nto-file\n");
 
-	walk(d, NULL, &t);
+	t_tree_walk(d, NULL, &t);
 	assert_true(S_ISREG(find(&t, "README")->mode));
 	assert_int_equal(find(&t, "README")->size, 3);
 	assert_true(S_ISDIR(find(&t, "src")->mode));
@@ -160,7 +139,7 @@ static void a_hard_link_counts_two(void **state)
 
 	t_put(d, "a", "x");
 	assert_int_equal(link(a, b), 0);
-	walk(d, NULL, &t);
+	t_tree_walk(d, NULL, &t);
 	assert_int_equal(find(&t, "a")->nlink, 2);
 	assert_int_equal(find(&t, "b")->nlink, 2);
 	assert_int_equal(find(&t, "a")->ino, find(&t, "b")->ino);
@@ -245,7 +224,7 @@ static void an_ignored_directory_is_pruned(void **state)
 	t_put(d, "node_modules/b/package.json", "");
 	t_put(d, "vendor/keep", "");
 	t_put(d, "app.js", "");
-	walk(d, NULL, &t);
+	t_tree_walk(d, NULL, &t);
 	assert_null(roz_tree_find(&t, "node_modules"));
 	assert_null(roz_tree_find(&t, "node_modules/a/index.js"));
 	/* git cannot take back a file under an ignored directory, and neither can the walk */
@@ -345,7 +324,7 @@ static void the_walk_judges_files_as_ignore_match_does(void **state)
 		roz_tree_opts o = {.fold_case = fold != 0};
 		roz_tree t;
 
-		walk(*state, &o, &t);
+		t_tree_walk(*state, &o, &t);
 		for (size_t k = 0; k < sizeof dirs / sizeof *dirs; k++)
 			for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 				char *rel = t_sprintf("%s%s", dirs[k], names[i]);
@@ -376,7 +355,7 @@ static void entries_are_in_strcmp_order(void **state)
 		t_put(d, name, "");
 		free(name);
 	}
-	walk(d, NULL, &t);
+	t_tree_walk(d, NULL, &t);
 	assert_true(t.n > 50);
 	for (size_t i = 1; i < t.n; i++)
 		if (strcmp(t.items[i - 1].path, t.items[i].path) >= 0)
@@ -384,7 +363,7 @@ static void entries_are_in_strcmp_order(void **state)
 	for (size_t i = 0; i < t.n; i++)
 		assert_ptr_equal(roz_tree_find(&t, t.items[i].path), &t.items[i]);
 	{
-		char *got = listing(&t), *cut = strstr(got, "many\n");
+		char *got = t_tree_listing(&t), *cut = strstr(got, "many\n");
 
 		assert_non_null(cut);
 		*cut = '\0';
@@ -404,19 +383,19 @@ static void a_walk_stops_at_max_entries(void **state)
 	t_put(d, "a/2", "");
 	t_put(d, "b", "");
 	t_put(d, "c/3", "");
-	walk(d, NULL, &all);
+	t_tree_walk(d, NULL, &all);
 	assert_int_equal(all.n, 6);
 	assert_false(all.truncated);
 	/* exactly as many as there are: whole */
 	o.max_entries = 6;
-	walk(d, &o, &some);
+	t_tree_walk(d, &o, &some);
 	assert_int_equal(some.n, 6);
 	assert_false(some.truncated);
 	roz_tree_dispose(&some);
 	/* fewer: the first ones in order, and marked */
 	for (size_t max = 1; max < 6; max++) {
 		o.max_entries = max;
-		walk(d, &o, &some);
+		t_tree_walk(d, &o, &some);
 		assert_int_equal(some.n, max);
 		assert_true(some.truncated);
 		for (size_t i = 0; i < max; i++)
@@ -441,7 +420,7 @@ static void deeper_than_the_bound_is_not_read(void **state)
 		fd = next;
 	}
 	close(fd);
-	walk(d, NULL, &t);
+	t_tree_walk(d, NULL, &t);
 	assert_int_equal(t.n, 256);
 	assert_true(t.truncated);
 	assert_int_equal(strlen(t.items[255].path), 256 * 2 - 1);
@@ -467,7 +446,7 @@ static void paths_longer_than_path_max_are_not_listed(void **state)
 		fd = next;
 	}
 	close(fd);
-	walk(d, NULL, &t);
+	t_tree_walk(d, NULL, &t);
 	assert_true(t.truncated);
 	assert_int_equal(t.n, 20);
 	for (size_t i = 0; i < t.n; i++)
@@ -505,13 +484,13 @@ static void changes_show_between_two_walks(void **state)
 	t_put(d, "f", "one");
 	t_put(d, "g", "two");
 	t_put(d, "dir/x", "");
-	walk(d, NULL, &a);
+	t_tree_walk(d, NULL, &a);
 	wait_past(find(&a, "dir")->ctime_ns > find(&a, "f")->ctime_ns ? find(&a, "dir")->ctime_ns
 								       : find(&a, "f")->ctime_ns);
 	assert_int_equal(chmod(f, 0640), 0);
 	t_put(d, "g", "two and more");
 	t_put(d, "dir/y", "");
-	walk(d, NULL, &b);
+	t_tree_walk(d, NULL, &b);
 	/* chmod: mode and ctime, not content */
 	assert_int_equal(find(&b, "f")->mode & 07777, 0640);
 	assert_int_not_equal(find(&a, "f")->mode, find(&b, "f")->mode);
@@ -529,7 +508,7 @@ static void changes_show_between_two_walks(void **state)
 	roz_tree_dispose(&a);
 	/* touch to a given time: seen to the nanosecond */
 	assert_int_equal(utimensat(AT_FDCWD, f, times, 0), 0);
-	walk(d, NULL, &a);
+	t_tree_walk(d, NULL, &a);
 	assert_int_equal(find(&a, "f")->mtime_ns, 1000000000000000005LL);
 	roz_tree_dispose(&a);
 	roz_tree_dispose(&b);
@@ -543,7 +522,7 @@ static void a_walk_is_stamped_with_the_coarse_clock(void **state)
 	roz_tree t;
 
 	clock_gettime(CLOCK_REALTIME_COARSE, &before);
-	walk(*state, NULL, &t);
+	t_tree_walk(*state, NULL, &t);
 	clock_gettime(CLOCK_REALTIME_COARSE, &after);
 	assert_true(t.taken_ns >= (int64_t)before.tv_sec * 1000000000 + before.tv_nsec);
 	assert_true(t.taken_ns <= (int64_t)after.tv_sec * 1000000000 + after.tv_nsec);
@@ -654,17 +633,8 @@ static void assert_same_entries(const roz_tree *a, const roz_tree *b)
 	assert_int_equal(a->n, b->n);
 	assert_int_equal(a->dev, b->dev);
 	assert_int_equal(a->truncated, b->truncated);
-	for (size_t i = 0; i < a->n; i++) {
-		const roz_tree_entry *x = &a->items[i], *y = &b->items[i];
-
-		assert_string_equal(x->path, y->path);
-		assert_int_equal(x->mode, y->mode);
-		assert_int_equal(x->nlink, y->nlink);
-		assert_int_equal(x->size, y->size);
-		assert_int_equal(x->ino, y->ino);
-		assert_int_equal(x->mtime_ns, y->mtime_ns);
-		assert_int_equal(x->ctime_ns, y->ctime_ns);
-	}
+	for (size_t i = 0; i < a->n; i++)
+		t_assert_same_entry(&a->items[i], &b->items[i]);
 }
 
 static void assert_same_tree(const roz_tree *a, const roz_tree *b)
@@ -686,7 +656,7 @@ static void a_saved_snapshot_loads_back_the_same(void **state)
 	t_put(d, "t/src/b.c", "bb");
 	t_put(d, "t/README.md", "readme");
 	link_to(d, "src", "t/link");
-	walk(tree_dir, NULL, &a);
+	t_tree_walk(tree_dir, NULL, &a);
 	assert_int_equal(roz_tree_save(&a, file), ROZ_OK);
 	assert_int_equal(roz_tree_load(file, &b), ROZ_OK);
 	assert_same_tree(&a, &b);
@@ -699,7 +669,7 @@ static void a_saved_snapshot_loads_back_the_same(void **state)
 	roz_tree_dispose(&a);
 	roz_tree_dispose(&b);
 	/* truncated, and empty */
-	walk(tree_dir, &o, &a);
+	t_tree_walk(tree_dir, &o, &a);
 	assert_true(a.truncated);
 	assert_int_equal(roz_tree_save(&a, file), ROZ_OK);
 	assert_int_equal(roz_tree_load(file, &b), ROZ_OK);
@@ -710,7 +680,7 @@ static void a_saved_snapshot_loads_back_the_same(void **state)
 	{
 		char *empty = t_at(d, "empty");
 
-		walk(empty, NULL, &a);
+		t_tree_walk(empty, NULL, &a);
 		free(empty);
 	}
 	assert_int_equal(roz_tree_save(&a, file), ROZ_OK);
@@ -804,7 +774,7 @@ static void damaged_snapshots_are_corrupt(void **state)
 	{
 		char *root = t_at(d, "t");
 
-		walk(root, NULL, &t);
+		t_tree_walk(root, NULL, &t);
 		free(root);
 	}
 	assert_int_equal(roz_tree_save(&t, file), ROZ_OK);
@@ -895,7 +865,7 @@ static void a_save_replaces_the_file_whole(void **state)
 	{
 		char *root = t_at(d, "t");
 
-		walk(root, NULL, &big);
+		t_tree_walk(root, NULL, &big);
 		free(root);
 	}
 	small = big;
@@ -932,7 +902,7 @@ static void every_allocation_failure_is_reported(void **state)
 		t_put(d, name, "");
 		free(name);
 	}
-	walk(root, NULL, &good);
+	t_tree_walk(root, NULL, &good);
 	assert_int_equal(roz_tree_save(&good, file), ROZ_OK);
 	for (n = 0;; n++) {
 		roz_alloc_fail_after(n);

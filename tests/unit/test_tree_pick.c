@@ -8,6 +8,7 @@
  * walk made after the change.
  */
 #include "support.h"
+#include "trees.h"
 
 #include "roz/tree.h"
 #include "roz/tree_diff.h"
@@ -57,36 +58,14 @@ int openat(int fd, const char *path, int flags, ...)
 #endif
 
 
-static void walk(const char *root, const roz_tree_opts *o, roz_tree *t)
-{
-	int rc = roz_tree_walk(root, o, t);
-
-	if (rc != ROZ_OK)
-		fail_msg("walk %s: %s (%s)", root, roz_error_name(rc), roz_error_last());
-}
 
 static void walk_picks(const char *root, const roz_tree_pick *picks, size_t n, roz_tree *t)
 {
 	roz_tree_opts o = {0, NULL, false, picks, n};
 
-	walk(root, &o, t);
+	t_tree_walk(root, &o, t);
 }
 
-/* The paths of a tree, one per line: what most tests compare. */
-static char *listing(const roz_tree *t)
-{
-	size_t len = 1;
-	char *s, *p;
-
-	for (size_t i = 0; i < t->n; i++)
-		len += strlen(t->items[i].path) + 1;
-	p = s = malloc(len);
-	assert_non_null(s);
-	for (size_t i = 0; i < t->n; i++)
-		p += sprintf(p, "%s\n", t->items[i].path);
-	*p = '\0';
-	return s;
-}
 
 static void assert_picks_list(const char *root, const roz_tree_pick *picks, size_t n, const char *want)
 {
@@ -94,30 +73,20 @@ static void assert_picks_list(const char *root, const roz_tree_pick *picks, size
 	char *got;
 
 	walk_picks(root, picks, n, &t);
-	got = listing(&t);
+	got = t_tree_listing(&t);
 	assert_string_equal(got, want);
 	assert_false(t.truncated);
 	free(got);
 	roz_tree_dispose(&t);
 }
 
-static void assert_same_entry(const roz_tree_entry *x, const roz_tree_entry *y)
-{
-	assert_string_equal(x->path, y->path);
-	assert_int_equal(x->mode, y->mode);
-	assert_int_equal(x->nlink, y->nlink);
-	assert_int_equal(x->size, y->size);
-	assert_int_equal(x->ino, y->ino);
-	assert_int_equal(x->mtime_ns, y->mtime_ns);
-	assert_int_equal(x->ctime_ns, y->ctime_ns);
-}
 
 static void assert_same_entries(const roz_tree *a, const roz_tree *b)
 {
 	assert_int_equal(a->n, b->n);
 	assert_int_equal(a->truncated, b->truncated);
 	for (size_t i = 0; i < a->n; i++)
-		assert_same_entry(&a->items[i], &b->items[i]);
+		t_assert_same_entry(&a->items[i], &b->items[i]);
 }
 
 /* ---- what a picked walk lists ------------------------------------------- */
@@ -149,7 +118,7 @@ static void the_fields_are_the_whole_walks(void **state)
 		assert_int_equal(symlink("b", ln), 0);
 		free(ln);
 	}
-	walk(d, NULL, &whole);
+	t_tree_walk(d, NULL, &whole);
 	walk_picks(d, p, 2, &part);
 	/* a, a/b, a/b/c, a/ln, x, x/y */
 	assert_int_equal(part.n, 6);
@@ -158,7 +127,7 @@ static void the_fields_are_the_whole_walks(void **state)
 		const roz_tree_entry *e = roz_tree_find(&whole, part.items[i].path);
 
 		assert_non_null(e);
-		assert_same_entry(&part.items[i], e);
+		t_assert_same_entry(&part.items[i], e);
 	}
 	roz_tree_dispose(&whole);
 	roz_tree_dispose(&part);
@@ -201,8 +170,8 @@ static void extra_rules_apply_to_picks(void **state)
 	t_put(d, "secrets/key", "");
 	t_put(d, "src/a.bin", "");
 	t_put(d, "src/a.c", "");
-	walk(d, &o, &t);
-	got = listing(&t);
+	t_tree_walk(d, &o, &t);
+	got = t_tree_listing(&t);
 	assert_string_equal(got, "src\nsrc/a.c\n");
 	free(got);
 	roz_tree_dispose(&t);
@@ -234,8 +203,8 @@ static void orchestration_picks_are_listed_whatever_the_rules_say(void **state)
 	t_put(d, "other.yaml", "");
 	t_put(d, "sub/.orchestration/y", "");
 	t_put(d, "sub/.gitignore", ".orchestration/\n");
-	walk(d, &o, &t);
-	got = listing(&t);
+	t_tree_walk(d, &o, &t);
+	got = t_tree_listing(&t);
 	assert_string_equal(got, ".orchestration\n.orchestration/active_intents.yaml\n.orchestration/sub\n"
 				 ".orchestration/sub/.gitignore\n.orchestration/sub/x.yaml\nsub\n");
 	free(got);
@@ -353,15 +322,15 @@ static void a_picked_walk_stops_at_max_entries(void **state)
 	t_put(d, "d/b", "");
 	t_put(d, "d/c", "");
 	t_put(d, "z", "");
-	walk(d, &o, &t);
-	got = listing(&t);
+	t_tree_walk(d, &o, &t);
+	got = t_tree_listing(&t);
 	assert_string_equal(got, "d\nd/a\nd/b\n");
 	assert_true(t.truncated);
 	free(got);
 	roz_tree_dispose(&t);
 	/* what is listed counts, not what is there */
 	o.max_entries = 5;
-	walk(d, &o, &t);
+	t_tree_walk(d, &o, &t);
 	assert_int_equal(t.n, 5);
 	assert_false(t.truncated);
 	roz_tree_dispose(&t);
@@ -407,7 +376,7 @@ static void a_picked_walk_touches_only_the_picks(void **state)
 	assert_touches(d, through, 1, "big\n", 1, 2);
 #ifdef COUNT_CALLS
 	stat_calls = 0;
-	walk(d, NULL, &t);
+	t_tree_walk(d, NULL, &t);
 	assert_int_equal(stat_calls, (long)t.n);
 	assert_int_equal(t.n, 1002);
 	roz_tree_dispose(&t);
@@ -430,11 +399,11 @@ static void a_patch_follows_a_rename(void **state)
 	t_put(d, "old/deeper/b", "b");
 	t_put(d, "old-sibling", "");
 	t_put(d, "sub/c", "c");
-	walk(d, NULL, &before);
+	t_tree_walk(d, NULL, &before);
 	assert_int_equal(rename(from, to), 0);
 	walk_picks(d, p, 2, &part);
 	assert_int_equal(roz_tree_patch(&before, &part, p, 2, &patched), ROZ_OK);
-	walk(d, NULL, &after);
+	t_tree_walk(d, NULL, &after);
 	assert_same_entries(&patched, &after);
 	assert_null(roz_tree_find(&patched, "old/a"));
 	assert_non_null(roz_tree_find(&patched, "sub/new/deeper/b"));
@@ -484,7 +453,7 @@ static void a_patch_of_empty_trees(void **state)
 	assert_int_equal(out.n, part.n);
 	assert_true(out.truncated);
 	for (size_t i = 0; i < out.n; i++)
-		assert_same_entry(&out.items[i], &part.items[i]);
+		t_assert_same_entry(&out.items[i], &part.items[i]);
 	assert_int_equal(out.dev, part.dev);
 	roz_tree_dispose(&out);
 	assert_int_equal(roz_tree_patch(NULL, &empty, NULL, 0, &out), ROZ_EINVALID);
@@ -502,7 +471,7 @@ static void every_allocation_failure_of_a_patch_is_reported(void **state)
 	t_put(d, "a/x", "");
 	t_put(d, "b", "");
 	t_put(d, "c", "");
-	walk(d, NULL, &before);
+	t_tree_walk(d, NULL, &before);
 	t_put(d, "a/y", "");
 	walk_picks(d, p, 2, &part);
 	for (n = 0;; n++) {
@@ -702,7 +671,7 @@ static void patches_equal_a_slow_merge(void **state)
 			}
 			c = i == before.n ? 1 : j == part.n ? -1 : strcmp(before.items[i].path, part.items[j].path);
 			assert_true(k < out.n);
-			assert_same_entry(&out.items[k++], c < 0 ? &before.items[i++] : &part.items[j++]);
+			t_assert_same_entry(&out.items[k++], c < 0 ? &before.items[i++] : &part.items[j++]);
 		}
 		assert_int_equal(k, out.n);
 		assert_int_equal(out.dev, 5);
@@ -1028,7 +997,7 @@ static void one_round(const char *root, uint64_t seed)
 	assert_int_equal(roz_ignore_parse(text, strlen(text), &extra, NULL), ROZ_OK);
 	rng_state = seed;
 	random_tree(root);
-	walk(root, &whole, &w0);
+	t_tree_walk(root, &whole, &w0);
 	for (size_t i = 1 + rnd(5); i-- > 0;)
 		change(root, &shallow, &deep, false);
 	/* and a few picks of what did not change: listed again, the same */
@@ -1052,9 +1021,9 @@ static void one_round(const char *root, uint64_t seed)
 	only = whole;
 	only.only = picks;
 	only.nonly = n;
-	walk(root, &only, &part);
+	t_tree_walk(root, &only, &part);
 	assert_int_equal(roz_tree_patch(&w0, &part, picks, n, &patched), ROZ_OK);
-	walk(root, &whole, &w1);
+	t_tree_walk(root, &whole, &w1);
 	assert_false(w1.truncated);
 	assert_same_entries(&patched, &w1);
 	/* the same, saved as it is merged and never made, reads back whole */
@@ -1106,7 +1075,7 @@ static void one_round(const char *root, uint64_t seed)
 			if (k >= part.n)
 				fail_msg("seed %llu: %s is not in the part", (unsigned long long)seed,
 					 w1.items[i].path);
-			assert_same_entry(&part.items[k++], &w1.items[i]);
+			t_assert_same_entry(&part.items[k++], &w1.items[i]);
 		}
 		assert_int_equal(k, part.n);
 		for (size_t i = 0; i < part.n; i++)
