@@ -147,11 +147,6 @@ static bool put(const char *path, const char *text)
 	return f && fclose(f) == 0 && ok;
 }
 
-static int pick_cmp(const void *a, const void *b)
-{
-	return strcmp(((const roz_tree_pick *)a)->path, ((const roz_tree_pick *)b)->path);
-}
-
 int main(int argc, char **argv)
 {
 	const char *root = NULL, *file = NULL, *extra_file = NULL;
@@ -323,7 +318,7 @@ int main(int argc, char **argv)
 			if (strcmp(a.picks[i].path, orch.path) != 0)
 				picks[n++] = a.picks[i];
 		picks[n++] = orch;
-		qsort(picks, n, sizeof *picks, pick_cmp);
+		qsort(picks, n, sizeof *picks, roz_tree_pick_cmp);
 		po.only = picks;
 		po.nonly = n;
 		if ((rc = roz_tree_walk(root, &po, &part)) < 0)

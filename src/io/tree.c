@@ -445,29 +445,6 @@ static bool ignored(const walker *w, size_t depth, size_t len, size_t nlen, bool
 	return verdict(&w->exclude, w->path, len, name, nlen, is_dir, w->fold) > 0;
 }
 
-/*
- * strcmp's sign for the pick `s` (past its directory's path) against the
- * child `name` (len bytes, holding neither NUL nor '/'), or against the
- * child's name followed by '/' when `under`: the key of what it holds.
- */
-static int pick_cmp(const char *s, const char *name, size_t len, bool under)
-{
-	int c = strncmp(s, name, len);
-	unsigned char x;
-
-	if (c)
-		return c;
-	x = (unsigned char)s[len];
-	if (!under)
-		return x != 0;
-	return x < '/' ? -1 : x > '/' ? 1 : s[len + 1] != 0;
-}
-
-/* Whether the pick `s` (past its directory's path) is under the child `name`. */
-static bool pick_under(const char *s, const char *name, size_t len)
-{
-	return strncmp(s, name, len) == 0 && s[len] == '/';
-}
 
 /*
  * The first of only[lo..hi), picks under a directory whose path and '/'
@@ -479,7 +456,7 @@ static size_t pick_bound(const walker *w, size_t lo, size_t hi, size_t off, cons
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (pick_cmp(w->only[mid].path + off, name, len, under) < 0)
+		if (tree_key_cmp(w->only[mid].path + off, name, len, under) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -500,7 +477,7 @@ static void picks_under(const walker *w, const level *l, const char *name, size_
 	while (a < b) {
 		size_t mid = a + (b - a) / 2;
 
-		if (pick_under(w->only[mid].path + l->prefix, name, len))
+		if (tree_under(w->only[mid].path + l->prefix, name, len))
 			a = mid + 1;
 		else
 			b = mid;
@@ -530,13 +507,13 @@ static int judge(walker *w, int fd, size_t depth, bool forced, bool whole)
 		if (!whole) {
 			size_t at = pick_bound(w, l->plo, l->phi, l->prefix, name, k.len, false);
 
-			if (at < l->phi && pick_cmp(w->only[at].path + l->prefix, name, k.len, false) == 0) {
+			if (at < l->phi && tree_key_cmp(w->only[at].path + l->prefix, name, k.len, false) == 0) {
 				picked = true;
 				deep = w->only[at].deep;
 				at++;
 			}
 			at = pick_bound(w, at, l->phi, l->prefix, name, k.len, true);
-			on_way = at < l->phi && pick_under(w->only[at].path + l->prefix, name, k.len);
+			on_way = at < l->phi && tree_under(w->only[at].path + l->prefix, name, k.len);
 			/* only a directory leads to a pick: what its entry says is none is passed by unstat'ed */
 			if (!picked && !(on_way && (k.type == DT_DIR || k.type == DT_UNKNOWN)))
 				continue;

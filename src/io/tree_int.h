@@ -12,6 +12,33 @@
 
 #include "roz/tree.h"
 
+#include <string.h>
+
+/*
+ * strcmp's sign for the path `s` against the key: its first `len` bytes
+ * `key` (holding no NUL), or, when `under`, `key` followed by '/' (what
+ * sorts with everything under it). The picked walk and the patch both
+ * search sorted paths with it.
+ */
+static inline int tree_key_cmp(const char *s, const char *key, size_t len, bool under)
+{
+	int c = strncmp(s, key, len);
+	unsigned char x;
+
+	if (c)
+		return c;
+	x = (unsigned char)s[len];
+	if (!under)
+		return x != 0;
+	return x < '/' ? -1 : x > '/' ? 1 : s[len + 1] != 0;
+}
+
+/* Whether the path `s` lies under the `len` bytes of `key`. */
+static inline bool tree_under(const char *s, const char *key, size_t len)
+{
+	return strncmp(s, key, len) == 0 && s[len] == '/';
+}
+
 typedef void (*tree_each_fn)(void *ud, const roz_tree_entry *e);
 
 /*

@@ -33,27 +33,16 @@
 
 #include "tree_int.h"
 
+int roz_tree_pick_cmp(const void *a, const void *b)
+{
+	return strcmp(((const roz_tree_pick *)a)->path, ((const roz_tree_pick *)b)->path);
+}
+
 /* Entries of the earlier tree a pick drops: items[lo..hi). */
 typedef struct span {
 	size_t lo, hi;
 } span;
 
-/*
- * strcmp's sign for `path` against the pick `p`, or, when `under`, against
- * `p` followed by '/' (the key of what is under it).
- */
-static int key_cmp(const char *path, const char *p, size_t len, bool under)
-{
-	int c = strncmp(path, p, len);
-	unsigned char x;
-
-	if (c)
-		return c;
-	x = (unsigned char)path[len];
-	if (!under)
-		return x != 0;
-	return x < '/' ? -1 : x > '/' ? 1 : path[len + 1] != 0;
-}
 
 /* The first entry of t at or after lo that is not before the key of p. */
 static size_t bound(const roz_tree *t, size_t lo, const char *p, size_t len, bool under)
@@ -63,7 +52,7 @@ static size_t bound(const roz_tree *t, size_t lo, const char *p, size_t len, boo
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (key_cmp(t->items[mid].path, p, len, under) < 0)
+		if (tree_key_cmp(t->items[mid].path, p, len, under) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -80,7 +69,7 @@ static size_t end_under(const roz_tree *t, size_t lo, const char *p, size_t len)
 		size_t mid = lo + (hi - lo) / 2;
 		const char *path = t->items[mid].path;
 
-		if (strncmp(path, p, len) == 0 && path[len] == '/')
+		if (tree_under(path, p, len))
 			lo = mid + 1;
 		else
 			hi = mid;

@@ -504,13 +504,6 @@ static int drain(watcher *w)
 
 /* ---- answers ------------------------------------------------------------ */
 
-static int pick_cmp(const void *a, const void *b)
-{
-	const roz_tree_pick *x = a, *y = b;
-
-	return strcmp(x->path, y->path);
-}
-
 /* The answer to "since <id> <gen>" into *out. */
 static int answer(const watcher *w, uint64_t id, uint64_t since, roz_buf *out)
 {
@@ -534,7 +527,7 @@ static int answer(const watcher *w, uint64_t id, uint64_t since, roz_buf *out)
 	if (known && n) {
 		size_t k = 0;
 
-		qsort(picks, n, sizeof *picks, pick_cmp);
+		qsort(picks, n, sizeof *picks, roz_tree_pick_cmp);
 		for (size_t i = 0; i < n; i++) {
 			if (k && strcmp(picks[k - 1].path, picks[i].path) == 0) {
 				picks[k - 1].deep = picks[k - 1].deep || picks[i].deep;

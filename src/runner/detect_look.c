@@ -92,11 +92,6 @@ static bool moves_ignores(const roz_watch_answer *a)
 	return false;
 }
 
-static int pick_cmp(const void *a, const void *b)
-{
-	return strcmp(((const roz_tree_pick *)a)->path, ((const roz_tree_pick *)b)->path);
-}
-
 static bool linked(const roz_tree_entry *e)
 {
 	return e && (e->mode & S_IFMT) == S_IFREG && e->nlink > 1;
@@ -140,7 +135,7 @@ static int other_names(const roz_tree *before, const roz_tree *part, const roz_t
 			continue;
 		for (j = 0; j < ninos && inos[j] != e->ino; j++)
 			;
-		if (j == ninos || bsearch(&key, picks, n, sizeof *picks, pick_cmp))
+		if (j == ninos || bsearch(&key, picks, n, sizeof *picks, roz_tree_pick_cmp))
 			continue;
 		if (!out) {
 			cap = 0;
@@ -156,7 +151,7 @@ static int other_names(const roz_tree *before, const roz_tree *part, const roz_t
 		out[k++] = key;
 	}
 	if (out) {
-		qsort(out, k, sizeof *out, pick_cmp);
+		qsort(out, k, sizeof *out, roz_tree_pick_cmp);
 		*more = out;
 		*nmore = k;
 		out = NULL;

@@ -132,6 +132,9 @@ int roz_tree_patch_dropped(const roz_tree *before, const roz_tree *part, const r
 int roz_tree_save_patched(const roz_tree *before, const roz_tree *part, const roz_tree_pick *picks,
 			  size_t npicks, const char *file) ROZ_WARN_UNUSED;
 
+/* qsort/bsearch order of roz_tree_pick by path (strcmp), as roz_tree_opts.only wants them. */
+int roz_tree_pick_cmp(const void *a, const void *b);
+
 /* The entry for `path`, or NULL (binary search). */
 const roz_tree_entry *roz_tree_find(const roz_tree *t, const char *path);
 
