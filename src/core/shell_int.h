@@ -295,4 +295,12 @@ void shell_pipe_output(struct parser *p, const struct sword *w, size_t n, struct
 /* What can only be judged once the whole line is read (aliases, git config, arithmetic). */
 void shell_settle(struct parser *p);
 
+/* ---- shell_git.c: what git runs ------------------------------------------ */
+
+/* git with its global options: the subcommand reported without them too. */
+void shell_git_variant(struct parser *p, const struct sword *w, size_t n, const struct feed *f);
+/* git-push, git-receive-pack, ...: reported as `git <sub> ...`. */
+void shell_git_helper(struct parser *p, const char *sub, const struct sword *w, size_t n,
+		      const struct feed *f);
+
 #endif
