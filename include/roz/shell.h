@@ -107,6 +107,8 @@ typedef struct roz_shell_cmd {
 	bool more_args;       /* arguments are appended at run time (xargs, parallel) */
 	bool wrapper;         /* runs another command, reported after it */
 	const char *why;      /* static text: why `known` stops short, when not a word's own text */
+	const char *opaque;   /* static text: what it runs that the line does not show (a script
+			       * file, a project's task, a git alias), or NULL */
 } roz_shell_cmd;
 
 /* A file a redirection writes. */

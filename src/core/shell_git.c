@@ -83,3 +83,18 @@ void shell_git_helper(struct parser *p, const char *sub, const struct sword *w, 
 	roz_free(v[0].s);
 	roz_free(v);
 }
+
+/* gh: nothing beyond the command itself yet. */
+void shell_gh_variant(struct parser *p, const struct sword *w, size_t n, const struct feed *f)
+{
+	(void)p;
+	(void)w;
+	(void)n;
+	(void)f;
+}
+
+/* Nothing is judged about git's configuration once the line is read yet. */
+void shell_git_settle(struct parser *p)
+{
+	(void)p;
+}

@@ -302,5 +302,9 @@ void shell_git_variant(struct parser *p, const struct sword *w, size_t n, const 
 /* git-push, git-receive-pack, ...: reported as `git <sub> ...`. */
 void shell_git_helper(struct parser *p, const char *sub, const struct sword *w, size_t n,
 		      const struct feed *f);
+/* gh with its options: the command reported as gh would read it too. */
+void shell_gh_variant(struct parser *p, const struct sword *w, size_t n, const struct feed *f);
+/* Once the whole line is read: what the line does to git's own configuration. */
+void shell_git_settle(struct parser *p);
 
 #endif

@@ -651,6 +651,10 @@ void shell_run_words(struct parser *p, const struct sword *w, size_t n,
 			shell_git_variant(p, w, n, &f);
 			return;
 		}
+		if (!strcmp(name, "gh")) {
+			shell_gh_variant(p, w, n, &f);
+			return;
+		}
 		if (!strncmp(name, "git-", 4) && name[4]) {
 			shell_git_helper(p, name + 4, w, n, &f);
 			return;
@@ -804,6 +808,7 @@ void shell_settle(struct parser *p)
 			c->why = "git configuration set on this line";
 		}
 	}
+	shell_git_settle(p);
 	if (roz_shell_assigns(r, "BASH_ALIASES"))
 		shell_flag(p, ROZ_SHELL_DYNAMIC, "the line defines aliases through BASH_ALIASES");
 	if (p->arith && p->quoted_subst)
