@@ -13,6 +13,12 @@
  * runs and could then match a gate (`git $a`, `git pus[h]`, `echo push |
  * xargs git`).
  *
+ * A line can also run more than its text shows: a script file, an
+ * interpreter's program, a project's task, a git alias. Such a line is
+ * free in itself; while a gate has denied the agent something and no review
+ * has approved it, it is the likeliest way around the gate, so the hook
+ * asks about it then (a detour, see roz_gate_detour_window()).
+ *
  * Writes to roz's storage. The agent has no route to the store: a file tool
  * aimed there, and a Bash line that writes or deletes there (rm, mv, cp,
  * truncate, tee, dd of=, ln, sed -i, chmod, a redirection, ...), are denied.
@@ -78,6 +84,8 @@ typedef struct roz_gate_match {
 	char *tool_key;     /* the key that matched, shortened for display */
 	char *pattern;      /* the pattern it matched */
 	char *unsure;       /* why a Bash line could not be read, when Bash gates exist */
+	char *opaque;       /* what a Bash line runs that roz cannot see through (a script, an
+			     * interpreter's program, a project's task), when Bash gates exist */
 	unsigned roz_runs;  /* ROZ_RUNS_* */
 	bool touches_store; /* a write certainly aimed inside roz's storage, from the text alone */
 	roz_gate_write *writes; /* what the call writes or deletes */
@@ -122,6 +130,14 @@ int roz_gate_check_store(const roz_gate_match *m, const roz_config *config, cons
  * arrived while the review ran excepted).
  */
 bool roz_gate_approved(const roz_session *s, const roz_config *config, roz_time now);
+
+/*
+ * True while a gate's denial is pending: the session's gate trigger belongs
+ * to the review cycle under way, no verdict that counts has approved it,
+ * and the circuit breaker is not letting gated calls through. A line that
+ * could run a gated command out of roz's sight is asked about then.
+ */
+bool roz_gate_detour_window(const roz_session *s, const roz_config *config, roz_time now);
 
 #ifdef __cplusplus
 }

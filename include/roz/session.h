@@ -124,6 +124,7 @@ typedef enum roz_event_type {
 	ROZ_EVENT_INTENT_SELECTED,    /* governance: the session chose an intent */
 	ROZ_EVENT_GOVERNANCE_REFUSED, /* governance: a change denied, or asked about */
 	ROZ_EVENT_RECORD_FAILED,      /* a change could not be recorded in the ledger */
+	ROZ_EVENT_GATE_DETOUR,        /* a line roz cannot read, asked about while a gate's denial is pending */
 	ROZ_EVENT__COUNT
 } roz_event_type;
 

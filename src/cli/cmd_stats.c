@@ -3,6 +3,7 @@
  * template, the review attempts it started and how they ended, with the
  * success rates drawn as bars so they compare at a glance.
  */
+#include <cjson/cJSON.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +23,18 @@ typedef struct tstat {
 	unsigned long long blocks; /* blocks_needed summed over successes */
 } tstat;
 
+/* One gate pattern: how often it denied a call, and how often a detour was asked about after. */
+typedef struct gstat {
+	char *pattern;
+	char *shown;
+	unsigned blocked, detours;
+} gstat;
+
 typedef struct stats {
 	tstat *t;
 	size_t n, cap;
+	gstat *g;
+	size_t ng, capg;
 	unsigned sessions, with_attempts, unreadable;
 } stats;
 
@@ -34,7 +44,9 @@ static void help(void)
 	       "Compare block templates: for the sessions started in the last N days\n"
 	       "(default 30), how many review attempts each template led to a verdict\n"
 	       "(success) or not (failure: no reviewer started, no verdict, wrong session\n"
-	       "id), the average blocks a success took, and the success rate.\n\n"
+	       "id), the average blocks a success took, and the success rate; then, per\n"
+	       "gate, the calls it denied and the detours roz asked about while a denial\n"
+	       "was pending (lines it could not read: a script, an interpreter, a wrapper).\n\n"
 	       "Options:\n"
 	       "      --days N  look back N days\n"
 	       "      --json    one JSON document, for scripts\n"
@@ -52,6 +64,52 @@ static tstat *template_stat(stats *st, const char *id)
 	if (!(st->t[st->n].id = roz_strdup(id)))
 		return NULL;
 	return &st->t[st->n++];
+}
+
+static gstat *gate_stat(stats *st, const char *pattern)
+{
+	for (size_t i = 0; i < st->ng; i++)
+		if (strcmp(st->g[i].pattern, pattern) == 0)
+			return &st->g[i];
+	if (roz_alloc_array_reserve((void **)&st->g, &st->capg, sizeof(*st->g), st->ng + 1) < 0)
+		return NULL;
+	memset(&st->g[st->ng], 0, sizeof(*st->g));
+	if (!(st->g[st->ng].pattern = roz_strdup(pattern)))
+		return NULL;
+	return &st->g[st->ng++];
+}
+
+/* Gate denials and detours, from the session's trace (what compaction kept of it). */
+static int gather_gates(const roz_session *s, stats *st)
+{
+	for (size_t i = 0; i < s->n_trace; i++) {
+		roz_trace_event ev;
+		const cJSON *pattern;
+		bool blocked, detour;
+		gstat *g = NULL;
+
+		if (roz_session_trace_event_parse(&s->trace[i], &ev) < 0)
+			continue;
+		blocked = strcmp(ev.event_type, "gate_blocked") == 0;
+		detour = strcmp(ev.event_type, "gate_detour") == 0;
+		pattern = cJSON_GetObjectItemCaseSensitive(ev.payload, "pattern");
+		if ((blocked || detour) && cJSON_IsString(pattern) &&
+		    !(g = gate_stat(st, pattern->valuestring))) {
+			roz_session_trace_event_dispose(&ev);
+			return ROZ_ENOMEM;
+		}
+		if (g) {
+			g->blocked += blocked;
+			g->detours += detour;
+		}
+		roz_session_trace_event_dispose(&ev);
+	}
+	return ROZ_OK;
+}
+
+static int by_pattern(const void *a, const void *b)
+{
+	return strcmp(((const gstat *)a)->pattern, ((const gstat *)b)->pattern);
 }
 
 static unsigned failures(const tstat *t)
@@ -84,6 +142,8 @@ static int gather(const cli_entry *e, size_t n, roz_time since, stats *st)
 		if (roz_time_before(s->created_at, since))
 			continue;
 		st->sessions++;
+		if (gather_gates(s, st) < 0)
+			return ROZ_ENOMEM;
 		if (s->review.n_attempts)
 			st->with_attempts++;
 		for (size_t k = 0; k < s->review.n_attempts; k++) {
@@ -106,6 +166,8 @@ static int gather(const cli_entry *e, size_t n, roz_time since, stats *st)
 	}
 	if (st->n)
 		qsort(st->t, st->n, sizeof(*st->t), by_id);
+	if (st->ng)
+		qsort(st->g, st->ng, sizeof(*st->g), by_pattern);
 	return ROZ_OK;
 }
 
@@ -126,7 +188,14 @@ static int print_json(const stats *st, long days)
 			     t->success, failures(t), t->pending, t->not_spawned, t->no_decision,
 			     t->bad_session_id, t->success ? (double)t->blocks / t->success : 0.0, rate(t));
 	}
-	roz_buf_adds(&b, "]}\n");
+	/* only when a gate fired: the document is otherwise what it always was */
+	roz_buf_adds(&b, st->ng ? "],\"gates\":[" : "]");
+	for (size_t i = 0; i < st->ng; i++) {
+		roz_buf_adds(&b, i ? ",{\"pattern\":" : "{\"pattern\":");
+		roz_json_add_string(&b, st->g[i].pattern);
+		roz_buf_addf(&b, ",\"blocked\":%u,\"detours\":%u}", st->g[i].blocked, st->g[i].detours);
+	}
+	roz_buf_adds(&b, st->ng ? "]}\n" : "}\n");
 	return cli_emit(&b);
 }
 
@@ -143,6 +212,32 @@ static void bar(double pct)
 	printf("%s", cli_reset());
 }
 
+/* Per gate: the calls it denied, and the detours asked about while a denial was pending. */
+static int print_gates(stats *st)
+{
+	size_t w = strlen("GATE");
+
+	if (!st->ng)
+		return ROZ_EXIT_OK;
+	for (size_t i = 0; i < st->ng; i++) {
+		if (!(st->g[i].shown = cli_safe(st->g[i].pattern, false))) {
+			cli_error("out of memory");
+			return ROZ_EXIT_FAILURE;
+		}
+		if (cli_width(st->g[i].shown) > w)
+			w = cli_width(st->g[i].shown);
+	}
+	printf("\nGates (a detour: a line roz could not read, asked about while the gate's denial "
+	       "was pending):\n\n%s", cli_bold());
+	cli_pad(stdout, "GATE", w + 2);
+	printf("%8s %8s%s\n", "DENIED", "DETOURS", cli_reset());
+	for (size_t i = 0; i < st->ng; i++) {
+		cli_pad(stdout, st->g[i].shown, w + 2);
+		printf("%8u %8u\n", st->g[i].blocked, st->g[i].detours);
+	}
+	return ROZ_EXIT_OK;
+}
+
 static int print_table(stats *st, long days)
 {
 	size_t w = strlen("TEMPLATE");
@@ -151,7 +246,7 @@ static int print_table(stats *st, long days)
 	if (!st->n) {
 		printf("No review attempts in the last %ld day%s (%u session%s looked at).\n", days,
 		       days == 1 ? "" : "s", st->sessions, st->sessions == 1 ? "" : "s");
-		return ROZ_EXIT_OK;
+		return print_gates(st);
 	}
 	for (size_t i = 0; i < st->n; i++) {
 		if (!(st->t[i].shown = cli_safe(st->t[i].id, false))) {
@@ -193,7 +288,7 @@ static int print_table(stats *st, long days)
 	if (st->unreadable)
 		printf(", %u unreadable", st->unreadable);
 	printf(".\n");
-	return ROZ_EXIT_OK;
+	return print_gates(st);
 }
 
 int cmd_stats(int argc, char **argv)
@@ -250,6 +345,11 @@ out:
 		roz_free(st.t[i].shown);
 	}
 	roz_free(st.t);
+	for (size_t i = 0; i < st.ng; i++) {
+		roz_free(st.g[i].pattern);
+		roz_free(st.g[i].shown);
+	}
+	roz_free(st.g);
 	cli_free_entries(e, n);
 	roz_store_free(store);
 	roz_config_dispose(&config);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "roz/breaker.h"
 #include "roz/decide.h"
 #include "roz/glob.h"
 #include "roz/interp.h"
@@ -29,6 +30,7 @@ void roz_gate_match_dispose(roz_gate_match *m)
 	roz_free(m->tool_key);
 	roz_free(m->pattern);
 	roz_free(m->unsure);
+	roz_free(m->opaque);
 	for (size_t i = 0; i < m->nwrites; i++) {
 		roz_free(m->writes[i].path);
 		roz_free(m->writes[i].by);
@@ -108,6 +110,21 @@ static char *dynamic_reason(const roz_shell_cmd *c, const char *pattern)
 			    quote_len(c->line, strlen(c->line)), c->line, pattern, quote_len(part, n), part);
 }
 
+/* The first command that runs more than the line shows, and what. */
+static int find_opaque(const roz_shell_result *sh, roz_gate_match *m)
+{
+	for (size_t i = 0; i < sh->ncmds; i++) {
+		const roz_shell_cmd *c = &sh->cmds[i];
+
+		if (!c->opaque || strcmp(c->words[0], "roz") == 0)
+			continue;
+		m->opaque = roz_asprintf("`%.*s`: %s", quote_len(c->line, strlen(c->line)), c->line,
+					 c->opaque);
+		return m->opaque ? ROZ_OK : ROZ_ENOMEM;
+	}
+	return ROZ_OK;
+}
+
 static int match_bash(const roz_config *config, const roz_shell_result *sh, roz_gate_match *m)
 {
 	roz_buf key = ROZ_BUF_INIT;
@@ -134,6 +151,8 @@ static int match_bash(const roz_config *config, const roz_shell_result *sh, roz_
 	for (size_t p = 0; p < config->n_gate_tools && !bash_gates; p++)
 		bash_gates = pattern_covers_bash(config->gate_tools[p]);
 	if (m->matched || !bash_gates)
+		goto out;
+	if ((rc = find_opaque(sh, m)) < 0)
 		goto out;
 	if (sh->flags & (ROZ_SHELL_DYNAMIC | ROZ_SHELL_UNPARSED)) {
 		m->unsure = roz_strdup(sh->reason ? sh->reason : "the command line could not be read");
@@ -702,6 +721,15 @@ static int check_bash(const roz_config *config, const char *command, roz_gate_ma
 			else if (strcmp(c->words[1], "hook") == 0)
 				m->roz_runs |= ROZ_RUNS_HOOK;
 		}
+		/*
+		 * A roz subcommand known only when the line runs (`roz "$(echo
+		 * decide)"`, `echo decide | xargs roz`) could be `decide`: only
+		 * the reviewer may take that chance.
+		 */
+		if (strcmp(c->words[0], "roz") == 0 &&
+		    ((c->nwords >= 2 && c->info[1].known < strlen(c->words[1])) ||
+		     (c->nwords == 1 && c->more_args)))
+			m->roz_runs |= ROZ_RUNS_DECIDE;
 		/* or handed to python -c, perl -e, awk system(), ... */
 		if (roz_interp_runs_decide(c, command))
 			m->roz_runs |= ROZ_RUNS_DECIDE;
@@ -1119,6 +1147,17 @@ int roz_gate_check(const roz_config *config, const char *tool_name, const cJSON 
 	    (rc = roz_gate_check_store(m, config, cwd, NULL, &v, NULL, 0)) == ROZ_OK)
 		m->touches_store = v == ROZ_GATE_STORE_DENY;
 	return rc;
+}
+
+bool roz_gate_detour_window(const roz_session *s, const roz_config *config, roz_time now)
+{
+	const roz_review_state *r = &s->review;
+
+	/* a later review cycle (a #roz prompt, say) is about other work */
+	if (!r->gate_trigger || !r->review_started_at.set ||
+	    roz_time_after(r->review_started_at.t, r->gate_trigger->triggered_at))
+		return false;
+	return !roz_decide_approves(s, config) && !roz_breaker_cooling(s, config, now);
 }
 
 bool roz_gate_approved(const roz_session *s, const roz_config *config, roz_time now)

@@ -187,6 +187,9 @@ int roz_hook_prepare(roz_hook_event ev, const roz_hook_input *in, const roz_conf
 		plan->needs_session |= (plan->gate.roz_runs & ROZ_RUNS_DECIDE) &&
 				       !(plan->gate.roz_runs & ROZ_RUNS_HOOK) && !plan->gate.matched &&
 				       from_reviewer(in) && config->require_reviewer;
+		/* a line roz cannot see through is a detour while a gate's denial is pending */
+		plan->needs_session |= !plan->gate.matched && (plan->gate.opaque || plan->gate.unsure) &&
+				       !plan->gate.roz_runs && !is_reviewer(in);
 		/* starting the reviewer: one run at a time, so the session is consulted */
 		plan->starts_reviewer = !plan->gate.matched && !is_reviewer(in) && starts_reviewer(in);
 		plan->needs_session |= plan->starts_reviewer;
@@ -823,6 +826,54 @@ static int store_ask(roz_hook_result *res, roz_gate_store_verdict store, const c
 						 why));
 }
 
+/*
+ * A gate denied the agent a call and no review has approved it since; now
+ * it runs a line whose effect roz cannot read (a script, an interpreter, a
+ * task runner, a computed word). That is how an agent gets around a guard,
+ * so the person decides, told which gate is pending and what it denied.
+ */
+static int detour(roz_session *s, const roz_hook_input *in, const roz_env *env,
+		  const roz_gate_match *g, roz_hook_result *res)
+{
+	const roz_gate_trigger *t = s->review.gate_trigger;
+	const char *why = g->opaque ? g->opaque : g->unsure;
+	const char *command = NULL;
+	roz_buf p = ROZ_BUF_INIT;
+	char *call;
+	int rc;
+
+	if (cJSON_IsObject(in->tool_input)) {
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(in->tool_input, "command");
+
+		command = cJSON_IsString(c) ? c->valuestring : NULL;
+	}
+	call = roz_asprintf("Bash:%.*s", (int)roz_utf8_cut(command ? command : "", strlen(command ? command : ""),
+							     ROZ_MAX_KEY_DISPLAY),
+			    command ? command : "");
+	if (!call)
+		return ROZ_ENOMEM;
+	kv_str(&p, "call", call);
+	kv_str(&p, "denied", t->tool_name);
+	kv_str(&p, "pattern", t->pattern_matched);
+	kv_str(&p, "why", why);
+	kv_end(&p);
+	roz_free(call);
+	rc = add_event(s, env, ROZ_EVENT_GATE_DETOUR, &p);
+	roz_buf_dispose(&p);
+	if (rc < 0)
+		return rc;
+	s->updated_at = env->now;
+	res->save = true;
+	return roz_hook_output_take(
+		&res->output, ROZ_OUTPUT_ASK,
+		roz_asprintf("roz: the gate `%s` denied `%s` and no review has approved it yet. This line "
+			     "runs what roz cannot read (%s), so it could do the gated action another "
+			     "way. Please look at it before it runs. (The agent gets past the gate by "
+			     "having the roz:roz reviewer approve; SESSION_ID=%s.)",
+			     t->pattern_matched ? t->pattern_matched : "?", t->tool_name ? t->tool_name : "?",
+			     why, s->session_id));
+}
+
 static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const roz_hook_plan *plan,
 			   roz_session **session, roz_hook_result *res)
 {
@@ -877,6 +928,9 @@ static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const r
 		if (held)
 			return roz_hook_output_take(&res->output, ROZ_OUTPUT_ASK,
 						    roz_config_hold_message(env->config));
+		if ((g->opaque || g->unsure) && *session && !is_reviewer(in) &&
+		    roz_gate_detour_window(*session, env->config, env->now))
+			return detour(*session, in, env, g, res);
 		if (!g->unsure)
 			return store_ask(res, store, store_why);
 		return roz_hook_output_take(

@@ -20,6 +20,7 @@ static const char *const event_names[ROZ_EVENT__COUNT] = {
 	"tool_completed",   "stop_hook_called", "roz_decision",    "trace_compacted",
 	"session_end",      "reviewer_started", "reviewer_stopped", "session_recovered",
 	"decision_ignored", "intent_selected", "governance_refused", "record_failed",
+	"gate_detour",
 };
 
 const char *roz_session_event_type_name(roz_event_type type)
