@@ -26,11 +26,37 @@
  *         eatmydata, nocache, faketime, proxychains, torsocks, noglob,
  *         nocorrect;
  *       repeating and feeding: xargs, parallel, watch, entr, find -exec;
+ *       remote and terminal sessions: ssh HOST cmd, tmux new|neww|splitw|
+ *         respawn*|run-shell|if-shell|popup (and tmux -c), screen, at, batch;
+ *       project and package environments: npx, npm exec|x, pnpm exec|dlx,
+ *         yarn exec|dlx, bunx, bun x|exec, uv run, uvx, poetry|pipenv|pdm|
+ *         hatch|rye|pixi|devbox run, conda|mamba|micromamba run, bundle exec,
+ *         nix develop|shell -c, nix-shell --run|--command, direnv exec,
+ *         mise exec|x, asdf exec, dotenv, dotenvx run, env-cmd, cross-env,
+ *         cross-env-shell;
+ *       sandboxes and measuring: sandbox-exec, bwrap, perf record|stat|trace,
+ *         hyperfine (its operands are shell text), heaptrack, gdb --args;
  *     the rule for adding one: it runs a command given by its remaining
  *     arguments (or by one option's value), whatever that command is;
- *   - `sh|bash|zsh|dash -c <payload>` (any option spelling: -c, -lc, -ec,
- *     ...) and shells fed a here-document or here-string are parsed
- *     recursively;
+ *     long options are read as GNU getopt reads them, unique prefixes too;
+ *   - `sh|bash|zsh|dash|ksh|csh|tcsh|fish|elvish|nu|xonsh -c <payload>` (any
+ *     option spelling: -c, -lc, -ec, --command=, ...), `pwsh -Command`, and
+ *     shells fed a here-document or here-string are parsed recursively, as
+ *     is a script a shell or `source` reads from /dev/stdin, `-`, a
+ *     /dev/fd/N the same command feeds, or `<(echo|printf text)`; a script
+ *     from any other process substitution or descriptor is dynamic;
+ *   - `rm` with recursive and force options in any spelling (-r -f, -fr,
+ *     --rec --fo) is reported once more as `rm -rf <operands>` (or
+ *     `rm -r <operands>`), so one gate pattern holds them all;
+ *   - a command that runs what the line does not show carries `opaque`: a
+ *     script file given to a shell or `source`, a program run from a path
+ *     outside the system directories, a shell given BASH_ENV or ENV, a task
+ *     runner running the project's own definitions (make, just, task, rake,
+ *     npm run|test|start, yarn/pnpm <script>, bun run, cargo run, go run,
+ *     gradle, mvn, tox, nox, invoke, doit, ...), keys typed into a terminal
+ *     (tmux send-keys, screen -X), and editor, debugger and database shell
+ *     commands that can run anything (vim -c, emacs --eval, gdb -ex, psql,
+ *     sqlite3, mysql); their `!`/`shell`/`.shell`/`system` text is parsed;
  *   - commands inside $(...), backticks, <(...), >(...), ( ... ), { ...; },
  *     and if/while/until/for/case bodies are found too.
  *

@@ -71,7 +71,7 @@ struct words {
 struct token {
 	enum tok_kind kind;
 	enum redir_kind redir; /* TK_REDIR */
-	int fd;                /* TK_REDIR: 0 for stdin, -1 when not written */
+	int fd;                /* TK_REDIR: the descriptor's number, -1 when not written */
 	const char *op;        /* operator text, for reasons */
 	roz_buf text;          /* TK_WORD: the word with quotes removed */
 	unsigned flags;        /* TK_WORD: SW_* */
@@ -114,7 +114,10 @@ struct parser {
 	bool quoted_subst; /* quoted or escaped text holds `$(` or a backquote */
 	char **aliases;    /* names the line defines aliases for */
 	size_t naliases, capaliases;
+	unsigned env_files; /* ENV_FILE_*: a file a shell sources first is named on the line */
 };
+
+enum { ENV_FILE_BASH = 1u << 0, ENV_FILE_SH = 1u << 1 };
 
 /* What a wrapper puts into the words of the command it runs. */
 struct feed {
@@ -125,14 +128,16 @@ struct feed {
 };
 
 /* Where a command's standard input comes from, when that can matter. */
-enum { IN_TTY, IN_FILE, IN_PIPE, IN_PIPE_TEXT, IN_HEREDOC, IN_HERESTR };
+enum { IN_TTY, IN_FILE, IN_PIPE, IN_PIPE_TEXT, IN_HEREDOC, IN_HERESTR, IN_PROCSUB };
 
 struct input {
 	int kind;
-	char *text;       /* IN_PIPE_TEXT, IN_HERESTR */
+	char *text;       /* IN_PIPE_TEXT, IN_HERESTR; IN_PROCSUB: the source inside <( ) */
 	struct lexer *l;  /* IN_HEREDOC: the lexer holding the pending body */
 	size_t hd;
 	unsigned long gen;
+	int fd;             /* in the `more` list: the descriptor it feeds */
+	struct input *more; /* other descriptors this command's redirections feed, owned */
 };
 
 static inline int ch(const struct lexer *l, size_t at)

