@@ -704,6 +704,76 @@ static int collect_writes(const roz_shell_result *sh, roz_gate_match *m)
 	return rc;
 }
 
+static bool has_bash_gates(const roz_config *config)
+{
+	for (size_t p = 0; p < config->n_gate_tools; p++)
+		if (pattern_covers_bash(config->gate_tools[p]))
+			return true;
+	return false;
+}
+
+/* How deep interpreters' programs are followed into other interpreters' programs. */
+#define MAX_INTERP_DEPTH 3
+
+/*
+ * Interpreters' programs: the command lines they start are read like Bash
+ * lines and matched the same way (`python3 -c 'os.system("git push")'` is
+ * a push); a program not all on the line, or one that builds its command
+ * when it runs, is what roz cannot see through.
+ */
+static int match_interpreters(const roz_config *config, const roz_shell_result *sh, const char *line,
+			      unsigned depth, roz_gate_match *m)
+{
+	int rc = ROZ_OK;
+
+	for (size_t i = 0; i < sh->ncmds && rc == ROZ_OK && !m->matched; i++) {
+		const roz_shell_cmd *c = &sh->cmds[i];
+		roz_interp_scan scan;
+
+		if (strcmp(c->words[0], "roz") == 0)
+			continue;
+		if ((rc = roz_interp_scan_cmd(c, line, &scan)) < 0) {
+			roz_interp_scan_dispose(&scan);
+			break;
+		}
+		for (size_t k = 0; k < scan.nlines && rc == ROZ_OK && !m->matched; k++) {
+			roz_shell_result sub;
+			roz_gate_match inner;
+
+			if ((rc = roz_shell_parse(scan.lines[k], strlen(scan.lines[k]), &sub)) < 0)
+				break;
+			memset(&inner, 0, sizeof(inner));
+			rc = match_bash(config, &sub, &inner);
+			if (rc == ROZ_OK && !inner.matched && depth + 1 < MAX_INTERP_DEPTH)
+				rc = match_interpreters(config, &sub, scan.lines[k], depth + 1, &inner);
+			if (rc == ROZ_OK && inner.matched) {
+				m->matched = true;
+				m->tool_key = inner.tool_key;
+				m->pattern = inner.pattern;
+				inner.tool_key = inner.pattern = NULL;
+			}
+			if (rc == ROZ_OK && inner.unsure && !m->unsure) {
+				m->unsure = inner.unsure;
+				inner.unsure = NULL;
+			}
+			if (rc == ROZ_OK && inner.opaque && !m->opaque) {
+				m->opaque = inner.opaque;
+				inner.opaque = NULL;
+			}
+			roz_gate_match_dispose(&inner);
+			roz_shell_result_dispose(&sub);
+		}
+		if (rc == ROZ_OK && scan.interpreter && (!scan.whole || scan.dynamic) && !m->opaque &&
+		    has_bash_gates(config) &&
+		    !(m->opaque = roz_asprintf("`%.*s`: %s", quote_len(c->line, strlen(c->line)), c->line,
+					       scan.dynamic ? "the program builds a command it runs when it runs"
+							    : "it runs a program that is not on the line")))
+			rc = ROZ_ENOMEM;
+		roz_interp_scan_dispose(&scan);
+	}
+	return rc;
+}
+
 static int check_bash(const roz_config *config, const char *command, roz_gate_match *m)
 {
 	roz_shell_result sh;
@@ -734,7 +804,9 @@ static int check_bash(const roz_config *config, const char *command, roz_gate_ma
 		if (roz_interp_runs_decide(c, command))
 			m->roz_runs |= ROZ_RUNS_DECIDE;
 	}
-	if ((rc = match_bash(config, &sh, m)) == ROZ_OK && config->storage_path)
+	if ((rc = match_bash(config, &sh, m)) == ROZ_OK && !m->matched && config->n_gate_tools)
+		rc = match_interpreters(config, &sh, command, 0, m);
+	if (rc == ROZ_OK && config->storage_path)
 		rc = collect_writes(&sh, m);
 	roz_shell_result_dispose(&sh);
 	return rc;

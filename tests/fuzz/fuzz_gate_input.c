@@ -8,9 +8,15 @@
  * Whatever the rest of the input holds, the answer must be deny or ask:
  * never {} (Claude Code would let the push run) and never "allow".
  *
+ * Two placements put the bytes into the command itself, for the shell
+ * reader, git's and the wrappers' rules and the interpreters' scanner: as
+ * more lines after the push (still deny or ask), and as the whole command
+ * (any answer but "allow"; the session usually holds the push's pending
+ * denial by then, so this is where a detour is judged).
+ *
  * Input layout:
  *
- *   byte 0    where the bytes go (mod 6, see the cases in build())
+ *   byte 0    where the bytes go (mod 8, see the cases in build())
  *   byte 1    a parameter: nesting depth, or where a splice lands
  *   rest      the bytes
  *
@@ -108,8 +114,37 @@ static void add_nested(roz_buf *b, size_t depth, const uint8_t *p, size_t n)
 }
 
 /* The hook input: the fixed prefix, then the fuzzer's bytes where byte 0 says. */
+#define PLACES 8
+#define WHOLE_COMMAND 7
+
+/* The bytes as the text of a JSON string (escaped, so the input stays JSON). */
+static void add_text(roz_buf *b, const uint8_t *p, size_t n)
+{
+	roz_buf s = ROZ_BUF_INIT;
+
+	roz_json_add_stringn(&s, (const char *)p, n);
+	if (!roz_buf_failed(&s) && s.len >= 2)
+		roz_buf_add(b, s.ptr + 1, s.len - 2);
+	roz_buf_dispose(&s);
+}
+
 static void build(roz_buf *b, uint8_t where, uint8_t param, const uint8_t *p, size_t n)
 {
+	if (where % PLACES == WHOLE_COMMAND) {
+		roz_buf_adds(b, "{\"session_id\":\"fz\",\"cwd\":\"/w\",\"hook_event_name\":\"PreToolUse\","
+				"\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"");
+		add_text(b, p, n);
+		roz_buf_adds(b, "\"}}");
+		return;
+	}
+	if (where % PLACES == 6) { /* more lines after the push: it still runs first */
+		roz_buf_adds(b, PREFIX);
+		b->len--; /* reopen the command's string */
+		roz_buf_adds(b, "\\n");
+		add_text(b, p, n);
+		roz_buf_adds(b, "\"}}");
+		return;
+	}
 	roz_buf_adds(b, PREFIX);
 	switch (where % 6) {
 	case 0: /* more tool_input members, raw */
@@ -176,6 +211,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(roz_json_parse(out.ptr, out.len, &answer) == ROZ_OK);
 	hso = cJSON_GetObjectItemCaseSensitive(answer, "hookSpecificOutput");
 	decision = cJSON_GetObjectItemCaseSensitive(hso, "permissionDecision");
+	if (data[0] % PLACES == WHOLE_COMMAND) {
+		/* any command: any answer Claude Code accepts but "allow" (checked above) */
+		cJSON_Delete(answer);
+		roz_buf_dispose(&in);
+		roz_buf_dispose(&out);
+		roz_buf_dispose(&err);
+		return 0;
+	}
 	if (!cJSON_IsString(decision) ||
 	    (strcmp(decision->valuestring, "deny") != 0 && strcmp(decision->valuestring, "ask") != 0)) {
 		fprintf(stderr, "input: %.2000s\nanswer: %sstderr: %s", in.ptr, out.ptr,
