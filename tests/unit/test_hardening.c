@@ -69,6 +69,12 @@ static roz_output_kind stop_with_background(t_hooks *h, const char *status, t_ou
 
 static const char *const self_approvals[] = {
 	"roz decide " SID " COMPLETE done",
+	/* a subcommand known only when the line runs could be decide */
+	"echo decide " SID " COMPLETE x | xargs roz",
+	"roz \"$(echo decide)\" " SID " COMPLETE x",
+	"roz $SUB " SID " COMPLETE x",
+	"ssh localhost roz decide " SID " COMPLETE x",
+	"uv run roz decide " SID " COMPLETE x",
 	"roz decide " SID " complete \"all good\"",
 	"/usr/local/bin/roz decide " SID " COMPLETE x",
 	"./build/roz decide " SID " COMPLETE x",
