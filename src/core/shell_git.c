@@ -1219,11 +1219,19 @@ static bool git_changes_config(struct parser *p, const roz_shell_cmd *c, bool *o
 	if (!(v = as_swords(p, c)))
 		return false;
 	if (config_writes(v + sub, c->nwords - sub, &key, &val)) {
-		writes = true;
+		enum cfg kind;
+
 		key += sub;
-		if (key >= c->nwords || c->info[key].parts ||
-		    config_kind(c->words[key], strlen(c->words[key])) == CFG_INCLUDE)
-			*opaque = true;
+		kind = key >= c->nwords || c->info[key].parts
+			       ? CFG_INCLUDE
+			       : config_kind(c->words[key], strlen(c->words[key]));
+		/*
+		 * Only an alias, or more configuration read from a file, can turn
+		 * a later subcommand into another: `git config user.email x &&
+		 * git commit` still commits.
+		 */
+		writes = kind == CFG_ALIAS || kind == CFG_INCLUDE;
+		*opaque = kind == CFG_INCLUDE;
 	}
 	roz_free(v);
 	return writes;

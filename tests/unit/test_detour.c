@@ -60,6 +60,8 @@ static const struct row table[] = {
 	{"git aliases", 'A', "echo '[alias] p = push' >> .git/config && git p"},
 	{"git aliases", 'O', "git p origin main"},
 	{"git aliases", 'F', "git config user.name 'A Person'"},
+	{"git aliases", 'F', "git config user.email a@example.invalid && git commit -qm 'first'"},
+	{"git aliases", 'F', "git config --global core.editor vim; git log -1"},
 	{"git aliases", 'F', "git config --get alias.p"},
 	{"git aliases", 'F', "git status --short"},
 
