@@ -26,6 +26,11 @@
  * takes their string-literal arguments. A call whose command is computed
  * (a variable, a concatenation with one, an f-string, a format) makes the
  * scan dynamic.
+ *
+ * The module is three files: src/core/interp.c (the interpreter table and
+ * which program a command runs), interp_lex.c (the scan's reading of string
+ * literals and arguments) and interp_calls.c (the calls that start
+ * processes, and the scanners for each language).
  */
 #ifndef ROZ_INTERP_H
 #define ROZ_INTERP_H

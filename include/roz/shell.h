@@ -87,9 +87,10 @@
  * (`>`, `>>`, `>|`, `&>`, `<>`, `>&file`) and the variables it assigns, so
  * callers can tell where the line writes and what it changes in the shell.
  *
- * The reader is three files: src/core/shell_lex.c (tokens), shell_parse.c
- * (the grammar) and shell_rules.c (the wrappers, nested shells and other
- * rules above, where a new one is added).
+ * The reader is five files: src/core/shell_lex.c (tokens), shell_parse.c
+ * (the grammar), shell_rules.c (nested shells and the other rules above),
+ * shell_wrap.c (the wrappers and the programs with small rules of their
+ * own, where a new one is added) and shell_git.c (git's own rules).
  *
  * Ownership: roz_shell_parse() fills a caller-provided result that is
  * released with roz_shell_result_dispose().

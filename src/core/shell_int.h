@@ -1,11 +1,13 @@
 /*
- * shell_int.h - what the three parts of the shell reader share. The reader
- * is split by how often each part changes: shell_lex.c turns text into
- * tokens the way bash does (quotes, escapes, operators, here-documents,
+ * shell_int.h - what the parts of the shell reader share. The reader is
+ * split by how often each part changes: shell_lex.c turns text into tokens
+ * the way bash does (quotes, escapes, operators, here-documents,
  * substitutions) and changes only when bash does; shell_parse.c holds the
- * grammar and reports what it finds; shell_rules.c holds roz's own rules
- * about which commands run other commands and what counts as dynamic, the
- * part that grows with every wrapper and spelling found.
+ * grammar and reports what it finds; shell_rules.c and shell_wrap.c hold
+ * roz's own rules about which commands run other commands and what counts
+ * as dynamic (shell_wrap.c the wrappers and the programs with rules of
+ * their own, shell_git.c git's), the part that grows with every wrapper
+ * and spelling found.
  *
  * Not part of roz's API (that is roz/shell.h): the names here start with
  * shell_ and are linked only into the core library.
@@ -299,6 +301,110 @@ void shell_pipe_output(struct parser *p, const struct sword *w, size_t n, struct
 		       struct input *next);
 /* What can only be judged once the whole line is read (aliases, git config, arithmetic). */
 void shell_settle(struct parser *p);
+
+/* ---- shell_rules.c and shell_wrap.c: what the two share ----------------- */
+
+enum wkind {
+	WK_PLAIN,    /* runs the command its remaining arguments name */
+	WK_COMMAND,  /* command: -v/-V only look it up */
+	WK_FLOCK,    /* flock FILE cmd, or flock FILE -c text */
+	WK_WATCH,    /* hands its arguments to sh -c, unless -x */
+	WK_XARGS,    /* appends what it reads, or fills in -I's string */
+	WK_PARALLEL, /* cmd ::: args, {} filled in; no command: runs its input */
+	WK_SCRIPT,   /* runs only its -c text; an operand is a log file */
+	WK_ENTR,     /* -s: its operand is shell text */
+	WK_SG,       /* sg GROUP [-c] text: the text goes to sh -c */
+	WK_JOIN,     /* its remaining arguments, joined, are shell text (ssh HOST cmd...) */
+	WK_AFTER,    /* the command follows one option (nix develop -c cmd...); none without it */
+	WK_DASHDASH, /* the command follows `--` when there is one (mise exec tool -- cmd) */
+	WK_SCREEN    /* screen: -X sends keys and commands to a session */
+};
+
+/* Commands that run another command given as their remaining arguments. */
+struct wrapper {
+	const char *name;
+	const char *valopts;      /* short options that take a value */
+	const char *longval;      /* long options that take the next word as value */
+	char payload;             /* short option whose value is shell text */
+	const char *payload_long; /* long option whose value is shell text */
+	unsigned operands;        /* words between the options and the command */
+	bool assigns;             /* NAME=value words may precede the command */
+	enum wkind kind;
+};
+
+struct unwrapped {
+	size_t cmd;          /* index of the wrapped command; n when there is none */
+	const char *payload; /* shell text the wrapper runs instead */
+	const char *repl;    /* xargs -I: the text replaced by each input item */
+	const char *opaque;  /* what it runs that the line does not show, or NULL */
+	bool lookup_only;    /* command -v: names the command, does not run it */
+	bool exec_mode;      /* watch -x: runs its arguments without a shell */
+	bool shell_mode;     /* entr -s: its operand is shell text */
+};
+
+/* shell_rules.c */
+
+const char *shell_base_name(const char *s);
+/* Say what a reported command runs that the line does not show; the first reason stays. */
+void shell_set_opaque(struct parser *p, size_t at, const char *why);
+/* Words joined by spaces; echo/printf escapes decoded when asked. NULL if empty. */
+char *shell_join_words(struct parser *p, const struct sword *w, size_t n, bool decode);
+/* The words, joined by spaces, as a script of their own. */
+void shell_run_joined(struct parser *p, const struct sword *w, size_t n);
+/* A shell reading its script from stdin (or another descriptor): find that script if it is known. */
+void shell_stdin(struct parser *p, const struct input *in, size_t at);
+/* Whether s is in the NULL-ended list, ignoring case. */
+bool shell_word_in(const char *s, const char *const *list);
+
+/* shell_wrap.c */
+
+/*
+ * A long option as GNU getopt reads it: the whole name, or a prefix of only
+ * one name in the list. Returns the name found in the list, or NULL.
+ */
+const char *shell_long_find(const char *list, const char *name, size_t len);
+/* name[0, len) spells the long option `full`, abbreviated to no fewer than min bytes. */
+bool shell_long_is(const char *name, size_t len, const char *full, size_t min);
+/* The wrapper named `name` ("sudo", "uv run"), or NULL. */
+const struct wrapper *shell_find_wrapper(const char *name);
+/*
+ * The subcommand of `prog [options] sub ...`: the first operand, or the
+ * second when options come first (one of them may have taken the first as
+ * its value). Calls match(key "prog sub") on each; returns the index of the
+ * one that answers, or 0.
+ */
+size_t shell_find_sub(const struct sword *w, size_t n, bool (*match)(const char *key, void *ctx), void *ctx);
+/* A shell_find_sub match: ctx is a `const struct wrapper **` set to the wrapper found. */
+bool shell_match_wrapper(const char *key, void *ctx);
+/* Skip a wrapper's options (and their values) to find what it runs. */
+void shell_unwrap(const struct wrapper *wr, const struct sword *w, size_t n, struct unwrapped *u);
+/* GNU parallel: a command and its inputs, or commands as inputs. */
+bool shell_run_parallel(struct parser *p, const struct sword *w, size_t n, size_t cmd,
+			const struct input *in, size_t *end);
+/* Whether s is in the NULL-ended list, exactly. */
+bool shell_in_words(const char *s, const char *const *list);
+/* The project's own tasks: make, just, npm run, cargo run, `yarn <script>`, ... */
+void shell_task_opaque(struct parser *p, const char *name, const struct sword *w, size_t n, size_t at);
+/* gdb: -ex text is gdb commands, of which shell, !, python and pipe run anything; --args runs a program. */
+size_t shell_run_gdb(struct parser *p, const struct sword *w, size_t n, size_t at);
+/* vim/nvim/ex: -c, --cmd and +cmd are editor commands, where `!` runs shell text; -S/-s read a script. */
+void shell_run_vim(struct parser *p, const char *name, const struct sword *w, size_t n,
+		   const struct input *in, size_t at);
+/* emacs/emacsclient: --eval, -l, -f and --script run Lisp, which can run anything. */
+void shell_run_emacs(struct parser *p, const struct sword *w, size_t n, size_t at);
+/* Database shells (psql, sqlite3, mysql, mariadb): -c/-e/-cmd text and what stdin holds. */
+void shell_run_db(struct parser *p, const char *name, const struct sword *w, size_t n,
+		  const struct input *in, size_t at);
+/* hyperfine: each operand, and --prepare/--setup/--cleanup/--conclude, is shell text it times. */
+void shell_run_hyperfine(struct parser *p, const struct sword *w, size_t n);
+/* bwrap: options with one, two or three values, then the command it runs in the sandbox. */
+size_t shell_bwrap_start(const struct sword *w, size_t n);
+/* nix-shell: --run and --command take shell text; otherwise an interactive shell. */
+void shell_run_nix_shell(struct parser *p, const struct sword *w, size_t n);
+/* tmux [-L sock] cmd [args] [; cmd ...]: -c and the commands that start programs run shell text. */
+bool shell_run_tmux(struct parser *p, const struct sword *w, size_t n, size_t at);
+/* at/batch: the script on stdin (or in -f FILE) runs later. */
+void shell_run_at(struct parser *p, const struct sword *w, size_t n, const struct input *in, size_t at);
 
 /* ---- shell_git.c: what git runs ------------------------------------------ */
 

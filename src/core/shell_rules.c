@@ -1,12 +1,15 @@
 /*
- * shell_rules.c - roz's rules about what a command runs: wrappers and their
- * options (sudo, env, timeout, xargs, ssh, uv run, ...), shells given -c or
+ * shell_rules.c - roz's rules about what a command runs: shells given -c or
  * a script on stdin, a descriptor or a process substitution, eval, trap,
- * find -exec, parallel, tmux, editors' and database shells' escapes, what a
- * command runs that the line does not show (opaque), and what makes a line dynamic
- * (git's own rules are in shell_git.c). Kept apart from the lexer and
- * the grammar because this is the part that changes most: every new way to
- * run a command is added here.
+ * find -exec, source, su, the builtins that assign, what a command runs
+ * that the line does not show (opaque), what a pipeline stage writes, and
+ * what makes a line dynamic once it is read. shell_run_words is the loop
+ * that peels one command after another; the wrappers it peels (sudo, env,
+ * timeout, xargs, ssh, uv run, ...) and the programs with small rules of
+ * their own (tmux, editors' and database shells' escapes, task runners)
+ * are in shell_wrap.c, git's own rules in shell_git.c. Kept apart from the
+ * lexer and the grammar because this is the part that changes most: every
+ * new way to run a command is added here or in shell_wrap.c.
  */
 #include "shell_int.h"
 
@@ -17,7 +20,7 @@
 
 /* ---- what a command runs ------------------------------------------------ */
 
-static const char *base_name(const char *s)
+const char *shell_base_name(const char *s)
 {
 	const char *slash = strrchr(s, '/');
 
@@ -25,58 +28,14 @@ static const char *base_name(const char *s)
 }
 
 /* Say what a reported command runs that the line does not show; the first reason stays. */
-static void set_opaque(struct parser *p, size_t at, const char *why)
+void shell_set_opaque(struct parser *p, size_t at, const char *why)
 {
 	if (at != NONE && at < p->out->ncmds && !p->out->cmds[at].opaque)
 		p->out->cmds[at].opaque = why;
 }
 
-/*
- * A long option as GNU getopt reads it: the whole name, or a prefix of only
- * one name in the list. Returns the name found in the list, or NULL.
- */
-static const char *long_find(const char *list, const char *name, size_t len)
-{
-	const char *hit = NULL;
-	size_t hits = 0;
-
-	if (!len)
-		return NULL;
-	while (*list) {
-		size_t n = strcspn(list, " ");
-
-		if (n == len && !memcmp(list, name, len))
-			return list;
-		if (n > len && !memcmp(list, name, len)) {
-			hit = list;
-			hits++;
-		}
-		list += n;
-		while (*list == ' ')
-			list++;
-	}
-	return hits == 1 ? hit : NULL;
-}
-
-/* Whether a long option found by long_find is `want` (a name of the list). */
-static bool long_names(const char *found, const char *want)
-{
-	size_t n;
-
-	if (!found || !want)
-		return false;
-	n = strcspn(found, " ");
-	return n == strlen(want) && !memcmp(found, want, n);
-}
-
-/* name[0, len) spells the long option `full`, abbreviated to no fewer than min bytes. */
-static bool long_is(const char *name, size_t len, const char *full, size_t min)
-{
-	return len >= min && len <= strlen(full) && !memcmp(name, full, len);
-}
-
 /* Words joined by spaces; echo/printf escapes decoded when asked. NULL if empty. */
-static char *join_words(struct parser *p, const struct sword *w, size_t n, bool decode)
+char *shell_join_words(struct parser *p, const struct sword *w, size_t n, bool decode)
 {
 	roz_buf b = ROZ_BUF_INIT;
 	size_t i;
@@ -109,9 +68,9 @@ static char *join_words(struct parser *p, const struct sword *w, size_t n, bool 
 	return roz_buf_detach(&b, NULL);
 }
 
-static void run_joined(struct parser *p, const struct sword *w, size_t n)
+void shell_run_joined(struct parser *p, const struct sword *w, size_t n)
 {
-	char *text = join_words(p, w, n, false);
+	char *text = shell_join_words(p, w, n, false);
 
 	if (text)
 		shell_parse_payload(p, text, strlen(text));
@@ -176,7 +135,7 @@ static void procsub_script(struct parser *p, const char *src)
 			i++;
 	for (; i < c->nwords; i++)
 		v[k++].s = c->words[i];
-	text = join_words(p, v, k, true);
+	text = shell_join_words(p, v, k, true);
 	if (text)
 		shell_parse_payload(p, text, strlen(text));
 	roz_free(text);
@@ -189,7 +148,7 @@ unknown:
 }
 
 /* A shell reading its script from stdin (or another descriptor): find that script if it is known. */
-static void shell_stdin(struct parser *p, const struct input *in, size_t at)
+void shell_stdin(struct parser *p, const struct input *in, size_t at)
 {
 	if (!in)
 		return;
@@ -214,7 +173,7 @@ static void shell_stdin(struct parser *p, const struct input *in, size_t at)
 		procsub_script(p, in->text ? in->text : "");
 		break;
 	case IN_FILE:
-		set_opaque(p, at, "it runs a script file");
+		shell_set_opaque(p, at, "it runs a script file");
 		break;
 	default:
 		break;
@@ -279,7 +238,7 @@ static void script_operand(struct parser *p, const struct sword *op, const struc
 		procsub_script(p, src);
 		roz_free(src);
 	} else {
-		set_opaque(p, at, "it runs a script file");
+		shell_set_opaque(p, at, "it runs a script file");
 	}
 }
 
@@ -352,14 +311,14 @@ static void run_shell(struct parser *p, const struct shell_kind *sk, const struc
 			const char *name = a + 2, *eq = strchr(name, '='), *val;
 			size_t len = eq ? (size_t)(eq - name) : strlen(name);
 
-			if (long_find(sk->longtext, name, len)) {
+			if (shell_long_find(sk->longtext, name, len)) {
 				val = eq ? eq + 1 : i + 1 < n ? w[++i].s : NULL;
 				if (val)
 					shell_parse_payload(p, val, strlen(val));
 				ran = true;
-			} else if (!eq && long_find(sk->longval, name, len)) {
+			} else if (!eq && shell_long_find(sk->longval, name, len)) {
 				i++;
-			} else if (!eq && long_is(name, len, "command", 4)) {
+			} else if (!eq && shell_long_is(name, len, "command", 4)) {
 				dash_c = true; /* --command TEXT, as -c */
 			}
 			i++;
@@ -396,7 +355,7 @@ static void run_shell(struct parser *p, const struct shell_kind *sk, const struc
 		shell_stdin(p, in, at);
 }
 
-static bool word_in(const char *s, const char *const *list)
+bool shell_word_in(const char *s, const char *const *list)
 {
 	for (; *list; list++)
 		if (!strcasecmp(s, *list))
@@ -425,7 +384,7 @@ static void run_pwsh(struct parser *p, const struct sword *w, size_t n, const st
 			script_operand(p, &w[i], in, at); /* a first operand is -File's */
 			return;
 		}
-		if (word_in(a, values)) {
+		if (shell_word_in(a, values)) {
 			i++;
 			continue;
 		}
@@ -434,7 +393,7 @@ static void run_pwsh(struct parser *p, const struct sword *w, size_t n, const st
 				shell_stdin(p, in, at);
 				return;
 			}
-			run_joined(p, w + i + 1, n - i - 1);
+			shell_run_joined(p, w + i + 1, n - i - 1);
 			return;
 		}
 		if (!strcasecmp(o, "e") || !strcasecmp(o, "ec") ||
@@ -457,7 +416,7 @@ static void run_eval(struct parser *p, const struct sword *w, size_t n)
 
 	if (i < n && !strcmp(w[i].s, "--"))
 		i++;
-	text = join_words(p, w + i, n - i, false);
+	text = shell_join_words(p, w + i, n - i, false);
 	if (!text)
 		return;
 	for (k = i; k < n; k++) {
@@ -551,377 +510,6 @@ static size_t run_su(struct parser *p, const struct sword *w, size_t n, bool run
 			i++;
 	}
 	return user ? i : n;
-}
-
-enum wkind {
-	WK_PLAIN,    /* runs the command its remaining arguments name */
-	WK_COMMAND,  /* command: -v/-V only look it up */
-	WK_FLOCK,    /* flock FILE cmd, or flock FILE -c text */
-	WK_WATCH,    /* hands its arguments to sh -c, unless -x */
-	WK_XARGS,    /* appends what it reads, or fills in -I's string */
-	WK_PARALLEL, /* cmd ::: args, {} filled in; no command: runs its input */
-	WK_SCRIPT,   /* runs only its -c text; an operand is a log file */
-	WK_ENTR,     /* -s: its operand is shell text */
-	WK_SG,       /* sg GROUP [-c] text: the text goes to sh -c */
-	WK_JOIN,     /* its remaining arguments, joined, are shell text (ssh HOST cmd...) */
-	WK_AFTER,    /* the command follows one option (nix develop -c cmd...); none without it */
-	WK_DASHDASH, /* the command follows `--` when there is one (mise exec tool -- cmd) */
-	WK_SCREEN    /* screen: -X sends keys and commands to a session */
-};
-
-/* Commands that run another command given as their remaining arguments. */
-struct wrapper {
-	const char *name;
-	const char *valopts;      /* short options that take a value */
-	const char *longval;      /* long options that take the next word as value */
-	char payload;             /* short option whose value is shell text */
-	const char *payload_long; /* long option whose value is shell text */
-	unsigned operands;        /* words between the options and the command */
-	bool assigns;             /* NAME=value words may precede the command */
-	enum wkind kind;
-};
-
-/* Sorted by name; see the list in roz/shell.h for what belongs here. */
-static const struct wrapper wrappers[] = {
-	/* asdf exec cmd: the tool versions the project names */
-	{"asdf exec", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"builtin", "", "", 0, NULL, 0, false, WK_PLAIN},
-	/* bun exec 'text': bun's own shell runs the text */
-	{"bun exec", "", "", 0, NULL, 0, false, WK_JOIN},
-	/* bun x / bunx pkg args: a package's program */
-	{"bun x", "p", "package", 0, NULL, 0, false, WK_PLAIN},
-	/* bundle exec cmd: with the project's gems */
-	{"bundle exec", "", "gemfile", 0, NULL, 0, false, WK_PLAIN},
-	{"bundler exec", "", "gemfile", 0, NULL, 0, false, WK_PLAIN},
-	{"bunx", "p", "package", 0, NULL, 0, false, WK_PLAIN},
-	{"busybox", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"caffeinate", "tw", "", 0, NULL, 0, false, WK_PLAIN},
-	{"catchsegv", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"cgexec", "g", "", 0, NULL, 0, false, WK_PLAIN},
-	{"chronic", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"chroot", "", "userspec groups", 0, NULL, 1, false, WK_PLAIN},
-	{"chrt", "TPD", "sched-runtime sched-period sched-deadline", 0, NULL, 1, false, WK_PLAIN},
-	{"command", "", "", 0, NULL, 0, false, WK_COMMAND},
-	/* conda/mamba run [-n env] cmd: inside an environment */
-	{"conda run", "np", "name prefix cwd", 0, NULL, 0, false, WK_PLAIN},
-	{"cpulimit", "lpe", "limit pid exe", 0, NULL, 0, false, WK_PLAIN},
-	/* cross-env A=1 cmd: with variables set */
-	{"cross-env", "", "", 0, NULL, 0, true, WK_PLAIN},
-	{"cross-env-shell", "", "", 0, NULL, 0, true, WK_JOIN},
-	{"dbus-run-session", "", "config-file dbus-daemon", 0, NULL, 0, false, WK_PLAIN},
-	/* devbox run cmd: in the project's environment (or its script) */
-	{"devbox run", "c", "config environment env env-file", 0, NULL, 0, false, WK_PLAIN},
-	/* direnv exec DIR cmd: with DIR's environment */
-	{"direnv exec", "", "", 0, NULL, 1, false, WK_PLAIN},
-	{"doas", "uC", "", 0, NULL, 0, false, WK_PLAIN},
-	/* dotenv [-e file] -- cmd: with a file's variables */
-	{"dotenv", "evp", "", 0, NULL, 0, false, WK_PLAIN},
-	{"dotenvx run", "f", "env-file env convention", 0, NULL, 0, false, WK_PLAIN},
-	{"eatmydata", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"entr", "", "", 0, NULL, 0, false, WK_ENTR},
-	{"env", "uCPS", "unset chdir split-string", 'S', "split-string", 0, true, WK_PLAIN},
-	/* env-cmd [-f file] cmd: with a file's variables */
-	{"env-cmd", "fer", "file environments rc-file", 0, NULL, 0, false, WK_PLAIN},
-	{"exec", "a", "", 0, NULL, 0, false, WK_PLAIN},
-	{"fakechroot", "ldecb", "lib use-system-libs config-dir bindir", 0, NULL, 0, false, WK_PLAIN},
-	{"fakeroot", "lsib", "lib faked", 0, NULL, 0, false, WK_PLAIN},
-	{"faketime", "", "", 0, NULL, 1, false, WK_PLAIN},
-	{"firejail", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"flock", "wEc", "timeout conflict-exit-code command", 'c', "command", 0, false, WK_FLOCK},
-	/* heaptrack cmd: under a memory profiler */
-	{"hatch run", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"heaptrack", "o", "output", 0, NULL, 0, false, WK_PLAIN},
-	{"ionice", "cnpPu", "class classdata pid pgid uid", 0, NULL, 0, false, WK_PLAIN},
-	{"ltrace", "aADeFlnopsuwx", "output library", 0, NULL, 0, false, WK_PLAIN},
-	{"mamba run", "np", "name prefix cwd", 0, NULL, 0, false, WK_PLAIN},
-	{"micromamba run", "np", "name prefix cwd", 0, NULL, 0, false, WK_PLAIN},
-	/* mise exec tool@v -- cmd, or -c text: with the tools installed */
-	{"mise exec", "jC", "jobs cd command", 'c', "command", 0, false, WK_DASHDASH},
-	{"mise x", "jC", "jobs cd command", 'c', "command", 0, false, WK_DASHDASH},
-	{"nice", "n", "adjustment", 0, NULL, 0, false, WK_PLAIN},
-	/* nix develop / nix shell ... -c cmd: in a development shell; without -c, interactive */
-	{"nix develop", "fIo", "file expr profile override-input arg argstr phase include option command",
-	 'c', "command", 0, false, WK_AFTER},
-	{"nix shell", "fIo", "file expr profile override-input arg argstr include option command", 'c',
-	 "command",
-	 0, false, WK_AFTER},
-	{"nocache", "n", "", 0, NULL, 0, false, WK_PLAIN},
-	{"nocorrect", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"noglob", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"nohup", "", "", 0, NULL, 0, false, WK_PLAIN},
-	/* npm exec / npx pkg args, or -c text: a package's program */
-	{"npm exec", "w", "package call workspace prefix", 'c', "call", 0, false, WK_PLAIN},
-	{"npm x", "w", "package call workspace prefix", 'c', "call", 0, false, WK_PLAIN},
-	{"npx", "p", "package call cache userconfig registry", 'c', "call", 0, false, WK_PLAIN},
-	{"nsenter", "tSG", "target setuid setgid", 0, NULL, 0, false, WK_PLAIN},
-	{"numactl", "imNCpPw",
-	 "interleave membind cpunodebind physcpubind preferred preferred-many weighted-interleave",
-	 0, NULL, 0, false, WK_PLAIN},
-	{"parallel", "adEIjLlnNPSs",
-	 "arg-file delimiter eof replace jobs max-lines max-args max-replace-args max-procs "
-	 "sshlogin max-chars joblog results tmpdir workdir basefile transferfile return colsep "
-	 "timeout delay memfree load",
-	 0, NULL, 0, false, WK_PARALLEL},
-	/* pipenv/poetry/pdm/hatch/rye/pixi run cmd: inside the project's environment */
-	{"pdm run", "p", "project venv", 0, NULL, 0, false, WK_PLAIN},
-	/* perf record/stat/trace cmd: measured while it runs */
-	{"perf record", "CcDeFGIjmoprtux",
-	 "event output pid tid cpu count repeat cgroup field-separator interval-print freq mmap-pages "
-	 "delay call-graph",
-	 0, NULL, 0, false, WK_PLAIN},
-	{"perf stat", "CcDeFGIjmoprtux",
-	 "event output pid tid cpu count repeat cgroup field-separator interval-print freq mmap-pages "
-	 "delay call-graph",
-	 0, NULL, 0, false, WK_PLAIN},
-	{"perf trace", "CcDeFGIjmoprtux",
-	 "event output pid tid cpu count repeat cgroup field-separator interval-print freq mmap-pages "
-	 "delay call-graph",
-	 0, NULL, 0, false, WK_PLAIN},
-	{"pipenv run", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"pixi run", "e", "manifest-path environment", 0, NULL, 0, false, WK_PLAIN},
-	{"pkexec", "", "user", 0, NULL, 0, false, WK_PLAIN},
-	/* pnpm exec cmd / pnpm dlx pkg: a package's program */
-	{"pnpm dlx", "", "package", 0, NULL, 0, false, WK_PLAIN},
-	{"pnpm exec", "C", "dir filter", 0, NULL, 0, false, WK_PLAIN},
-	{"poetry run", "CP", "directory project", 0, NULL, 0, false, WK_PLAIN},
-	{"prlimit", "po", "pid output", 0, NULL, 0, false, WK_PLAIN},
-	{"proxychains", "f", "", 0, NULL, 0, false, WK_PLAIN},
-	{"proxychains4", "f", "", 0, NULL, 0, false, WK_PLAIN},
-	{"rlwrap", "bCDefgHlOPqsStwz", "", 0, NULL, 0, false, WK_PLAIN},
-	{"rye run", "", "pyproject", 0, NULL, 0, false, WK_PLAIN},
-	/* sandbox-exec -f profile cmd: in a macOS sandbox */
-	{"sandbox-exec", "fpnD", "", 0, NULL, 0, false, WK_PLAIN},
-	/* screen [-dmS name] cmd: in a new terminal session */
-	{"screen", "cehpsStT", "", 0, NULL, 0, false, WK_SCREEN},
-	{"script", "cEIOBTmo", "command echo log-in log-out log-io log-timing logging-format output-limit",
-	 'c', "command", 0, false, WK_SCRIPT},
-	{"setpriv", "",
-	 "reuid regid groups inh-caps ambient-caps bounding-set securebits pdeathsig selinux-label "
-	 "apparmor-profile landlock-access landlock-rule rlimit",
-	 0, NULL, 0, false, WK_PLAIN},
-	{"setsid", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"sg", "", "", 0, NULL, 1, false, WK_SG},
-	/* ssh HOST cmd...: the words, joined, are a script the remote shell runs */
-	{"ssh", "bcDEeFIiJLlmOopQRSWwB", "", 0, NULL, 1, false, WK_JOIN},
-	{"stdbuf", "ioe", "input output error", 0, NULL, 0, false, WK_PLAIN},
-	{"strace", "abeEIoOpPsSuUX", "output attach user env trace signal status string-limit", 0, NULL,
-	 0, false, WK_PLAIN},
-	{"sudo", "ugpCDrtTURh",
-	 "user group prompt close-from chdir role type command-timeout other-user chroot host",
-	 0, NULL, 0, true, WK_PLAIN},
-	{"systemd-inhibit", "", "what who why mode", 0, NULL, 0, false, WK_PLAIN},
-	{"systemd-run", "upEMHC",
-	 "unit property description slice setenv machine host uid gid nice working-directory "
-	 "on-active on-boot on-startup on-unit-active on-unit-inactive on-calendar timer-property "
-	 "path-property socket-property service-type capsule",
-	 0, NULL, 0, false, WK_PLAIN},
-	{"taskset", "", "", 0, NULL, 1, false, WK_PLAIN},
-	{"time", "fo", "format output", 0, NULL, 0, true, WK_PLAIN},
-	{"timeout", "sk", "signal kill-after", 0, NULL, 1, false, WK_PLAIN},
-	{"torsocks", "upaP", "user pass address port", 0, NULL, 0, false, WK_PLAIN},
-	{"unbuffer", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"unshare", "SGRw",
-	 "setuid setgid root wd map-user map-group map-users map-groups propagation setgroups "
-	 "load-interp",
-	 0, NULL, 0, false, WK_PLAIN},
-	/* uv run / uvx cmd: in the project's (or a tool's) environment */
-	{"uv run", "pifPC",
-	 "with with-editable with-requirements python project directory package extra group only-group "
-	 "no-group env-file index default-index index-url extra-index-url find-links config-file "
-	 "cache-dir color python-preference index-strategy keyring-provider resolution prerelease "
-	 "exclude-newer link-mode refresh-package reinstall-package upgrade-package config-setting "
-	 "no-binary-package no-build-package no-extra allow-insecure-host python-platform",
-	 0, NULL, 0, false, WK_PLAIN},
-	{"uvx", "pfiPCw",
-	 "from with with-editable with-requirements python index index-url extra-index-url find-links "
-	 "config-file cache-dir constraints overrides build-constraints",
-	 0, NULL, 0, false, WK_PLAIN},
-	{"valgrind", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"watch", "nq", "interval equexit", 0, NULL, 0, false, WK_WATCH},
-	{"xargs", "adEILnPs", "arg-file delimiter max-args max-procs max-chars process-slot-var",
-	 0, NULL, 0, false, WK_XARGS},
-	{"xvfb-run", "nsfpew", "server-num server-args auth-file xauth-protocol error-file wait", 0, NULL,
-	 0, false, WK_PLAIN},
-	/* yarn exec cmd / yarn dlx pkg: a package's program */
-	{"yarn dlx", "p", "package", 0, NULL, 0, false, WK_PLAIN},
-	{"yarn exec", "", "", 0, NULL, 0, false, WK_PLAIN},
-};
-
-struct unwrapped {
-	size_t cmd;          /* index of the wrapped command; n when there is none */
-	const char *payload; /* shell text the wrapper runs instead */
-	const char *repl;    /* xargs -I: the text replaced by each input item */
-	const char *opaque;  /* what it runs that the line does not show, or NULL */
-	bool lookup_only;    /* command -v: names the command, does not run it */
-	bool exec_mode;      /* watch -x: runs its arguments without a shell */
-	bool shell_mode;     /* entr -s: its operand is shell text */
-};
-
-static int wrapper_cmp(const void *key, const void *elem)
-{
-	return strcmp(key, ((const struct wrapper *)elem)->name);
-}
-
-static const struct wrapper *find_wrapper(const char *name)
-{
-	return bsearch(name, wrappers, sizeof(wrappers) / sizeof(wrappers[0]), sizeof(wrappers[0]),
-		       wrapper_cmp);
-}
-
-/*
- * The subcommand of `prog [options] sub ...`: the first operand, or the
- * second when options come first (one of them may have taken the first as
- * its value). Calls match(key "prog sub") on each; returns the index of the
- * one that answers, or 0.
- */
-static size_t find_sub(const struct sword *w, size_t n, bool (*match)(const char *key, void *ctx), void *ctx)
-{
-	char key[96];
-	size_t i, tries = 0;
-
-	for (i = 1; i < n && tries < 2; i++) {
-		int k;
-
-		if (w[i].s[0] == '-')
-			continue;
-		k = snprintf(key, sizeof(key), "%s %s", base_name(w[0].s), w[i].s);
-		if (k > 0 && (size_t)k < sizeof(key) && match(key, ctx))
-			return i;
-		if (i == 1)
-			break;
-		tries++;
-	}
-	return 0;
-}
-
-static bool match_wrapper(const char *key, void *ctx)
-{
-	const struct wrapper **out = ctx;
-
-	*out = find_wrapper(key);
-	return *out != NULL;
-}
-
-/* Skip a wrapper's options (and their values) to find what it runs. */
-static void unwrap(const struct wrapper *wr, const struct sword *w, size_t n, struct unwrapped *u)
-{
-	size_t i = 1, k, after = NONE;
-
-	memset(u, 0, sizeof(*u));
-	while (i < n && after == NONE) {
-		const char *a = w[i].s;
-
-		if (!strcmp(a, "--")) {
-			i++;
-			if (wr->kind == WK_AFTER)
-				continue;
-			break;
-		}
-		if (!strcmp(a, "-") && !strcmp(wr->name, "env")) {
-			i++; /* env - is env -i */
-			continue;
-		}
-		if (a[0] != '-' || !a[1]) {
-			if (wr->kind == WK_AFTER) {
-				i++; /* installables and other operands come before -c */
-				continue;
-			}
-			if (wr->kind == WK_DASHDASH) {
-				for (k = i; k < n && strcmp(w[k].s, "--"); k++)
-					;
-				if (k < n)
-					i = k + 1; /* the words before `--` name tools, not the command */
-			}
-			break;
-		}
-		if (a[1] == '-') {
-			const char *name = a + 2, *eq = strchr(name, '='), *val, *opt;
-			size_t len = eq ? (size_t)(eq - name) : strlen(name);
-
-			val = eq ? eq + 1 : NULL;
-			opt = long_find(wr->longval, name, len);
-			if (wr->kind == WK_AFTER && long_names(opt, wr->payload_long)) {
-				after = i + 1; /* --command cmd args... */
-				break;
-			}
-			if (!eq && opt && i + 1 < n)
-				val = w[++i].s;
-			if (val && long_names(opt, wr->payload_long))
-				u->payload = val;
-			if (wr->kind == WK_WATCH && long_is(name, len, "exec", 3))
-				u->exec_mode = true;
-			if (wr->kind == WK_XARGS && long_is(name, len, "replace", 1))
-				u->repl = val ? val : "{}";
-			i++;
-			continue;
-		}
-		for (k = 1; a[k]; k++) {
-			if (wr->kind == WK_AFTER && a[k] == wr->payload) {
-				after = i + 1; /* -c cmd args... */
-				break;
-			}
-			if (wr->kind == WK_SCREEN && a[k] == 'X') {
-				u->opaque = "it sends keys and commands to a terminal session";
-				after = n;
-				break;
-			}
-			if (wr->kind == WK_SCREEN && strchr("rRxlQ", a[k])) {
-				u->lookup_only = true; /* reattaches or lists: runs nothing new */
-				continue;
-			}
-			if (strchr(wr->valopts, a[k])) {
-				const char *val = a[k + 1] ? a + k + 1 : i + 1 < n ? w[++i].s : NULL;
-
-				if (val && a[k] == wr->payload)
-					u->payload = val;
-				if (val && wr->kind == WK_XARGS && a[k] == 'I')
-					u->repl = val;
-				break;
-			}
-			if (wr->kind == WK_XARGS && a[k] == 'i') {
-				u->repl = a[k + 1] ? a + k + 1 : "{}"; /* -i[R]: the value is attached or absent */
-				break;
-			}
-			if (wr->payload && a[k] == wr->payload && wr->kind != WK_AFTER) {
-				const char *val = a[k + 1] ? a + k + 1 : i + 1 < n ? w[++i].s : NULL;
-
-				if (val)
-					u->payload = val;
-				break;
-			}
-			if (wr->kind == WK_COMMAND && (a[k] == 'v' || a[k] == 'V'))
-				u->lookup_only = true;
-			if (wr->kind == WK_WATCH && a[k] == 'x')
-				u->exec_mode = true;
-			if (wr->kind == WK_ENTR && a[k] == 's')
-				u->shell_mode = true;
-		}
-		i++;
-	}
-	if (wr->kind == WK_AFTER) {
-		u->cmd = after == NONE ? n : after;
-		return;
-	}
-	if (after != NONE) {
-		u->cmd = n;
-		return;
-	}
-	for (k = 0; k < wr->operands && i < n; k++)
-		i++;
-	if (wr->kind == WK_FLOCK && !u->payload && i < n) {
-		i++; /* the lock file or descriptor */
-		if (i < n && (!strcmp(w[i].s, "-c") || long_is(w[i].s, strlen(w[i].s), "--command", 4))) {
-			if (i + 1 < n)
-				u->payload = w[i + 1].s;
-			i = n;
-		} else if (i < n && !strncmp(w[i].s, "--command=", 10)) {
-			u->payload = w[i].s + 10;
-		}
-	}
-	if (wr->assigns)
-		while (i < n && shell_assign_len(w[i].s, strlen(w[i].s)))
-			i++;
-	u->cmd = u->payload || wr->kind == WK_SCRIPT ? n : i;
 }
 
 /* source FILE / . FILE: a script that is not a plain file named in the line is unknown. */
@@ -1028,125 +616,6 @@ static void run_assigning(struct parser *p, const char *name, const struct sword
 	}
 }
 
-/* The command a parallel run starts ends at its first argument separator. */
-static size_t parallel_end(const struct sword *w, size_t from, size_t n)
-{
-	for (size_t i = from; i < n; i++)
-		if (!strcmp(w[i].s, ":::") || !strcmp(w[i].s, "::::") || !strcmp(w[i].s, ":::+") ||
-		    !strcmp(w[i].s, "::::+"))
-			return i;
-	return n;
-}
-
-/* GNU parallel: a command and its inputs, or commands as inputs. */
-static bool run_parallel(struct parser *p, const struct sword *w, size_t n, size_t cmd,
-			 const struct input *in, size_t *end)
-{
-	size_t stop = parallel_end(w, cmd, n);
-	bool shell = false;
-	char *text;
-
-	*end = stop;
-	if (stop == cmd) {
-		/* no command: every input is a command line of its own */
-		if (stop == n) {
-			shell_stdin(p, in, NONE);
-		} else {
-			for (size_t i = stop + 1; i < n; i++)
-				if (w[i].s[0] != ':' || strncmp(w[i].s, ":::", 3))
-					shell_parse_payload(p, w[i].s, strlen(w[i].s));
-		}
-		return false;
-	}
-	/* the command goes to a shell: a word holding shell syntax runs as such */
-	for (size_t i = cmd; i < stop && !shell; i++)
-		shell = strpbrk(w[i].s, " \t;|&$`()<>\n") != NULL;
-	if (!shell)
-		return true;
-	text = join_words(p, w + cmd, stop - cmd, false);
-	if (text) {
-		if (strchr(text, '{'))
-			shell_flag(p, ROZ_SHELL_DYNAMIC, "parallel fills in `{}` in shell text: %.*s",
-				   shell_clip(text), text);
-		shell_parse_payload(p, text, strlen(text));
-	}
-	roz_free(text);
-	return true;
-}
-
-/* ---- programs that run what the line does not show ---------------------- */
-
-static const char *const task_why = "it runs the project's own task definitions";
-
-/* Task runners: what they run is defined in the project's files, not on the line. */
-static const char *const task_runners[] = {
-	"bazel run", "bazelisk run", "bmake", "bun run", "bun test", "cargo r", "cargo run",
-	"composer run", "composer run-script", "deno task", "devbox run", "doit", "gmake", "go generate",
-	"go run", "go-task", "gradle", "gradlew", "hatch run", "inv", "invoke", "just", "make", "mise r",
-	"mise run", "mvn", "mvnw", "ninja", "nox", "npm restart", "npm rum", "npm run", "npm run-script",
-	"npm start", "npm stop", "npm t", "npm test", "npm tst", "npm urn", "pdm run", "pixi run",
-	"pnpm run", "pnpm start", "pnpm t", "pnpm test", "rake", "rye run", "task", "tox", "yarn run",
-	"yarn start", "yarn test", NULL,
-};
-
-/* Subcommands of package managers that are their own; any other word names a script of the project's. */
-static const char *const yarn_own[] = {
-	"add", "audit", "autoclean", "bin", "cache", "check", "config", "constraints", "create", "dedupe",
-	"dlx", "exec", "explain", "generate-lock-entry", "global", "help", "import", "info", "init",
-	"install", "licenses", "link", "list", "login", "logout", "npm", "outdated", "owner", "pack",
-	"patch", "patch-commit", "plugin", "policies", "publish", "rebuild", "remove", "search", "set",
-	"tag", "team", "unlink", "unplug", "up", "upgrade", "upgrade-interactive", "version", "versions",
-	"why", "workspace", "workspaces", NULL,
-};
-static const char *const pnpm_own[] = {
-	"add", "approve-builds", "audit", "bin", "c", "cat-file", "cat-index", "config", "create",
-	"dedupe", "deploy", "dlx", "doctor", "env", "exec", "fetch", "find-hash", "i", "ignored-builds",
-	"import", "init", "install", "install-test", "it", "licenses", "link", "list", "ln", "ls",
-	"outdated", "pack", "patch", "patch-commit", "patch-remove", "prune", "publish", "rb", "rebuild",
-	"recursive", "remove", "rm", "root", "self-update", "server", "setup", "store", "un",
-	"uninstall", "unlink", "up", "update", "upgrade", "why", NULL,
-};
-static const char *const bun_own[] = {
-	"a", "add", "audit", "build", "c", "create", "exec", "i", "info", "init", "install", "link",
-	"outdated", "patch", "pm", "publish", "remove", "repl", "rm", "unlink", "update", "upgrade",
-	"why", "x", NULL,
-};
-
-static bool in_words(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return true;
-	return false;
-}
-
-static bool match_task(const char *key, void *ctx)
-{
-	(void)ctx;
-	return in_words(key, task_runners);
-}
-
-/* The project's own tasks: make, just, npm run, cargo run, `yarn <script>`, ... */
-static void task_opaque(struct parser *p, const char *name, const struct sword *w, size_t n, size_t at)
-{
-	static const char *const asks[] = {"--version", "-v", "-V", "--help", "-h", NULL};
-	size_t i;
-
-	if (n == 2 && in_words(w[1].s, asks))
-		return; /* only asks the program about itself */
-	if (in_words(name, task_runners) || find_sub(w, n, match_task, NULL)) {
-		set_opaque(p, at, task_why);
-		return;
-	}
-	if (strcmp(name, "yarn") && strcmp(name, "pnpm") && strcmp(name, "bun"))
-		return;
-	for (i = 1; i < n && w[i].s[0] == '-'; i++)
-		;
-	if (i < n && !in_words(w[i].s, name[0] == 'y' ? yarn_own : name[0] == 'p' ? pnpm_own : bun_own))
-		set_opaque(p, at, name[0] == 'b' ? "it runs a script file or the project's own task definitions"
-						 : task_why);
-}
-
 /* Where programs are installed by the system, not by whoever wrote the line. */
 static bool system_dir(const char *s, size_t len)
 {
@@ -1157,376 +626,6 @@ static bool system_dir(const char *s, size_t len)
 		if (strlen(dirs[i]) == len && !memcmp(s, dirs[i], len))
 			return true;
 	return false;
-}
-
-/*
- * Text an interactive program reads as its own commands, where `marker`
- * starts a shell command (vim's `!`, psql's `\!`, sqlite's `.shell`, ...):
- * that shell text is parsed, up to the end of its line.
- */
-static bool escape_text(struct parser *p, const char *text, const char *marker, bool at_start)
-{
-	const char *hit = at_start ? text + strspn(text, " \t:") : strstr(text, marker);
-	size_t mlen = strlen(marker), len;
-
-	if (!hit || strncmp(hit, marker, mlen))
-		return false;
-	hit += mlen;
-	len = strcspn(hit, "\n");
-	if (len)
-		shell_parse_payload(p, hit, len);
-	return true;
-}
-
-/* gdb: -ex text is gdb commands, of which shell, !, python and pipe run anything; --args runs a program. */
-static size_t run_gdb(struct parser *p, const struct sword *w, size_t n, size_t at)
-{
-	static const char *const escapes[] = {"shell ", "!", "python", "py ", "pi ", "pipe ", "|", "guile",
-					      "gu ", "make", "source ", NULL};
-	static const char *const texts[] = {"-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex",
-					    "-init-eval-command", "--init-eval-command", NULL};
-	static const char *const files[] = {"-x", "--x", "-command", "--command", "-ix", "--ix",
-					    "-init-command", "--init-command", NULL};
-	static const char *const values[] = {"-p", "-pid", "--pid", "-cd", "--cd", "-d", "--directory",
-					     "-D", "--data-directory", "-s", "--symbols", "-e", "--exec",
-					     "-se", "-c", "--core", "-tty", "--tty", "-b", "-l", "-i",
-					     "--interpreter", NULL};
-
-	for (size_t i = 1; i < n; i++) {
-		const char *a = w[i].s, *text = NULL, *eq = strchr(a, '=');
-
-		if (!strcmp(a, "--args") || !strcmp(a, "-args"))
-			return i + 1;
-		if (word_in(a, texts) && i + 1 < n)
-			text = w[++i].s;
-		else if (eq && a[0] == '-' && !strncmp(a + strspn(a, "-"), "eval-command=", 13))
-			text = eq + 1;
-		else if (word_in(a, files) || (eq && !strncmp(a + strspn(a, "-"), "command=", 8)))
-			set_opaque(p, at, "it runs a script file");
-		if (word_in(a, files) || word_in(a, values))
-			i += !eq;
-		if (!text)
-			continue;
-		text += strspn(text, " \t");
-		for (size_t k = 0; escapes[k]; k++) {
-			if (!strncmp(text, escapes[k], strlen(escapes[k]))) {
-				set_opaque(p, at, "it runs debugger commands that can run anything");
-				if (k < 2)
-					escape_text(p, text, escapes[k], true);
-				break;
-			}
-		}
-	}
-	return n;
-}
-
-/* vim/nvim/ex: -c, --cmd and +cmd are editor commands, where `!` runs shell text; -S/-s read a script. */
-static void run_vim(struct parser *p, const char *name, const struct sword *w, size_t n,
-		    const struct input *in, size_t at)
-{
-	bool batch = !strcmp(name, "ex");
-
-	for (size_t i = 1; i < n; i++) {
-		const char *a = w[i].s, *text = NULL;
-
-		if (!strcmp(a, "--"))
-			break;
-		if ((!strcmp(a, "-c") || !strcmp(a, "--cmd")) && i + 1 < n)
-			text = w[++i].s;
-		else if (a[0] == '+' && a[1] && a[1] != '/' && a[strspn(a + 1, "0123456789") + 1])
-			text = a + 1;
-		else if (!strcmp(a, "-S") || !strcmp(a, "-s") || !strcmp(a, "-u"))
-			set_opaque(p, at, "it runs an editor script file");
-		else if (!strcmp(a, "-e") || !strcmp(a, "-es") || !strcmp(a, "-E") || !strcmp(a, "-Es"))
-			batch = true;
-		if (text) {
-			set_opaque(p, at, "it runs editor commands that can run anything");
-			escape_text(p, text, "!", true);
-		}
-	}
-	if (batch && in && in->kind != IN_TTY)
-		set_opaque(p, at, "it runs editor commands that can run anything");
-}
-
-/* emacs/emacsclient: --eval, -l, -f and --script run Lisp, which can run anything. */
-static void run_emacs(struct parser *p, const struct sword *w, size_t n, size_t at)
-{
-	static const char *const lisp[] = {"--eval", "-eval", "-e", "--load", "-l", "-load", "--funcall",
-					   "-f", "-funcall", "--script", "-script", "-x", "-batch",
-					   "--batch", NULL};
-
-	for (size_t i = 1; i < n; i++) {
-		char opt[32];
-		size_t len = strcspn(w[i].s, "=");
-
-		if (len >= sizeof(opt))
-			continue;
-		memcpy(opt, w[i].s, len);
-		opt[len] = '\0';
-		if (word_in(opt, lisp) && strcmp(opt, "-batch") && strcmp(opt, "--batch")) {
-			set_opaque(p, at, "it runs editor commands that can run anything");
-			return;
-		}
-	}
-}
-
-/* Database shells: text after -c/-e/-cmd is their own commands; some run shell text. */
-static void db_text(struct parser *p, const char *name, const char *text, size_t at)
-{
-	static const char *const sqlite[] = {".shell ", ".system ", ".once", ".output", ".import", ".read",
-					     ".load", ".excel", ".edit", "edit(", NULL};
-	const char *why = "its commands can run shell commands";
-
-	if (!text)
-		return;
-	if (!strcmp(name, "psql")) {
-		if (escape_text(p, text, "\\! ", false) || escape_text(p, text, "\\!", false) ||
-		    strstr(text, "\\o |") || strstr(text, "\\o|") || strstr(text, "\\g |") ||
-		    strstr(text, "\\g|") || strcasestr(text, "program"))
-			set_opaque(p, at, why);
-	} else if (!strcmp(name, "sqlite3") || !strcmp(name, "sqlite")) {
-		for (size_t k = 0; sqlite[k]; k++) {
-			if (strstr(text, sqlite[k])) {
-				set_opaque(p, at, why);
-				if (k < 2)
-					escape_text(p, text, sqlite[k], false);
-			}
-		}
-	} else {
-		if (escape_text(p, text, "system ", true) || escape_text(p, text, "\\! ", false) ||
-		    escape_text(p, text, "\\!", false))
-			set_opaque(p, at, why);
-	}
-}
-
-static void run_db(struct parser *p, const char *name, const struct sword *w, size_t n,
-		   const struct input *in, size_t at)
-{
-	bool psql = !strcmp(name, "psql"), sqlite = !strncmp(name, "sqlite", 6);
-	bool db_seen = false;
-
-	for (size_t i = 1; i < n; i++) {
-		const char *a = w[i].s, *eq = strchr(a, '=');
-
-		if (a[0] != '-') {
-			if (sqlite && db_seen)
-				db_text(p, name, a, at); /* sqlite3 DB 'SQL or .command' */
-			db_seen = true;
-			continue;
-		}
-		if ((psql && (!strcmp(a, "-c") || !strcmp(a, "--command"))) ||
-		    (!psql && !sqlite && (!strcmp(a, "-e") || !strcmp(a, "--execute"))) ||
-		    (sqlite && (!strcmp(a, "-cmd") || !strcmp(a, "--cmd")))) {
-			if (i + 1 < n)
-				db_text(p, name, w[++i].s, at);
-		} else if (eq && (!strncmp(a, "--command=", 10) || !strncmp(a, "--execute=", 10))) {
-			db_text(p, name, eq + 1, at);
-		} else if ((psql && a[1] == 'c' && a[2]) || (!psql && !sqlite && a[1] == 'e' && a[2])) {
-			db_text(p, name, a + 2, at);
-		} else if ((psql && (!strcmp(a, "-f") || !strncmp(a, "--file", 6))) ||
-			   (sqlite && !strcmp(a, "-init"))) {
-			set_opaque(p, at, "it runs a script file");
-			i += !eq && a[1] != '-' ? 1 : 0;
-		}
-	}
-	if (in && (in->kind == IN_HERESTR || in->kind == IN_PIPE_TEXT))
-		db_text(p, name, in->text, at);
-	else if (in && in->kind != IN_TTY)
-		set_opaque(p, at, "it runs commands from its input");
-}
-
-/* hyperfine: each operand, and --prepare/--setup/--cleanup/--conclude, is shell text it times. */
-static void run_hyperfine(struct parser *p, const struct sword *w, size_t n)
-{
-	static const char *const texts[] = {"-p", "--prepare", "-s", "--setup", "-c", "--cleanup",
-					    "--conclude", NULL};
-	static const char *const one[] = {"-w", "--warmup", "-r", "--runs", "-m", "--min-runs", "-M",
-					  "--max-runs", "-S", "--shell", "-n", "--command-name", "-u",
-					  "--time-unit", "--style", "--sort", "--output", "--input",
-					  "--export-asciidoc", "--export-csv", "--export-json",
-					  "--export-markdown", "--export-orgmode", "-D", "--parameter-step-size",
-					  NULL};
-	size_t i;
-
-	for (i = 1; i < n; i++) {
-		const char *a = w[i].s;
-
-		if (!strcmp(a, "--")) {
-			for (i++; i < n; i++)
-				shell_parse_payload(p, w[i].s, strlen(w[i].s));
-			return;
-		}
-		if (a[0] != '-') {
-			shell_parse_payload(p, a, strlen(a));
-		} else if (word_in(a, texts)) {
-			if (i + 1 < n)
-				shell_parse_payload(p, w[i + 1].s, strlen(w[i + 1].s));
-			i++;
-		} else if (word_in(a, one)) {
-			i++;
-		} else if (!strcmp(a, "-L") || !strcmp(a, "--parameter-list")) {
-			i += 2;
-		} else if (!strcmp(a, "-P") || !strcmp(a, "--parameter-scan")) {
-			i += 3;
-		}
-	}
-}
-
-/* bwrap: options with one, two or three values, then the command it runs in the sandbox. */
-static size_t bwrap_start(const struct sword *w, size_t n)
-{
-	static const char *const two = "bind bind-try dev-bind dev-bind-try ro-bind ro-bind-try symlink "
-				       "setenv chmod bind-data ro-bind-data file bind-fd ro-bind-fd";
-	static const char *const one = "args userns userns2 pidns uid gid hostname chdir unsetenv lock-file "
-				       "sync-fd remount-ro exec-label file-label proc dev tmpfs mqueue dir "
-				       "seccomp add-seccomp-fd block-fd userns-block-fd info-fd "
-				       "json-status-fd cap-add cap-drop perms size overlay-src tmp-overlay "
-				       "ro-overlay argv0";
-	size_t i = 1;
-
-	while (i < n) {
-		const char *a = w[i].s;
-
-		if (!strcmp(a, "--"))
-			return i + 1;
-		if (strncmp(a, "--", 2))
-			return i;
-		a += 2;
-		if (long_find(two, a, strlen(a)))
-			i += 2;
-		else if (!strcmp(a, "overlay"))
-			i += 3;
-		else if (long_find(one, a, strlen(a)))
-			i += 1;
-		i++;
-	}
-	return n;
-}
-
-/* nix-shell: --run and --command take shell text; otherwise an interactive shell. */
-static void run_nix_shell(struct parser *p, const struct sword *w, size_t n)
-{
-	for (size_t i = 1; i + 1 < n; i++) {
-		if (!strcmp(w[i].s, "--run") || !strcmp(w[i].s, "--command")) {
-			shell_parse_payload(p, w[i + 1].s, strlen(w[i + 1].s));
-			i++;
-		} else if (!strcmp(w[i].s, "--arg") || !strcmp(w[i].s, "--argstr")) {
-			i += 2;
-		} else if (!strcmp(w[i].s, "-I") || !strcmp(w[i].s, "-A") || !strcmp(w[i].s, "--attr") ||
-			   !strcmp(w[i].s, "-E") || !strcmp(w[i].s, "--expr")) {
-			i++;
-		}
-	}
-}
-
-/* tmux: one command of a `;`-separated list; those that start a program take shell text last. */
-static bool tmux_command(struct parser *p, const struct sword *w, size_t n, size_t at)
-{
-	static const char *const runs[] = {"new-session", "new", "new-window", "neww", "split-window",
-					   "splitw", "respawn-pane", "respawnp", "respawn-window",
-					   "respawnw", "run-shell", "run", "display-popup", "popup",
-					   "pipe-pane", "pipep", "if-shell", "if", NULL};
-	static const char *const keys[] = {"send-keys", "send", "paste-buffer", "pasteb", NULL};
-	const char *name = w[0].s, *vals;
-	bool tmux_cmd = false;
-	size_t i = 1;
-
-	if (in_words(name, keys)) {
-		set_opaque(p, at, "it types keys into a terminal, which can run anything");
-		return false;
-	}
-	if (!in_words(name, runs))
-		return false;
-	vals = !strcmp(name, "run-shell") || !strcmp(name, "run") ? "cdt" :
-	       !strcmp(name, "display-popup") || !strcmp(name, "popup") ? "bcdehsStTwxy" :
-	       !strncmp(name, "if", 2) || !strncmp(name, "pipe", 4) ? "t" : "ceFfnlpstxy";
-	while (i < n && w[i].s[0] == '-' && w[i].s[1]) {
-		const char *a = w[i].s;
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		for (size_t k = 1; a[k]; k++) {
-			if (a[k] == 'C' && (name[0] == 'r' || name[0] == 'i'))
-				tmux_cmd = true; /* run-shell -C: a tmux command, not shell text */
-			if (strchr(vals, a[k])) {
-				i += !a[k + 1];
-				break;
-			}
-		}
-		i++;
-	}
-	if (i >= n || tmux_cmd)
-		return false;
-	if (!strncmp(name, "if", 2)) {
-		shell_parse_payload(p, w[i].s, strlen(w[i].s));
-		return true;
-	}
-	run_joined(p, w + i, n - i);
-	return true;
-}
-
-/* tmux [-L sock] cmd [args] [; cmd ...]: -c and the commands that start programs run shell text. */
-static bool run_tmux(struct parser *p, const struct sword *w, size_t n, size_t at)
-{
-	bool ran = false;
-	size_t i = 1;
-
-	while (i < n && w[i].s[0] == '-' && w[i].s[1]) {
-		const char *a = w[i].s;
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		for (size_t k = 1; a[k]; k++) {
-			if (strchr("cfLST", a[k])) {
-				const char *val = a[k + 1] ? a + k + 1 : i + 1 < n ? w[++i].s : NULL;
-
-				if (val && a[k] == 'c') {
-					shell_parse_payload(p, val, strlen(val));
-					ran = true;
-				}
-				break;
-			}
-		}
-		i++;
-	}
-	while (i < n) {
-		size_t end = i;
-
-		while (end < n && strcmp(w[end].s, ";"))
-			end++;
-		if (end > i)
-			ran |= tmux_command(p, w + i, end - i, at);
-		i = end + 1;
-	}
-	return ran;
-}
-
-/* at/batch: the script on stdin (or in -f FILE) runs later. */
-static void run_at(struct parser *p, const struct sword *w, size_t n, const struct input *in, size_t at)
-{
-	for (size_t i = 1; i < n && w[i].s[0] == '-' && w[i].s[1]; i++) {
-		const char *a = w[i].s;
-
-		if (!strcmp(a, "--"))
-			break;
-		for (size_t k = 1; a[k]; k++) {
-			if (strchr("lrdc", a[k]))
-				return; /* lists, removes or shows jobs */
-			if (a[k] == 'f') {
-				set_opaque(p, at, "it runs a script file");
-				return;
-			}
-			if (strchr("qt", a[k])) {
-				i += !a[k + 1];
-				break;
-			}
-		}
-	}
-	shell_stdin(p, in, at);
 }
 
 /*
@@ -1555,8 +654,8 @@ static void rm_normalized(struct parser *p, const struct sword *w, size_t n, con
 		if (a[1] == '-') {
 			size_t len = strcspn(a + 2, "=");
 
-			rec |= long_is(a + 2, len, "recursive", 1);
-			force |= long_is(a + 2, len, "force", 1);
+			rec |= shell_long_is(a + 2, len, "recursive", 1);
+			force |= shell_long_is(a + 2, len, "force", 1);
 			continue;
 		}
 		rec |= strpbrk(a + 1, "rR") != NULL;
@@ -1625,10 +724,10 @@ void shell_run_words(struct parser *p, const struct sword *w, size_t n,
 				   shell_clip(w[0].s), w[0].s);
 			return;
 		}
-		name = base_name(w[0].s);
+		name = shell_base_name(w[0].s);
 		at = shell_emit(p, name, NULL, w + 1, n - 1, &f, NONE);
 		if (strchr(w[0].s, '/') && !system_dir(w[0].s, (size_t)(strrchr(w[0].s, '/') - w[0].s)))
-			set_opaque(p, at, "it runs a program from a path, which can run anything");
+			shell_set_opaque(p, at, "it runs a program from a path, which can run anything");
 		if (!strcmp(name, "git")) {
 			shell_git_variant(p, w, n, &f);
 			return;
@@ -1643,7 +742,7 @@ void shell_run_words(struct parser *p, const struct sword *w, size_t n,
 		}
 		if (!strcmp(name, "rm"))
 			rm_normalized(p, w, n, &f);
-		task_opaque(p, name, w, n, at);
+		shell_task_opaque(p, name, w, n, at);
 		sk = find_shell(name);
 		if (sk || !strcmp(name, "eval") || !strcmp(name, "trap") || !strcmp(name, "find") ||
 		    !strcmp(name, "pwsh") || !strcmp(name, "powershell") || !strcmp(name, "hyperfine") ||
@@ -1674,37 +773,37 @@ void shell_run_words(struct parser *p, const struct sword *w, size_t n,
 			return;
 		}
 		if (!strcmp(name, "tmux")) {
-			if (run_tmux(p, w, n, at))
+			if (shell_run_tmux(p, w, n, at))
 				shell_mark_wrapper(p, at);
 			return;
 		}
 		if (!strcmp(name, "at") || !strcmp(name, "batch")) {
-			run_at(p, w, n, in, at);
+			shell_run_at(p, w, n, in, at);
 			return;
 		}
 		if (!strcmp(name, "hyperfine")) {
-			run_hyperfine(p, w, n);
+			shell_run_hyperfine(p, w, n);
 			return;
 		}
 		if (!strcmp(name, "nix-shell")) {
-			run_nix_shell(p, w, n);
+			shell_run_nix_shell(p, w, n);
 			return;
 		}
-		if (in_words(name, vims)) {
-			run_vim(p, name, w, n, in, at);
+		if (shell_in_words(name, vims)) {
+			shell_run_vim(p, name, w, n, in, at);
 			return;
 		}
 		if (!strcmp(name, "emacs") || !strcmp(name, "emacsclient")) {
-			run_emacs(p, w, n, at);
+			shell_run_emacs(p, w, n, at);
 			return;
 		}
-		if (in_words(name, dbs)) {
-			run_db(p, name, w, n, in, at);
+		if (shell_in_words(name, dbs)) {
+			shell_run_db(p, name, w, n, in, at);
 			return;
 		}
 		if (!strcmp(name, "su") || !strcmp(name, "runuser") || !strcmp(name, "gdb") ||
 		    !strcmp(name, "bwrap")) {
-			k = name[0] == 'g' ? run_gdb(p, w, n, at) : name[0] == 'b' ? bwrap_start(w, n) :
+			k = name[0] == 'g' ? shell_run_gdb(p, w, n, at) : name[0] == 'b' ? shell_bwrap_start(w, n) :
 			    run_su(p, w, n, name[0] == 'r');
 			if (k < n || name[0] == 's' || name[0] == 'r')
 				shell_mark_wrapper(p, at);
@@ -1717,16 +816,16 @@ void shell_run_words(struct parser *p, const struct sword *w, size_t n,
 		}
 		run_assigning(p, name, w, n);
 		sub = 0;
-		wr = find_wrapper(name);
+		wr = shell_find_wrapper(name);
 		if (!wr)
-			sub = find_sub(w, n, match_wrapper, &wr);
+			sub = shell_find_sub(w, n, shell_match_wrapper, &wr);
 		if (!wr)
 			return;
 		shell_mark_wrapper(p, at);
-		unwrap(wr, w + sub, n - sub, &u);
+		shell_unwrap(wr, w + sub, n - sub, &u);
 		u.cmd = u.cmd >= n - sub ? n : u.cmd + sub;
 		if (u.opaque)
-			set_opaque(p, at, u.opaque);
+			shell_set_opaque(p, at, u.opaque);
 		for (k = sub + 1; wr->assigns && k < u.cmd; k++) {
 			if (!strncmp(w[k].s, "BASH_ENV=", 9))
 				p->env_files |= ENV_FILE_BASH;
@@ -1738,7 +837,7 @@ void shell_run_words(struct parser *p, const struct sword *w, size_t n,
 			return;
 		}
 		if (wr->kind == WK_PARALLEL) {
-			if (!run_parallel(p, w, n, u.cmd, in, &k))
+			if (!shell_run_parallel(p, w, n, u.cmd, in, &k))
 				return;
 			n = k; /* the inputs after ::: are data for {} or the end */
 			f.more_args = true;
@@ -1749,11 +848,11 @@ void shell_run_words(struct parser *p, const struct sword *w, size_t n,
 		if (u.lookup_only || u.cmd >= n)
 			return;
 		if (wr->kind == WK_WATCH && !u.exec_mode) {
-			run_joined(p, w + u.cmd, n - u.cmd); /* watch hands its arguments to sh -c */
+			shell_run_joined(p, w + u.cmd, n - u.cmd); /* watch hands its arguments to sh -c */
 			return;
 		}
 		if (wr->kind == WK_JOIN) {
-			run_joined(p, w + u.cmd, n - u.cmd); /* ssh, cross-env-shell: the words are shell text */
+			shell_run_joined(p, w + u.cmd, n - u.cmd); /* ssh, cross-env-shell: the words are shell text */
 			return;
 		}
 		if (wr->kind == WK_ENTR && u.shell_mode) {
@@ -1762,7 +861,7 @@ void shell_run_words(struct parser *p, const struct sword *w, size_t n,
 		}
 		if (wr->kind == WK_SG) {
 			k = u.cmd < n && !strcmp(w[u.cmd].s, "-c") ? u.cmd + 1 : u.cmd;
-			run_joined(p, w + k, n - k); /* sg hands the rest to sh -c */
+			shell_run_joined(p, w + k, n - k); /* sg hands the rest to sh -c */
 			return;
 		}
 		if (wr->kind == WK_XARGS) {
@@ -1786,13 +885,13 @@ void shell_pipe_output(struct parser *p, const struct sword *w, size_t n, struct
 
 	if (w[0].flags & (SW_EXP | SW_GLOB | SW_BRACE))
 		return;
-	name = base_name(w[0].s);
+	name = shell_base_name(w[0].s);
 	if (!strcmp(name, "echo") || !strcmp(name, "printf")) {
 		if (name[0] == 'e')
 			while (i < n && echo_option(w[i].s))
 				i++;
 		next->kind = IN_PIPE_TEXT;
-		next->text = join_words(p, w + i, n - i, true);
+		next->text = shell_join_words(p, w + i, n - i, true);
 	} else if (!strcmp(name, "cat") && n == 1 &&
 		   (in->kind == IN_HEREDOC || in->kind == IN_HERESTR)) {
 		*next = *in;
@@ -1845,8 +944,8 @@ void shell_settle(struct parser *p)
 		p->env_files |= ENV_FILE_SH;
 	for (size_t i = 0; p->env_files && i < r->ncmds; i++)
 		if (find_shell(r->cmds[i].words[0]))
-			set_opaque(p, i, p->env_files & ENV_FILE_BASH ? "the shell runs the file BASH_ENV names first"
-								     : "the shell runs the file ENV names first");
+			shell_set_opaque(p, i, p->env_files & ENV_FILE_BASH ? "the shell runs the file BASH_ENV names first"
+									   : "the shell runs the file ENV names first");
 	shell_git_settle(p);
 	if (roz_shell_assigns(r, "BASH_ALIASES"))
 		shell_flag(p, ROZ_SHELL_DYNAMIC, "the line defines aliases through BASH_ALIASES");
@@ -1855,4 +954,3 @@ void shell_settle(struct parser *p)
 			   "an arithmetic context can run a `$(...)` or backquote written inside "
 			   "quotes, as an array subscript");
 }
-
