@@ -176,6 +176,7 @@ enum step {
 	ST_PROMPT_ROZ,
 	ST_PROMPT_PLAIN,
 	ST_BASH_LS,
+	ST_BASH_SCRIPT,
 	ST_READ,
 	ST_GIT_PUSH,
 	ST_STOP,
@@ -203,6 +204,7 @@ static const struct {
 	[ST_PROMPT_ROZ] = {"user-prompt", "UserPromptSubmit"},
 	[ST_PROMPT_PLAIN] = {"user-prompt", "UserPromptSubmit"},
 	[ST_BASH_LS] = {"pre-tool-use", "PreToolUse"},
+	[ST_BASH_SCRIPT] = {"pre-tool-use", "PreToolUse"},
 	[ST_READ] = {"pre-tool-use", "PreToolUse"},
 	[ST_GIT_PUSH] = {"pre-tool-use", "PreToolUse"},
 	[ST_STOP] = {"stop", "Stop"},
@@ -264,12 +266,14 @@ static size_t step_input(enum step st, long i, enum repo repo, char *buf, size_t
 			 i);
 		break;
 	case ST_BASH_LS:
+	case ST_BASH_SCRIPT:
 	case ST_GIT_PUSH:
 		snprintf(tail, sizeof(tail),
 			 ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"%s\",\"description\":"
 			 "\"%s\"},\"tool_use_id\":\"toolu_01%016lx\"",
-			 st == ST_BASH_LS ? "ls" : "git push origin main",
-			 st == ST_BASH_LS ? "List files in the project" : "Push the branch", i);
+			 st == ST_BASH_LS ? "ls" : st == ST_BASH_SCRIPT ? "./scripts/build.sh" : "git push origin main",
+			 st == ST_BASH_LS ? "List files in the project" :
+			 st == ST_BASH_SCRIPT ? "Build with the project's script" : "Push the branch", i);
 		break;
 	case ST_READ:
 		snprintf(tail, sizeof(tail),
@@ -604,6 +608,11 @@ static const bcase cases[] = {
 	{"pre-tool-use no gates, Bash ls", ST_BASH_LS, false, BASE_REVIEWED, {ST_NONE}, "allow", false, NULL},
 	{"pre-tool-use gates, no match, Bash ls", ST_BASH_LS, true, BASE_REVIEWED, {ST_NONE}, "allow", false, NULL},
 	{"pre-tool-use gates, no match, Read", ST_READ, true, BASE_REVIEWED, {ST_NONE}, "allow", false, NULL},
+	/* a line roz cannot see through: free, but the session is read to know whether a denial is pending */
+	{"pre-tool-use gates, Bash script, nothing pending", ST_BASH_SCRIPT, true, BASE_REVIEWED, {ST_NONE},
+	 "allow", false, NULL},
+	{"pre-tool-use gates, Bash script, denial pending", ST_BASH_SCRIPT, true, BASE_REVIEWED,
+	 {ST_PROMPT_PLAIN, ST_GIT_PUSH}, "ask", false, NULL},
 	{"pre-tool-use gate match, denied", ST_GIT_PUSH, true, BASE_REVIEWED, {ST_PROMPT_PLAIN}, "deny",
 	 false, NULL},
 	{"pre-tool-use gate match, allowed", ST_GIT_PUSH, true, BASE_REVIEWED, {REVIEW_DONE}, "allow",

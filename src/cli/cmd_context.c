@@ -8,6 +8,7 @@
  * must meet, and the ledger's record of what the session changed, so the
  * reviewer reads the lines the agent wrote rather than the ones it names.
  */
+#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -71,6 +72,74 @@ void cli_print_governance(FILE *f, const roz_session *s, const char *pad)
 		g->n_files == 1 ? "" : "s");
 }
 
+/*
+ * The detours asked about since the gate's denial: lines roz could not see
+ * through that the agent ran while it waited for this review. The reviewer
+ * is to know the agent tried another way. Calls `each` with every one.
+ */
+static void each_detour(const roz_session *s, void (*each)(void *, const roz_trace_event *), void *ud)
+{
+	const roz_gate_trigger *g = s->review.gate_trigger;
+
+	for (size_t i = 0; g && i < s->n_trace; i++) {
+		roz_trace_event ev;
+
+		if (roz_session_trace_event_parse(&s->trace[i], &ev) < 0)
+			continue;
+		if (!strcmp(ev.event_type, "gate_detour") && ev.has_timestamp &&
+		    !roz_time_before(ev.timestamp, g->triggered_at))
+			each(ud, &ev);
+		roz_session_trace_event_dispose(&ev);
+	}
+}
+
+static const char *payload_str(const roz_trace_event *ev, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(ev->payload, key);
+
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+struct detour_text {
+	FILE *f;
+	const char *pad;
+	unsigned n;
+};
+
+static void detour_line(void *ud, const roz_trace_event *ev)
+{
+	struct detour_text *t = ud;
+	char a[ROZ_TIME_BUFSZ];
+
+	if (!t->n++)
+		fprintf(t->f, "%s  Detours asked about while it was pending (the agent tried another way):\n",
+			t->pad);
+	fprintf(t->f, "%s    [%s] ", t->pad, roz_time_format_sec(ev->timestamp, a));
+	cli_put_safe(t->f, payload_str(ev, "call"), false);
+	fprintf(t->f, "\n%s      ", t->pad);
+	cli_put_safe(t->f, payload_str(ev, "why"), false);
+	fputc('\n', t->f);
+}
+
+static void print_detours(FILE *f, const roz_session *s, const char *pad)
+{
+	struct detour_text t = {f, pad, 0};
+
+	each_detour(s, detour_line, &t);
+}
+
+static void detour_json(void *ud, const roz_trace_event *ev)
+{
+	roz_buf *b = ud;
+	char ts[ROZ_TIME_BUFSZ];
+
+	roz_buf_adds(b, b->ptr[b->len - 1] == '[' ? "{\"call\":" : ",{\"call\":");
+	roz_json_add_string(b, payload_str(ev, "call"));
+	roz_buf_adds(b, ",\"why\":");
+	roz_json_add_string(b, payload_str(ev, "why"));
+	roz_buf_addf(b, ",\"at\":\"%s\"}", roz_time_format(ev->timestamp, ts));
+}
+
 void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, const char *pad)
 {
 	const roz_review_state *r = &s->review;
@@ -129,6 +198,7 @@ void cli_print_context(FILE *f, const roz_session *s, const roz_config *config, 
 				(unsigned long long)g->tool_input.original_size,
 				g->tool_input.original_hash ? g->tool_input.original_hash : "?");
 		roz_buf_dispose(&input);
+		print_detours(f, s, pad);
 	}
 	fprintf(f, "%s\n%sUser prompts:%s\n", pad, pad, r->n_prompts ? "" : " (none)");
 	for (size_t i = 0; i < r->n_prompts; i++) {
@@ -366,6 +436,17 @@ static int print_json(const roz_session *s, const roz_config *config, const reco
 		if (g->tool_input.truncated) {
 			roz_buf_addf(&b, ",\"original_size\":%llu", (unsigned long long)g->tool_input.original_size);
 			add_opt(&b, "original_hash", g->tool_input.original_hash);
+		}
+		/* only when there were any: the document is otherwise what it was */
+		{
+			size_t at = b.len;
+
+			roz_buf_adds(&b, ",\"detours\":[");
+			each_detour(s, detour_json, &b);
+			if (!roz_buf_failed(&b) && b.ptr[b.len - 1] == '[')
+				b.len = at;
+			else
+				roz_buf_addc(&b, ']');
 		}
 		roz_buf_addc(&b, '}');
 	} else {
