@@ -4,8 +4,8 @@
 // runs `make push`. roz cannot read what either runs, and a denial is
 // pending, so it asks about both, naming the gate and the denied push; with
 // nobody to ask in -p or stream-json, Claude Code refuses them and hands the
-// model roz's reason. Both detours are in the trace, `roz trace` and
-// `roz stats`. The agent then gets the review, the reviewer approves, and the
+// model roz's reason. Both detours are in the trace, `roz trace`,
+// `roz stats` and the reviewer's `roz context`. The agent then gets the review, the reviewer approves, and the
 // push goes through (to a bare remote in the results directory).
 'use strict';
 const path = require('path');
@@ -89,6 +89,11 @@ module.exports = {
       if (e.payload.pattern !== 'Bash:git push*' || e.payload.denied !== 'Bash:git push origin HEAD') t.fail(`gate_detour payload ${JSON.stringify(e.payload)}`);
     }
 
+    // the reviewer was shown them
+    const ctxCalls = t.cliCalls(run, 'context');
+    if (!ctxCalls.length || !ctxCalls[0].stdout.includes('Detours asked about') || !ctxCalls[0].stdout.includes('make push')) {
+      t.fail(`roz context did not show the reviewer the detours: ${ctxCalls.length ? ctxCalls[0].stdout.slice(0, 600) : 'never called'}`);
+    }
     // and a person can see them: roz trace lists them, roz stats counts them per gate
     const env = { ...process.env, ROZ_HOME: run.rozHome, NO_COLOR: '1' };
     const trace = execFileSync('roz', ['trace', sid], { env, encoding: 'utf8' });
