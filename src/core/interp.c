@@ -31,47 +31,48 @@ enum {
 	O_SUBCMD = 1u << 3     /* the first operand may be a subcommand that runs nothing (bun install) */
 };
 
+/* Strings are char arrays, not pointers: a table of pointers is relocated at every start (see interp_int.h). */
 typedef struct interp {
-	const char *name;       /* command name; a trailing '*' allows a version suffix (3, 3.12) */
+	char name[12];          /* command name; a trailing '*' allows a version suffix (3, 3.12) */
 	interp_kind kind;
-	const char *code_short; /* option letters whose value is the program */
-	const char *arg_short;  /* option letters that take a value that is not the program */
-	const char *code_long[3]; /* whole words that introduce the program (--eval, eval) */
+	char code_short[5];     /* option letters whose value is the program */
+	char arg_short[4];      /* option letters that take a value that is not the program */
+	char code_long[3][9];   /* whole words that introduce the program (--eval, eval); "" ends them */
 	bool reads_stdin;       /* with neither code nor a script it runs what stdin holds */
 	/* for the scan */
-	const char *display;    /* the name reported (static) */
+	char display[11];       /* the name reported (static) */
 	lang_id lang;
-	const char *version_short; /* option letters that print a version and run nothing */
-	const char *lib_short;     /* of arg_short, letters whose value is code loaded before the program */
+	char version_short[2];  /* option letters that print a version and run nothing */
+	char lib_short[2];      /* of arg_short, letters whose value is code loaded before the program */
 	unsigned opts;
 } interp;
 
 static const interp interps[] = {
-	{"python*", INTERP_CODE_FLAG, "c", "WXm", {NULL}, true, "python", L_PY, "V", "", O_CODE_ENDS | O_MODULE},
-	{"pypy*", INTERP_CODE_FLAG, "c", "WXm", {NULL}, true, "pypy", L_PY, "V", "", O_CODE_ENDS | O_MODULE},
-	{"perl*", INTERP_CODE_FLAG, "eE", "", {NULL}, true, "perl", L_PERL, "v", "", 0},
-	{"ruby*", INTERP_CODE_FLAG, "e", "IrC", {NULL}, true, "ruby", L_RUBY, "v", "r", 0},
-	{"node", INTERP_CODE_FLAG, "ep", "r", {"--eval", "--print", NULL}, true, "node", L_JS, "v", "r", 0},
-	{"nodejs", INTERP_CODE_FLAG, "ep", "r", {"--eval", "--print", NULL}, true, "nodejs", L_JS, "v", "r", 0},
-	{"bun", INTERP_CODE_FLAG, "ep", "r", {"--eval", "--print", NULL}, false, "bun", L_JS, "v", "r", O_SUBCMD},
-	{"deno", INTERP_DENO, "", "", {"eval", NULL}, false, "deno", L_JS, "V", "", 0},
-	{"php*", INTERP_CODE_FLAG, "rRBE", "cdz", {NULL}, true, "php", L_PHP, "v", "", 0},
-	{"lua*", INTERP_CODE_FLAG, "e", "l", {NULL}, true, "lua", L_LUA, "v", "l", O_AFTER_CODE},
-	{"luajit", INTERP_CODE_FLAG, "e", "l", {NULL}, true, "luajit", L_LUA, "v", "l", O_AFTER_CODE},
-	{"Rscript", INTERP_CODE_FLAG, "e", "", {NULL}, false, "Rscript", L_R, "", "", 0},
-	{"R", INTERP_CODE_FLAG, "e", "", {NULL}, true, "R", L_R, "", "", 0},
-	{"pwsh", INTERP_PWSH, "c", "", {"-Command", "-command", NULL}, true, "pwsh", L_PWSH, "", "", 0},
-	{"powershell", INTERP_PWSH, "c", "", {"-Command", "-command", NULL}, true, "powershell", L_PWSH, "", "", 0},
-	{"expect", INTERP_CODE_FLAG, "c", "f", {NULL}, true, "expect", L_TCL, "v", "", 0},
-	{"tclsh*", INTERP_CODE_FLAG, "", "", {NULL}, true, "tclsh", L_TCL, "", "", 0},
-	{"osascript", INTERP_CODE_FLAG, "e", "ls", {NULL}, true, "osascript", L_OSA, "", "", 0},
-	{"groovy", INTERP_CODE_FLAG, "e", "", {NULL}, false, "groovy", L_GROOVY, "v", "", 0},
-	{"elixir", INTERP_CODE_FLAG, "e", "r", {NULL}, false, "elixir", L_ELIXIR, "v", "r", 0},
-	{"julia", INTERP_CODE_FLAG, "eE", "L", {NULL}, true, "julia", L_JULIA, "v", "L", 0},
-	{"awk", INTERP_AWK, "", "", {NULL}, false, "awk", L_AWK, "", "", 0},
-	{"gawk", INTERP_AWK, "", "", {NULL}, false, "gawk", L_AWK, "", "", 0},
-	{"mawk", INTERP_AWK, "", "", {NULL}, false, "mawk", L_AWK, "", "", 0},
-	{"nawk", INTERP_AWK, "", "", {NULL}, false, "nawk", L_AWK, "", "", 0},
+	{"python*", INTERP_CODE_FLAG, "c", "WXm", {""}, true, "python", L_PY, "V", "", O_CODE_ENDS | O_MODULE},
+	{"pypy*", INTERP_CODE_FLAG, "c", "WXm", {""}, true, "pypy", L_PY, "V", "", O_CODE_ENDS | O_MODULE},
+	{"perl*", INTERP_CODE_FLAG, "eE", "", {""}, true, "perl", L_PERL, "v", "", 0},
+	{"ruby*", INTERP_CODE_FLAG, "e", "IrC", {""}, true, "ruby", L_RUBY, "v", "r", 0},
+	{"node", INTERP_CODE_FLAG, "ep", "r", {"--eval", "--print"}, true, "node", L_JS, "v", "r", 0},
+	{"nodejs", INTERP_CODE_FLAG, "ep", "r", {"--eval", "--print"}, true, "nodejs", L_JS, "v", "r", 0},
+	{"bun", INTERP_CODE_FLAG, "ep", "r", {"--eval", "--print"}, false, "bun", L_JS, "v", "r", O_SUBCMD},
+	{"deno", INTERP_DENO, "", "", {"eval"}, false, "deno", L_JS, "V", "", 0},
+	{"php*", INTERP_CODE_FLAG, "rRBE", "cdz", {""}, true, "php", L_PHP, "v", "", 0},
+	{"lua*", INTERP_CODE_FLAG, "e", "l", {""}, true, "lua", L_LUA, "v", "l", O_AFTER_CODE},
+	{"luajit", INTERP_CODE_FLAG, "e", "l", {""}, true, "luajit", L_LUA, "v", "l", O_AFTER_CODE},
+	{"Rscript", INTERP_CODE_FLAG, "e", "", {""}, false, "Rscript", L_R, "", "", 0},
+	{"R", INTERP_CODE_FLAG, "e", "", {""}, true, "R", L_R, "", "", 0},
+	{"pwsh", INTERP_PWSH, "c", "", {"-Command", "-command"}, true, "pwsh", L_PWSH, "", "", 0},
+	{"powershell", INTERP_PWSH, "c", "", {"-Command", "-command"}, true, "powershell", L_PWSH, "", "", 0},
+	{"expect", INTERP_CODE_FLAG, "c", "f", {""}, true, "expect", L_TCL, "v", "", 0},
+	{"tclsh*", INTERP_CODE_FLAG, "", "", {""}, true, "tclsh", L_TCL, "", "", 0},
+	{"osascript", INTERP_CODE_FLAG, "e", "ls", {""}, true, "osascript", L_OSA, "", "", 0},
+	{"groovy", INTERP_CODE_FLAG, "e", "", {""}, false, "groovy", L_GROOVY, "v", "", 0},
+	{"elixir", INTERP_CODE_FLAG, "e", "r", {""}, false, "elixir", L_ELIXIR, "v", "r", 0},
+	{"julia", INTERP_CODE_FLAG, "eE", "L", {""}, true, "julia", L_JULIA, "v", "L", 0},
+	{"awk", INTERP_AWK, "", "", {""}, false, "awk", L_AWK, "", "", 0},
+	{"gawk", INTERP_AWK, "", "", {""}, false, "gawk", L_AWK, "", "", 0},
+	{"mawk", INTERP_AWK, "", "", {""}, false, "mawk", L_AWK, "", "", 0},
+	{"nawk", INTERP_AWK, "", "", {""}, false, "nawk", L_AWK, "", "", 0},
 };
 
 /* `name` as the table spells it: exact, or with '*' a run of digits and dots after the stem. */
@@ -128,7 +129,7 @@ static bool mentions_decide(const roz_shell_cmd *cmd)
 
 static bool is_code_long(const interp *it, const char *w, bool *value_attached)
 {
-	for (size_t k = 0; k < sizeof(it->code_long) / sizeof(it->code_long[0]) && it->code_long[k]; k++) {
+	for (size_t k = 0; k < sizeof(it->code_long) / sizeof(it->code_long[0]) && it->code_long[k][0]; k++) {
 		size_t n = strlen(it->code_long[k]);
 
 		if (strncmp(w, it->code_long[k], n) == 0 && (w[n] == '\0' || w[n] == '=')) {
@@ -224,10 +225,12 @@ static bool is_help(const char *w)
 	       !strcmp(w, "-?");
 }
 
-static bool in_list(const char *w, const char *const *list)
+#define WORD_LEN 12 /* the longest word of a list below, and its '\0' */
+
+static bool in_list(const char *w, const char (*list)[WORD_LEN], size_t n)
 {
-	for (; *list; list++)
-		if (!strcmp(w, *list))
+	for (size_t k = 0; k < n; k++)
+		if (!strcmp(w, list[k]))
 			return true;
 	return false;
 }
@@ -244,10 +247,10 @@ static const char *option_value(const roz_shell_cmd *cmd, size_t *i, const char 
 
 static void walk_code_flag(const interp *it, const roz_shell_cmd *cmd, program *pg)
 {
-	static const char *const bun_quiet[] = {"install", "i", "add", "a", "remove", "rm", "update", "link", "unlink",
-						"pm", "init", "create", "c", "upgrade", "outdated", "publish", "patch",
-						"audit", "info", "build", "help", "completions", NULL};
-	static const char *const node_lib[] = {"--require", "--import", "--loader", "--experimental-loader", NULL};
+	static const char bun_quiet[][WORD_LEN] = {"install", "i", "add", "a", "remove", "rm", "update", "link",
+						   "unlink", "pm", "init", "create", "c", "upgrade", "outdated",
+						   "publish", "patch", "audit", "info", "build", "help", "completions"};
+	static const char node_lib[][22] = {"--require", "--import", "--loader", "--experimental-loader"};
 
 	for (size_t i = 1; i < cmd->nwords; i++) {
 		const char *w = cmd->words[i];
@@ -274,7 +277,7 @@ static void walk_code_flag(const interp *it, const roz_shell_cmd *cmd, program *
 		if (w[0] != '-' || w[1] == '\0') {
 			if (!strcmp(w, "-"))
 				pg->stdin_dash |= !pg->has_code;
-			else if ((it->opts & O_SUBCMD) && !pg->has_code && in_list(w, bun_quiet))
+			else if ((it->opts & O_SUBCMD) && !pg->has_code && in_list(w, bun_quiet, sizeof(bun_quiet) / sizeof(bun_quiet[0])))
 				pg->none = true;
 			else if (!pg->has_code || (it->opts & O_AFTER_CODE))
 				pg->script = true;
@@ -286,7 +289,7 @@ static void walk_code_flag(const interp *it, const roz_shell_cmd *cmd, program *
 		}
 		if (w[1] == '-') {
 			if (it->lang == L_JS)
-				for (size_t k = 0; node_lib[k]; k++) {
+				for (size_t k = 0; k < sizeof(node_lib) / sizeof(node_lib[0]); k++) {
 					size_t n = strlen(node_lib[k]);
 
 					if (!strncmp(w, node_lib[k], n) && (w[n] == '\0' || w[n] == '=')) {
@@ -328,9 +331,9 @@ static void walk_code_flag(const interp *it, const roz_shell_cmd *cmd, program *
 
 static void walk_deno(const roz_shell_cmd *cmd, program *pg)
 {
-	static const char *const quiet[] = {"fmt", "lint", "info", "doc", "check", "cache", "types", "upgrade",
-					    "completions", "init", "lsp", "install", "uninstall", "add", "remove",
-					    "outdated", "publish", "vendor", "clean", "help", NULL};
+	static const char quiet[][WORD_LEN] = {"fmt", "lint", "info", "doc", "check", "cache", "types", "upgrade",
+					       "completions", "init", "lsp", "install", "uninstall", "add", "remove",
+					       "outdated", "publish", "vendor", "clean", "help"};
 	size_t i = 1;
 
 	for (; i < cmd->nwords && cmd->words[i][0] == '-' && cmd->words[i][1]; i++)
@@ -354,7 +357,7 @@ static void walk_deno(const roz_shell_cmd *cmd, program *pg)
 		pg->none = true;
 		return;
 	}
-	if (in_list(cmd->words[i], quiet))
+	if (in_list(cmd->words[i], quiet, sizeof(quiet) / sizeof(quiet[0])))
 		pg->none = true;
 	else
 		pg->script = true;
@@ -447,10 +450,10 @@ static void walk_awk(const roz_shell_cmd *cmd, program *pg)
 			continue;
 		}
 		if (w[1] == '-') {
-			static const char *const valued[] = {"--source", "--file", "--exec", "--include", "--load",
-							     "--assign", "--field-separator", NULL};
+			static const char valued[][18] = {"--source", "--file", "--exec", "--include", "--load",
+							  "--assign", "--field-separator"};
 
-			for (size_t k = 0; valued[k]; k++) {
+			for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++) {
 				size_t n = strlen(valued[k]);
 
 				if (strncmp(w, valued[k], n) || (w[n] && w[n] != '='))

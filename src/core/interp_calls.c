@@ -93,11 +93,11 @@ static const call r_calls[] = {
 };
 
 static const call osa_calls[] = {
-	{"doShellScript", NULL, M_LINE, true},
+	{"doShellScript", ANY_MODULE, M_LINE, true},
 };
 
 static const call groovy_calls[] = {
-	{"ProcessBuilder", NULL, M_ALL, true}, {"exec", "Runtime", M_LINE, false},
+	{"ProcessBuilder", ANY_MODULE, M_ALL, true}, {"exec", "Runtime", M_LINE, false},
 	{"evaluate", "", M_EVAL, true},
 };
 
@@ -110,36 +110,71 @@ static const call julia_calls[] = {
 	{"Cmd", "", M_LINE, true},
 };
 
-static const char *const ruby_stops[] = {"if", "unless", "while", "until", "and", "or", "do", "then", "rescue", NULL};
-static const char *const perl_stops[] = {"if", "unless", "while", "until", "and", "or", "foreach", "for", NULL};
-static const char *const osa_stops[] = {"with", "without", "as", "given", "in", "user", "password", NULL};
-static const char *const no_stops[] = {NULL};
-
-#define CALLS(a) a, sizeof(a) / sizeof(a[0])
+const char interp_stops[][STOPS_MAX][STOP_LEN] = {
+	[S_NONE] = {""},
+	[S_RUBY] = {"if", "unless", "while", "until", "and", "or", "do", "then", "rescue", ""},
+	[S_PERL] = {"if", "unless", "while", "until", "and", "or", "foreach", "for", ""},
+	[S_OSA] = {"with", "without", "as", "given", "in", "user", "password", ""},
+};
 
 static const lang langs[] = {
 	[L_PY] = {"'\"", "", "", 0, F_PY_PREFIX | F_TRIPLE | F_NL_ENDS | F_ADJACENT | F_KW_EQ | F_KEEP_ESC | F_BRACKETS,
-		  "+", "#", "", no_stops, CALLS(py_calls)},
-	[L_JS] = {"'\"`", "", "`", H_DBRACE, F_NL_ENDS | F_BRACKETS | F_C_COMMENT, "+", "//", "", no_stops, CALLS(js_calls)},
+		  "+", "#", "", S_NONE},
+	[L_JS] = {"'\"`", "", "`", H_DBRACE, F_NL_ENDS | F_BRACKETS | F_C_COMMENT, "+", "//", "", S_NONE},
 	[L_RUBY] = {"'\"", "'", "\"", H_HASH, F_PARENLESS | F_RUBY_PCT | F_BACKTICK | F_KW_COLON | F_BRACKETS, "+", "#",
-		    "", ruby_stops, CALLS(ruby_calls)},
+		    "", S_RUBY},
 	[L_PERL] = {"'\"", "'", "\"", H_PERL, F_PARENLESS | F_PERL_Q | F_BACKTICK | F_FAT_COMMA | F_ARROW, ".", "#", "",
-		    perl_stops, CALLS(perl_calls)},
+		    S_PERL},
 	[L_PHP] = {"'\"", "'", "\"", H_DOLLAR, F_BACKTICK | F_BRACKETS | F_C_COMMENT | F_FAT_COMMA | F_ARROW, ".", "//",
-		   "#", no_stops, CALLS(php_calls)},
-	[L_AWK] = {"\"", "", "", 0, F_NL_ENDS | F_ADJACENT | F_KEEP_ESC, "", "#", "", no_stops, CALLS(awk_calls)},
-	[L_LUA] = {"'\"", "", "", 0, F_NL_ENDS | F_PARENLESS | F_LUA_LONG, "..", "--", "", no_stops, CALLS(lua_calls)},
-	[L_R] = {"'\"", "", "", 0, F_KW_EQ, "", "#", "", no_stops, CALLS(r_calls)},
-	[L_TCL] = {"\"", "", "", 0, 0, "", "", "", no_stops, NULL, 0},
-	[L_OSA] = {"\"", "", "", 0, F_PARENLESS, "&", "--", "#", osa_stops, CALLS(osa_calls)},
-	[L_PWSH] = {"'\"", "", "", 0, 0, "", "", "", no_stops, NULL, 0},
-	[L_GROOVY] = {"'\"", "", "\"", H_DOLLAR, F_TRIPLE | F_BRACKETS | F_C_COMMENT | F_PARENLESS, "+", "//", "", no_stops,
-		      CALLS(groovy_calls)},
-	[L_ELIXIR] = {"'\"", "", "'\"", H_HASH, F_TRIPLE | F_BRACKETS | F_KW_COLON | F_PARENLESS, "<>", "#", "", no_stops,
-		      CALLS(elixir_calls)},
-	[L_JULIA] = {"\"", "", "\"", H_DOLLAR, F_TRIPLE | F_BRACKETS | F_BACKTICK | F_KW_EQ, "*", "#", "", no_stops,
-		     CALLS(julia_calls)},
+		   "#", S_NONE},
+	[L_AWK] = {"\"", "", "", 0, F_NL_ENDS | F_ADJACENT | F_KEEP_ESC, "", "#", "", S_NONE},
+	[L_LUA] = {"'\"", "", "", 0, F_NL_ENDS | F_PARENLESS | F_LUA_LONG, "..", "--", "", S_NONE},
+	[L_R] = {"'\"", "", "", 0, F_KW_EQ, "", "#", "", S_NONE},
+	[L_TCL] = {"\"", "", "", 0, 0, "", "", "", S_NONE},
+	[L_OSA] = {"\"", "", "", 0, F_PARENLESS, "&", "--", "#", S_OSA},
+	[L_PWSH] = {"'\"", "", "", 0, 0, "", "", "", S_NONE},
+	[L_GROOVY] = {"'\"", "", "\"", H_DOLLAR, F_TRIPLE | F_BRACKETS | F_C_COMMENT | F_PARENLESS, "+", "//", "", S_NONE},
+	[L_ELIXIR] = {"'\"", "", "'\"", H_HASH, F_TRIPLE | F_BRACKETS | F_KW_COLON | F_PARENLESS, "<>", "#", "", S_NONE},
+	[L_JULIA] = {"\"", "", "\"", H_DOLLAR, F_TRIPLE | F_BRACKETS | F_BACKTICK | F_KW_EQ, "*", "#", "", S_NONE},
 };
+
+#define CALLS(a) (*n = sizeof(a) / sizeof(a[0]), a)
+
+/* The calls language `id` starts processes with (a switch, not a table of pointers). */
+static const call *calls_of(lang_id id, size_t *n)
+{
+	switch (id) {
+	case L_PY:
+		return CALLS(py_calls);
+	case L_JS:
+		return CALLS(js_calls);
+	case L_RUBY:
+		return CALLS(ruby_calls);
+	case L_PERL:
+		return CALLS(perl_calls);
+	case L_PHP:
+		return CALLS(php_calls);
+	case L_AWK:
+		return CALLS(awk_calls);
+	case L_LUA:
+		return CALLS(lua_calls);
+	case L_R:
+		return CALLS(r_calls);
+	case L_OSA:
+		return CALLS(osa_calls);
+	case L_GROOVY:
+		return CALLS(groovy_calls);
+	case L_ELIXIR:
+		return CALLS(elixir_calls);
+	case L_JULIA:
+		return CALLS(julia_calls);
+	case L_TCL:
+	case L_PWSH:
+		break;
+	}
+	*n = 0;
+	return NULL;
+}
 
 /* ---- calls ----------------------------------------------------------- */
 
@@ -166,13 +201,13 @@ static bool names_module(const scanner *sc, size_t from, size_t to, const char *
 	return false;
 }
 
-/* Does the program mention one of the modules anywhere? (cached per table string) */
+/* Does the program mention one of the modules anywhere? (cached per list of modules) */
 static bool mentions_module(scanner *sc, const char *modules)
 {
 	size_t k;
 
 	for (k = 0; k < sizeof(sc->mkey) / sizeof(sc->mkey[0]) && sc->mkey[k]; k++)
-		if (sc->mkey[k] == modules)
+		if (strcmp(sc->mkey[k], modules) == 0)
 			return sc->mval[k] == 2;
 	if (sc->budget < sc->n) {
 		sc->budget = 0;
@@ -221,6 +256,7 @@ static bool qualified(scanner *sc, const call *k, size_t i, bool *exact)
 {
 	const char *s = sc->s;
 	size_t q1, q0;
+	bool any = strcmp(k->modules, ANY_MODULE) == 0;
 
 	*exact = false;
 	if (i >= 2 && s[i - 1] == ':' && s[i - 2] == ':')
@@ -230,12 +266,12 @@ static bool qualified(scanner *sc, const call *k, size_t i, bool *exact)
 	else if (i >= 1 && s[i - 1] == '.')
 		q1 = i - 1;
 	else /* bare */
-		return k->bare || (k->modules && *k->modules && mentions_module(sc, k->modules));
+		return k->bare || (!any && *k->modules && mentions_module(sc, k->modules));
 	for (q0 = q1; q0 && interp_ident_char(s[q0 - 1]); q0--)
 		;
 	if (q0 == q1) /* `(...).name`, `"...".name`, `::name` */
-		return !k->modules || (*k->modules ? mentions_module(sc, k->modules) : k->bare);
-	if (!k->modules)
+		return any || (*k->modules ? mentions_module(sc, k->modules) : k->bare);
+	if (any)
 		return true;
 	for (const char *m = k->modules; *m;) {
 		size_t len = strcspn(m, "|");
@@ -449,7 +485,8 @@ static void try_call(scanner *sc, const call *k, size_t i, size_t j)
 /* Every name of a call the language starts processes with, wherever it is. */
 static void scan_calls(scanner *sc)
 {
-	const lang *L = sc->L;
+	size_t ncalls;
+	const call *calls = calls_of(sc->id, &ncalls);
 
 	for (size_t i = 0; i < sc->n && !sc->stop && sc->rc == ROZ_OK;) {
 		size_t j = i;
@@ -462,9 +499,9 @@ static void scan_calls(scanner *sc)
 		}
 		while (j < sc->n && (interp_ident_char(sc->s[j]) || (js && sc->s[j] == '$')))
 			j++;
-		for (size_t k = 0; k < L->ncalls; k++)
-			if (strlen(L->calls[k].name) == j - i && memcmp(L->calls[k].name, sc->s + i, j - i) == 0) {
-				try_call(sc, &L->calls[k], i, j);
+		for (size_t k = 0; k < ncalls; k++)
+			if (strlen(calls[k].name) == j - i && memcmp(calls[k].name, sc->s + i, j - i) == 0) {
+				try_call(sc, &calls[k], i, j);
 				break;
 			}
 		i = j;
@@ -739,7 +776,7 @@ static void scan_tcl(scanner *sc, bool expect)
 /* AppleScript: do shell script "..." (words in any case, any spacing). */
 static void scan_osa(scanner *sc)
 {
-	static const char *const words[] = {"do", "shell", "script"};
+	static const char words[][7] = {"do", "shell", "script"};
 	const char *s = sc->s;
 
 	for (size_t i = 0; i < sc->n && !sc->stop && sc->rc == ROZ_OK; i++) {

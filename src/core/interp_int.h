@@ -41,15 +41,24 @@ typedef enum call_mode {
 	M_EVAL   /* runs code it is given: a computed argument makes the scan dynamic */
 } call_mode;
 
+/*
+ * The tables below hold their strings in char arrays, not pointers: roz is
+ * a PIE, and a static table of pointers is relocated (its pages written)
+ * at every start, read or not.
+ */
+
+/* call.modules: any qualifier names it */
+#define ANY_MODULE "*"
+
 typedef struct call {
-	const char *name;
+	char name[24];
 	/*
-	 * Qualifiers that name it, '|' separated ("os|posix"); NULL accepts any
-	 * qualifier, "" none. Another qualifier is accepted when a statement
-	 * of the program names both it and one of these (`import subprocess as
-	 * sp`, `const cp = require("child_process")`).
+	 * Qualifiers that name it, '|' separated ("os|posix"); ANY_MODULE
+	 * accepts any qualifier, "" none. Another qualifier is accepted when a
+	 * statement of the program names both it and one of these (`import
+	 * subprocess as sp`, `const cp = require("child_process")`).
 	 */
-	const char *modules;
+	char modules[22];
 	call_mode mode;
 	bool bare; /* callable unqualified without an import naming a module */
 } call;
@@ -88,18 +97,24 @@ enum {
 	H_KEEP_ESC = 1u << 9
 };
 
+/* lang.stops: which list of words ends a call written without parentheses */
+typedef enum stops_id { S_NONE, S_RUBY, S_PERL, S_OSA } stops_id;
+
+/* Those lists, indexed by stops_id, each ended by "" (interp_calls.c). */
+#define STOPS_MAX 10
+#define STOP_LEN 9
+extern const char interp_stops[][STOPS_MAX][STOP_LEN];
+
 typedef struct lang {
-	const char *quotes;   /* characters that open a string */
-	const char *raw;      /* of those, the ones with only \\ and \<quote> escapes */
-	const char *interp;   /* of those, the ones that interpolate, the `istyle` way */
+	char quotes[4];       /* characters that open a string */
+	char raw[2];          /* of those, the ones with only \\ and \<quote> escapes */
+	char interp[3];       /* of those, the ones that interpolate, the `istyle` way */
 	unsigned istyle;      /* H_HASH, H_DOLLAR, H_DBRACE or H_PERL */
 	unsigned flags;
-	const char *concat;   /* the operator joining two strings, or "" */
-	const char *comment;  /* line comment start, or "" */
-	const char *comment2;
-	const char *const *stops; /* words that end a call written without parentheses */
-	const call *calls;
-	size_t ncalls;
+	char concat[3];       /* the operator joining two strings, or "" */
+	char comment[3];      /* line comment start, or "" */
+	char comment2[2];
+	stops_id stops;       /* words that end a call written without parentheses */
 } lang;
 
 typedef struct scanner {

@@ -599,13 +599,14 @@ static void skip_space(scanner *sc, char closer)
 static bool is_stop_word(const scanner *sc)
 {
 	size_t p = sc->pos, q = p;
+	const char (*w)[STOP_LEN] = interp_stops[sc->L->stops];
 
 	if (p && interp_ident_char(sc->s[p - 1]))
 		return false;
 	while (q < sc->n && interp_ident_char(sc->s[q]))
 		q++;
-	for (const char *const *w = sc->L->stops; *w; w++)
-		if (strlen(*w) == q - p && memcmp(*w, sc->s + p, q - p) == 0)
+	for (size_t k = 0; k < STOPS_MAX && w[k][0]; k++)
+		if (strlen(w[k]) == q - p && memcmp(w[k], sc->s + p, q - p) == 0)
 			return true;
 	return false;
 }
