@@ -15,17 +15,10 @@
 
 /* ---- small helpers ------------------------------------------------------ */
 
-static bool word_is(const char *s, const char *const *list)
+/* bsearch over a sorted word table (`static const char t[][W]`). */
+static int word_cmp(const void *key, const void *elem)
 {
-	for (size_t i = 0; list[i]; i++)
-		if (!strcmp(s, list[i]))
-			return true;
-	return false;
-}
-
-static int str_cmp(const void *key, const void *elem)
-{
-	return strcmp(key, *(const char *const *)elem);
+	return strcmp(key, elem);
 }
 
 static bool ends_with(const char *s, const char *tail)
@@ -80,8 +73,11 @@ static void run_text(struct parser *p, const char *s)
 	shell_parse_payload(p, s, strlen(s));
 }
 
+/* Words a command's other spelling starts with ("pr", "merge"): arrays, not pointers, as in WORDS_W. */
+typedef char lead_word[8];
+
 /* `head` + words: report another spelling of a command (gh pr merge, git push, ...). */
-static size_t emit_as(struct parser *p, const char *head, const char *const *lead, size_t nlead,
+static size_t emit_as(struct parser *p, const char *head, const lead_word *lead, size_t nlead,
 		      const struct sword *w, size_t n, const struct feed *f)
 {
 	struct sword *v = roz_calloc(nlead + n + 1, sizeof(*v));
@@ -181,14 +177,14 @@ enum cfg {
 	CFG_URL_BASE    /* url.<base>.insteadOf: the base is the URL used */
 };
 
-/* sub: 0 no subsection, 1 one is required, 2 either; key NULL: any key. */
+/* sub: 0 no subsection, 1 one is required, 2 either; key "": any key. */
 static const struct cfgkey {
-	const char *section;
+	char section[12];
 	unsigned char sub;
-	const char *key;
+	char key[21];
 	enum cfg kind;
 } cfgkeys[] = {
-	{"alias", 2, NULL, CFG_ALIAS},
+	{"alias", 2, "", CFG_ALIAS},
 	{"browser", 1, "cmd", CFG_SHELL},
 	{"core", 0, "alternaterefscommand", CFG_SHELL},
 	{"core", 0, "askpass", CFG_SHELL},
@@ -217,7 +213,7 @@ static const struct cfgkey {
 	{"merge", 1, "driver", CFG_SHELL},
 	{"mergetool", 1, "cmd", CFG_SHELL},
 	{"mergetool", 1, "path", CFG_SHELL},
-	{"pager", 0, NULL, CFG_SHELL_BOOL},
+	{"pager", 0, "", CFG_SHELL_BOOL},
 	{"remote", 1, "pushurl", CFG_URL},
 	{"remote", 1, "receivepack", CFG_SHELL},
 	{"remote", 1, "uploadpack", CFG_SHELL},
@@ -257,7 +253,7 @@ static enum cfg config_kind(const char *name, size_t nlen)
 			continue;
 		if ((k->sub == 0 && sub) || (k->sub == 1 && !sub))
 			continue;
-		if (k->key && (strlen(k->key) != klen || strncasecmp(last + 1, k->key, klen)))
+		if (k->key[0] && (strlen(k->key) != klen || strncasecmp(last + 1, k->key, klen)))
 			continue;
 		return k->kind;
 	}
@@ -266,12 +262,9 @@ static enum cfg config_kind(const char *name, size_t nlen)
 
 static bool git_bool(const char *s)
 {
-	static const char *const bools[] = {"", "true", "false", "yes", "no", "on", "off", "1", "0", NULL};
+	static const char bools[][6] = {"", "true", "false", "yes", "no", "on", "off", "1", "0"};
 
-	for (size_t i = 0; bools[i]; i++)
-		if (!strcasecmp(s, bools[i]))
-			return true;
-	return false;
+	return shell_word_in(s, bools);
 }
 
 /* What a git run learned from the configuration it is given. */
@@ -401,14 +394,14 @@ static void config_env(const char *s, unsigned parts, struct gitrun *run)
  */
 static size_t git_global(const char *a)
 {
-	static const char *const valued[] = {"-C", "-c", "--git-dir", "--work-tree", "--namespace",
-					     "--super-prefix", "--config-env", "--attr-source", NULL};
-	static const char *const stop[] = {"-h", "--help", "-v", "--version", "--html-path",
-					   "--man-path", "--info-path", NULL};
+	static const char valued[][15] = {"-C", "-c", "--git-dir", "--work-tree", "--namespace",
+					  "--super-prefix", "--config-env", "--attr-source"};
+	static const char stop[][12] = {"-h", "--help", "-v", "--version", "--html-path",
+					"--man-path", "--info-path"};
 
-	if (word_is(a, valued))
+	if (shell_in_words(a, valued))
 		return 2;
-	if (word_is(a, stop) || !strncmp(a, "--list-cmds", 11))
+	if (shell_in_words(a, stop) || !strncmp(a, "--list-cmds", 11))
 		return GLOBAL_STOP;
 	if (!strcmp(a, "-p") || !strcmp(a, "-P"))
 		return 1;
@@ -437,7 +430,7 @@ static size_t git_sub_of(const char *const *w, size_t n)
 /* ---- git's own commands -------------------------------------------------- */
 
 /* Sorted: git's builtins and the porcelain and plumbing it ships. */
-static const char *const git_commands[] = {
+static const char git_commands[][23] = {
 	"add", "am", "annotate", "apply", "archimport", "archive", "backfill", "bisect",
 	"bisect--helper", "blame", "branch", "bugreport", "bundle", "cat-file", "check-attr",
 	"check-ignore", "check-mailmap", "check-ref-format", "checkout", "checkout--worker",
@@ -471,7 +464,7 @@ static const char *const git_commands[] = {
 static bool git_command(const char *s)
 {
 	return bsearch(s, git_commands, sizeof(git_commands) / sizeof(git_commands[0]),
-		       sizeof(git_commands[0]), str_cmp) != NULL;
+		       sizeof(git_commands[0]), word_cmp) != NULL;
 }
 
 /* ---- options of a subcommand that run a command --------------------------- */
@@ -484,18 +477,19 @@ enum how {
 	H_URL         /* the value is a URL, and ext:: runs a command */
 };
 
+/* Text in arrays, not pointers, as in WORDS_W; the run list ends at an entry with neither name. */
 struct runopt {
 	char s;        /* short name, or 0 */
-	const char *l; /* long name, or NULL */
+	char l[20];    /* long name, or "" */
 	enum how how;
 	bool attached; /* the value is only ever attached (-Ocmd, --opt=cmd) */
 };
 
 struct subrule {
-	const char *sub;
-	const char *shortval; /* other short options that take a value */
-	const char *longval;  /* other long options that take the next word as value */
-	bool exact;           /* long names must be spelled out (not parse-options) */
+	char sub[14];
+	char shortval[7];   /* other short options that take a value */
+	char longval[152];  /* other long options that take the next word as value */
+	bool exact;         /* long names must be spelled out (not parse-options) */
 	struct runopt run[9];
 };
 
@@ -609,8 +603,8 @@ static void sub_options(struct parser *p, const struct subrule *r, const struct 
 			const char *name = a + 2, *eq = strchr(name, '=');
 			size_t len = eq ? (size_t)(eq - name) : strlen(name);
 
-			for (o = r->run; o->l || o->s; o++) {
-				if (!o->l || !long_is(name, len, o->l, r->exact))
+			for (o = r->run; o->l[0] || o->s; o++) {
+				if (!o->l[0] || !long_is(name, len, o->l, r->exact))
 					continue;
 				if (eq) {
 					run_value(p, o, eq + 1, v[i].info.parts, f, run);
@@ -620,12 +614,12 @@ static void sub_options(struct parser *p, const struct subrule *r, const struct 
 				}
 				break;
 			}
-			if (!(o->l || o->s) && !eq && in_list(r->longval, name, len))
+			if (!(o->l[0] || o->s) && !eq && in_list(r->longval, name, len))
 				i++;
 			continue;
 		}
 		for (size_t k = 1; a[k]; k++) {
-			for (o = r->run; (o->l || o->s) && o->s != a[k]; o++)
+			for (o = r->run; (o->l[0] || o->s) && o->s != a[k]; o++)
 				;
 			if (o->s) {
 				if (a[k + 1]) {
@@ -685,7 +679,7 @@ static void bisect_run(struct parser *p, const struct sword *v, size_t m, const 
 /* send-pack and http-push push; so does git subtree push. */
 static void push_spellings(struct parser *p, const struct sword *v, size_t m, const struct feed *f)
 {
-	static const char *const push[] = {"push"};
+	static const lead_word push[] = {"push"};
 	const char *sub = v[0].s;
 
 	if (!strcmp(sub, "send-pack") || !strcmp(sub, "http-push")) {
@@ -716,15 +710,14 @@ static void push_spellings(struct parser *p, const struct sword *v, size_t m, co
  */
 static bool config_writes(const struct sword *v, size_t m, size_t *key, size_t *val)
 {
-	static const char *const writes[] = {"--add", "--replace-all", "--unset", "--unset-all",
-					     "--rename-section", "--remove-section", "-e", "--edit",
-					     NULL};
-	static const char *const reads[] = {"--get", "--get-all", "--get-regexp", "--get-urlmatch",
-					    "-l", "--list", "--get-color", "--get-colorbool", NULL};
-	static const char *const verbs_w[] = {"set", "unset", "rename-section", "remove-section",
-					      "edit", NULL};
-	static const char *const valued[] = {"-f", "--file", "--blob", "--type", "--default",
-					     "--comment", "--value", "--url", NULL};
+	static const char writes[][17] = {"--add", "--replace-all", "--unset", "--unset-all",
+					  "--rename-section", "--remove-section", "-e", "--edit"};
+	static const char reads[][16] = {"--get", "--get-all", "--get-regexp", "--get-urlmatch",
+					 "-l", "--list", "--get-color", "--get-colorbool"};
+	static const char verbs_w[][15] = {"set", "unset", "rename-section", "remove-section",
+					   "edit"};
+	static const char valued[][10] = {"-f", "--file", "--blob", "--type", "--default",
+					  "--comment", "--value", "--url"};
 	size_t ops[3], nops = 0, i;
 	bool write = false, read = false, verb = false;
 
@@ -732,20 +725,20 @@ static bool config_writes(const struct sword *v, size_t m, size_t *key, size_t *
 	for (i = 1; i < m; i++) {
 		const char *a = v[i].s;
 
-		write |= word_is(a, writes);
-		read |= word_is(a, reads);
+		write |= shell_in_words(a, writes);
+		read |= shell_in_words(a, reads);
 		if (!strcmp(a, "--")) {
 			for (i++; i < m && nops < 3; i++)
 				ops[nops++] = i;
 			break;
 		}
-		if (word_is(a, valued)) {
+		if (shell_in_words(a, valued)) {
 			i++;
 			continue;
 		}
 		if (a[0] == '-' && a[1])
 			continue;
-		if (!nops && !verb && word_is(a, verbs_w)) {
+		if (!nops && !verb && shell_in_words(a, verbs_w)) {
 			verb = write = true;
 			continue;
 		}
@@ -781,10 +774,10 @@ static void config_command(struct parser *p, const struct sword *v, size_t m, co
 /* Subcommands that take URLs, where an ext:: URL runs a command. */
 static bool takes_urls(const char *sub)
 {
-	static const char *const urls[] = {"clone", "fetch", "pull", "push", "ls-remote", "remote",
-					   "submodule", "fetch-pack", "send-pack", NULL};
+	static const char urls[][11] = {"clone", "fetch", "pull", "push", "ls-remote", "remote",
+					"submodule", "fetch-pack", "send-pack"};
 
-	return word_is(sub, urls);
+	return shell_in_words(sub, urls);
 }
 
 /* What subcommand v[0] (with its arguments) runs, beyond itself. */
@@ -898,7 +891,7 @@ void shell_git_helper(struct parser *p, const char *sub, const struct sword *w, 
 /* ---- gh -------------------------------------------------------------------- */
 
 /* Sorted: gh's own top-level commands. */
-static const char *const gh_commands[] = {
+static const char gh_commands[][12] = {
 	"agent-task", "alias", "api", "attestation", "auth", "browse", "cache", "co", "codespace",
 	"completion", "config", "copilot", "extension", "gist", "gpg-key", "help", "issue", "label",
 	"org", "pr", "preview", "project", "release", "repo", "ruleset", "run", "search", "secret",
@@ -912,7 +905,7 @@ static const char *const gh_commands[] = {
 static char gh_api_flag(const char *name, size_t len)
 {
 	static const struct {
-		const char *name;
+		char name[10];
 		char which;
 	} flags[] = {{"method", 'X'}, {"field", 'F'}, {"raw-field", 'f'}, {"input", 'i'},
 		     {"header", 'v'}, {"jq", 'v'}, {"template", 'v'}, {"cache", 'v'},
@@ -964,7 +957,7 @@ static size_t endpoint_number(const char *ep, const char *what, const char *tail
 }
 
 /* Report `gh <lead...> N` for an endpoint's number, keeping what of it is computed. */
-static void emit_gh_number(struct parser *p, const char *const *lead, size_t nlead,
+static void emit_gh_number(struct parser *p, const lead_word *lead, size_t nlead,
 			   const struct sword *ep, size_t at, size_t len, const struct feed *f)
 {
 	struct sword num;
@@ -999,9 +992,9 @@ static void emit_gh_number(struct parser *p, const char *const *lead, size_t nle
 static void gh_api(struct parser *p, const struct sword *v, size_t m, const struct feed *f,
 		   size_t plain)
 {
-	static const char *const merge[] = {"pr", "merge"};
-	static const char *const iclose[] = {"issue", "close"};
-	static const char *const pclose[] = {"pr", "close"};
+	static const lead_word merge[] = {"pr", "merge"};
+	static const lead_word iclose[] = {"issue", "close"};
+	static const lead_word pclose[] = {"pr", "close"};
 	const char *method = NULL;
 	const struct sword *ep = NULL;
 	bool fields = false, closed = false;
@@ -1139,7 +1132,7 @@ void shell_gh_variant(struct parser *p, const struct sword *w, size_t n, const s
 		const char *cmd = v[top].s;
 
 		if (!bsearch(cmd, gh_commands, sizeof(gh_commands) / sizeof(gh_commands[0]),
-			     sizeof(gh_commands[0]), str_cmp)) {
+			     sizeof(gh_commands[0]), word_cmp)) {
 			set_opaque(p, plain, "a gh command roz does not know, which could be an alias or extension");
 			set_opaque(p, variant, "a gh command roz does not know, which could be an alias or extension");
 		} else if (!strcmp(cmd, "api")) {
@@ -1156,19 +1149,19 @@ void shell_gh_variant(struct parser *p, const struct sword *w, size_t n, const s
 /* ---- once the whole line is read ------------------------------------------- */
 
 /* Variables naming a command git runs through a shell. */
-static const char *const git_command_vars[] = {
+static const char git_command_vars[][20] = {
 	"GIT_ASKPASS", "GIT_EDITOR", "GIT_EXEC_PATH", "GIT_EXTERNAL_DIFF", "GIT_PAGER",
-	"GIT_PROXY_COMMAND", "GIT_SEQUENCE_EDITOR", "GIT_SSH", "GIT_SSH_COMMAND", NULL,
+	"GIT_PROXY_COMMAND", "GIT_SEQUENCE_EDITOR", "GIT_SSH", "GIT_SSH_COMMAND",
 };
 
 /* Variables that point git at other configuration (GIT_CONFIG* is shell_settle's). */
-static const char *const git_config_vars[] = {
-	"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_DIR", NULL,
+static const char git_config_vars[][18] = {
+	"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_DIR",
 };
 
 /* Commands whose words can hold NAME=value that reaches the commands they run. */
-static const char *const assigners[] = {"declare", "doas", "env", "export", "local", "readonly",
-					"sudo", "time", "typeset", NULL};
+static const char assigners[][9] = {"declare", "doas", "env", "export", "local", "readonly",
+					"sudo", "time", "typeset"};
 
 /* A file that is git configuration. */
 static bool git_config_path(const char *s)
@@ -1293,13 +1286,13 @@ static unsigned visible_command_vars(struct parser *p)
 	for (size_t i = 0; i < ncmds && !p->nomem; i++) {
 		roz_shell_cmd *c = &p->out->cmds[i];
 
-		if (!word_is(c->words[0], assigners))
+		if (!shell_in_words(c->words[0], assigners))
 			continue;
 		if (i && p->out->cmds[i - 1].wrapper && tail_of(&p->out->cmds[i - 1], c))
 			continue; /* sudo env X=y ...: read once, in the outer line */
 		for (size_t k = 1; k < p->out->cmds[i].nwords && !p->nomem; k++) {
 			c = &p->out->cmds[i];
-			for (size_t v = 0; git_command_vars[v]; v++) {
+			for (size_t v = 0; v < WORDS_N(git_command_vars); v++) {
 				size_t len = strlen(git_command_vars[v]);
 				char *val;
 
@@ -1339,10 +1332,10 @@ void shell_git_settle(struct parser *p)
 	if (p->nomem)
 		return;
 	r = p->out;
-	for (size_t v = 0; git_command_vars[v]; v++)
+	for (size_t v = 0; v < WORDS_N(git_command_vars); v++)
 		if (!(seen & (1u << v)) && roz_shell_assigns(r, git_command_vars[v]))
 			hidden_cmd = true;
-	for (i = 0; git_config_vars[i]; i++)
+	for (i = 0; i < WORDS_N(git_config_vars); i++)
 		vars |= roz_shell_assigns(r, git_config_vars[i]);
 	for (i = 0; i < r->nredirs; i++)
 		if (git_config_path(r->redirs[i].path))

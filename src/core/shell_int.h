@@ -320,15 +320,19 @@ enum wkind {
 	WK_SCREEN    /* screen: -X sends keys and commands to a session */
 };
 
-/* Commands that run another command given as their remaining arguments. */
+/*
+ * Commands that run another command given as their remaining arguments.
+ * Text is held in arrays, not pointers: a pointer in a static table is
+ * relocated, so written, at every start of the program (see WORDS_W).
+ */
 struct wrapper {
-	const char *name;
-	const char *valopts;      /* short options that take a value */
-	const char *longval;      /* long options that take the next word as value */
-	char payload;             /* short option whose value is shell text */
-	const char *payload_long; /* long option whose value is shell text */
-	unsigned operands;        /* words between the options and the command */
-	bool assigns;             /* NAME=value words may precede the command */
+	char name[17];
+	char valopts[22];       /* short options that take a value */
+	char longval[437];      /* long options that take the next word as value */
+	char payload;           /* short option whose value is shell text */
+	char payload_long[13];  /* long option whose value is shell text, or "" */
+	unsigned operands;      /* words between the options and the command */
+	bool assigns;           /* NAME=value words may precede the command */
 	enum wkind kind;
 };
 
@@ -353,8 +357,23 @@ char *shell_join_words(struct parser *p, const struct sword *w, size_t n, bool d
 void shell_run_joined(struct parser *p, const struct sword *w, size_t n);
 /* A shell reading its script from stdin (or another descriptor): find that script if it is known. */
 void shell_stdin(struct parser *p, const struct input *in, size_t at);
-/* Whether s is in the NULL-ended list, ignoring case. */
-bool shell_word_in(const char *s, const char *const *list);
+/*
+ * Tables of words are `static const char t[][W]`, never arrays of pointers:
+ * roz is a PIE, and every pointer in a static table is relocated by the
+ * loader at each start, which writes (copies) the table's pages whether or
+ * not the table is used; an array of chars stays in read-only data and
+ * costs nothing until read. W is the longest word's length plus one.
+ */
+/* How many words table t holds. */
+#define WORDS_N(t) (sizeof(t) / sizeof((t)[0]))
+/* The width of table t's words; does not compile for an array of pointers. */
+#define WORDS_W(t) _Generic(&(t)[0], const char (*)[sizeof((t)[0])]: sizeof((t)[0]))
+/* Whether s is one of the n words of width w at t, exactly or ignoring case. */
+bool shell_in_table(const char *s, const char *t, size_t n, size_t w, bool icase);
+/* Whether s is in word table t, ignoring case. */
+#define shell_word_in(s, t) shell_in_table((s), (t)[0], WORDS_N(t), WORDS_W(t), true)
+/* Whether s is in word table t, exactly. */
+#define shell_in_words(s, t) shell_in_table((s), (t)[0], WORDS_N(t), WORDS_W(t), false)
 
 /* shell_wrap.c */
 
@@ -381,8 +400,6 @@ void shell_unwrap(const struct wrapper *wr, const struct sword *w, size_t n, str
 /* GNU parallel: a command and its inputs, or commands as inputs. */
 bool shell_run_parallel(struct parser *p, const struct sword *w, size_t n, size_t cmd,
 			const struct input *in, size_t *end);
-/* Whether s is in the NULL-ended list, exactly. */
-bool shell_in_words(const char *s, const char *const *list);
 /* The project's own tasks: make, just, npm run, cargo run, `yarn <script>`, ... */
 void shell_task_opaque(struct parser *p, const char *name, const struct sword *w, size_t n, size_t at);
 /* gdb: -ex text is gdb commands, of which shell, !, python and pipe run anything; --args runs a program. */

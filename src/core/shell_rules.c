@@ -244,11 +244,11 @@ static void script_operand(struct parser *p, const struct sword *op, const struc
 
 /* Shells, and how each reads its options: values, text to run, long names. */
 struct shell_kind {
-	const char *name;
-	const char *valopts;  /* short options that take a value */
-	const char *textopts; /* short options whose value is a script */
-	const char *longval;  /* long options that take the next word */
-	const char *longtext; /* long options whose value is a script */
+	char name[7];
+	char valopts[5];   /* short options that take a value */
+	char textopts[2];  /* short options whose value is a script */
+	char longval[118]; /* long options that take the next word */
+	char longtext[21]; /* long options whose value is a script */
 };
 
 static const struct shell_kind shells[] = {
@@ -355,10 +355,10 @@ static void run_shell(struct parser *p, const struct shell_kind *sk, const struc
 		shell_stdin(p, in, at);
 }
 
-bool shell_word_in(const char *s, const char *const *list)
+bool shell_in_table(const char *s, const char *t, size_t n, size_t w, bool icase)
 {
-	for (; *list; list++)
-		if (!strcasecmp(s, *list))
+	for (size_t i = 0; i < n; i++, t += w)
+		if (icase ? !strcasecmp(s, t) : !strcmp(s, t))
 			return true;
 	return false;
 }
@@ -370,10 +370,10 @@ bool shell_word_in(const char *s, const char *const *list)
  */
 static void run_pwsh(struct parser *p, const struct sword *w, size_t n, const struct input *in, size_t at)
 {
-	static const char *const values[] = {"-ex", "-ep", "-executionpolicy", "-wd", "-workingdirectory",
-					     "-if", "-inputformat", "-of", "-o", "-outputformat",
-					     "-config", "-configurationname", "-settingsfile", "-w",
-					     "-windowstyle", "-custompipename", NULL};
+	static const char values[][19] = {"-ex", "-ep", "-executionpolicy", "-wd", "-workingdirectory",
+					  "-if", "-inputformat", "-of", "-o", "-outputformat",
+					  "-config", "-configurationname", "-settingsfile", "-w",
+					  "-windowstyle", "-custompipename"};
 	size_t i;
 
 	for (i = 1; i < n; i++) {
@@ -451,7 +451,8 @@ static void run_trap(struct parser *p, const struct sword *w, size_t n)
 /* find ... -exec cmd ... ; runs cmd, with each path found in place of `{}`. */
 static void run_find(struct parser *p, const struct sword *w, size_t n, unsigned hops)
 {
-	static const struct feed found = {false, "{}", ROZ_SHELL_PART_FOUND, "the paths find fills in"};
+	/* not static: a static one's pointers would be relocated at every start (see WORDS_W) */
+	const struct feed found = {false, "{}", ROZ_SHELL_PART_FOUND, "the paths find fills in"};
 	size_t i, k;
 
 	for (i = 1; i < n; i++) {
@@ -619,10 +620,10 @@ static void run_assigning(struct parser *p, const char *name, const struct sword
 /* Where programs are installed by the system, not by whoever wrote the line. */
 static bool system_dir(const char *s, size_t len)
 {
-	static const char *const dirs[] = {"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin",
-					   "/usr/lib/git-core", "/usr/libexec/git-core", NULL};
+	static const char dirs[][22] = {"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin",
+					"/usr/lib/git-core", "/usr/libexec/git-core"};
 
-	for (size_t i = 0; dirs[i]; i++)
+	for (size_t i = 0; i < WORDS_N(dirs); i++)
 		if (strlen(dirs[i]) == len && !memcmp(s, dirs[i], len))
 			return true;
 	return false;
@@ -703,9 +704,9 @@ void shell_run_words(struct parser *p, const struct sword *w, size_t n,
 	if (feed)
 		f = *feed;
 	while (n && !p->nomem) {
-		static const char *const vims[] = {"vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff",
-						   "rvim", "nvi", NULL};
-		static const char *const dbs[] = {"psql", "sqlite3", "sqlite", "mysql", "mariadb", NULL};
+		static const char vims[][8] = {"vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff",
+					       "rvim", "nvi"};
+		static const char dbs[][8] = {"psql", "sqlite3", "sqlite", "mysql", "mariadb"};
 		const struct shell_kind *sk;
 		const struct wrapper *wr;
 		struct unwrapped u;

@@ -48,7 +48,7 @@ static bool long_names(const char *found, const char *want)
 {
 	size_t n;
 
-	if (!found || !want)
+	if (!found || !want[0])
 		return false;
 	n = strcspn(found, " ");
 	return n == strlen(want) && !memcmp(found, want, n);
@@ -65,146 +65,146 @@ bool shell_long_is(const char *name, size_t len, const char *full, size_t min)
 /* Sorted by name; see the list in roz/shell.h for what belongs here. */
 static const struct wrapper wrappers[] = {
 	/* asdf exec cmd: the tool versions the project names */
-	{"asdf exec", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"builtin", "", "", 0, NULL, 0, false, WK_PLAIN},
+	{"asdf exec", "", "", 0, "", 0, false, WK_PLAIN},
+	{"builtin", "", "", 0, "", 0, false, WK_PLAIN},
 	/* bun exec 'text': bun's own shell runs the text */
-	{"bun exec", "", "", 0, NULL, 0, false, WK_JOIN},
+	{"bun exec", "", "", 0, "", 0, false, WK_JOIN},
 	/* bun x / bunx pkg args: a package's program */
-	{"bun x", "p", "package", 0, NULL, 0, false, WK_PLAIN},
+	{"bun x", "p", "package", 0, "", 0, false, WK_PLAIN},
 	/* bundle exec cmd: with the project's gems */
-	{"bundle exec", "", "gemfile", 0, NULL, 0, false, WK_PLAIN},
-	{"bundler exec", "", "gemfile", 0, NULL, 0, false, WK_PLAIN},
-	{"bunx", "p", "package", 0, NULL, 0, false, WK_PLAIN},
-	{"busybox", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"caffeinate", "tw", "", 0, NULL, 0, false, WK_PLAIN},
-	{"catchsegv", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"cgexec", "g", "", 0, NULL, 0, false, WK_PLAIN},
-	{"chronic", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"chroot", "", "userspec groups", 0, NULL, 1, false, WK_PLAIN},
-	{"chrt", "TPD", "sched-runtime sched-period sched-deadline", 0, NULL, 1, false, WK_PLAIN},
-	{"command", "", "", 0, NULL, 0, false, WK_COMMAND},
+	{"bundle exec", "", "gemfile", 0, "", 0, false, WK_PLAIN},
+	{"bundler exec", "", "gemfile", 0, "", 0, false, WK_PLAIN},
+	{"bunx", "p", "package", 0, "", 0, false, WK_PLAIN},
+	{"busybox", "", "", 0, "", 0, false, WK_PLAIN},
+	{"caffeinate", "tw", "", 0, "", 0, false, WK_PLAIN},
+	{"catchsegv", "", "", 0, "", 0, false, WK_PLAIN},
+	{"cgexec", "g", "", 0, "", 0, false, WK_PLAIN},
+	{"chronic", "", "", 0, "", 0, false, WK_PLAIN},
+	{"chroot", "", "userspec groups", 0, "", 1, false, WK_PLAIN},
+	{"chrt", "TPD", "sched-runtime sched-period sched-deadline", 0, "", 1, false, WK_PLAIN},
+	{"command", "", "", 0, "", 0, false, WK_COMMAND},
 	/* conda/mamba run [-n env] cmd: inside an environment */
-	{"conda run", "np", "name prefix cwd", 0, NULL, 0, false, WK_PLAIN},
-	{"cpulimit", "lpe", "limit pid exe", 0, NULL, 0, false, WK_PLAIN},
+	{"conda run", "np", "name prefix cwd", 0, "", 0, false, WK_PLAIN},
+	{"cpulimit", "lpe", "limit pid exe", 0, "", 0, false, WK_PLAIN},
 	/* cross-env A=1 cmd: with variables set */
-	{"cross-env", "", "", 0, NULL, 0, true, WK_PLAIN},
-	{"cross-env-shell", "", "", 0, NULL, 0, true, WK_JOIN},
-	{"dbus-run-session", "", "config-file dbus-daemon", 0, NULL, 0, false, WK_PLAIN},
+	{"cross-env", "", "", 0, "", 0, true, WK_PLAIN},
+	{"cross-env-shell", "", "", 0, "", 0, true, WK_JOIN},
+	{"dbus-run-session", "", "config-file dbus-daemon", 0, "", 0, false, WK_PLAIN},
 	/* devbox run cmd: in the project's environment (or its script) */
-	{"devbox run", "c", "config environment env env-file", 0, NULL, 0, false, WK_PLAIN},
+	{"devbox run", "c", "config environment env env-file", 0, "", 0, false, WK_PLAIN},
 	/* direnv exec DIR cmd: with DIR's environment */
-	{"direnv exec", "", "", 0, NULL, 1, false, WK_PLAIN},
-	{"doas", "uC", "", 0, NULL, 0, false, WK_PLAIN},
+	{"direnv exec", "", "", 0, "", 1, false, WK_PLAIN},
+	{"doas", "uC", "", 0, "", 0, false, WK_PLAIN},
 	/* dotenv [-e file] -- cmd: with a file's variables */
-	{"dotenv", "evp", "", 0, NULL, 0, false, WK_PLAIN},
-	{"dotenvx run", "f", "env-file env convention", 0, NULL, 0, false, WK_PLAIN},
-	{"eatmydata", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"entr", "", "", 0, NULL, 0, false, WK_ENTR},
+	{"dotenv", "evp", "", 0, "", 0, false, WK_PLAIN},
+	{"dotenvx run", "f", "env-file env convention", 0, "", 0, false, WK_PLAIN},
+	{"eatmydata", "", "", 0, "", 0, false, WK_PLAIN},
+	{"entr", "", "", 0, "", 0, false, WK_ENTR},
 	{"env", "uCPS", "unset chdir split-string", 'S', "split-string", 0, true, WK_PLAIN},
 	/* env-cmd [-f file] cmd: with a file's variables */
-	{"env-cmd", "fer", "file environments rc-file", 0, NULL, 0, false, WK_PLAIN},
-	{"exec", "a", "", 0, NULL, 0, false, WK_PLAIN},
-	{"fakechroot", "ldecb", "lib use-system-libs config-dir bindir", 0, NULL, 0, false, WK_PLAIN},
-	{"fakeroot", "lsib", "lib faked", 0, NULL, 0, false, WK_PLAIN},
-	{"faketime", "", "", 0, NULL, 1, false, WK_PLAIN},
-	{"firejail", "", "", 0, NULL, 0, false, WK_PLAIN},
+	{"env-cmd", "fer", "file environments rc-file", 0, "", 0, false, WK_PLAIN},
+	{"exec", "a", "", 0, "", 0, false, WK_PLAIN},
+	{"fakechroot", "ldecb", "lib use-system-libs config-dir bindir", 0, "", 0, false, WK_PLAIN},
+	{"fakeroot", "lsib", "lib faked", 0, "", 0, false, WK_PLAIN},
+	{"faketime", "", "", 0, "", 1, false, WK_PLAIN},
+	{"firejail", "", "", 0, "", 0, false, WK_PLAIN},
 	{"flock", "wEc", "timeout conflict-exit-code command", 'c', "command", 0, false, WK_FLOCK},
 	/* heaptrack cmd: under a memory profiler */
-	{"hatch run", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"heaptrack", "o", "output", 0, NULL, 0, false, WK_PLAIN},
-	{"ionice", "cnpPu", "class classdata pid pgid uid", 0, NULL, 0, false, WK_PLAIN},
-	{"ltrace", "aADeFlnopsuwx", "output library", 0, NULL, 0, false, WK_PLAIN},
-	{"mamba run", "np", "name prefix cwd", 0, NULL, 0, false, WK_PLAIN},
-	{"micromamba run", "np", "name prefix cwd", 0, NULL, 0, false, WK_PLAIN},
+	{"hatch run", "", "", 0, "", 0, false, WK_PLAIN},
+	{"heaptrack", "o", "output", 0, "", 0, false, WK_PLAIN},
+	{"ionice", "cnpPu", "class classdata pid pgid uid", 0, "", 0, false, WK_PLAIN},
+	{"ltrace", "aADeFlnopsuwx", "output library", 0, "", 0, false, WK_PLAIN},
+	{"mamba run", "np", "name prefix cwd", 0, "", 0, false, WK_PLAIN},
+	{"micromamba run", "np", "name prefix cwd", 0, "", 0, false, WK_PLAIN},
 	/* mise exec tool@v -- cmd, or -c text: with the tools installed */
 	{"mise exec", "jC", "jobs cd command", 'c', "command", 0, false, WK_DASHDASH},
 	{"mise x", "jC", "jobs cd command", 'c', "command", 0, false, WK_DASHDASH},
-	{"nice", "n", "adjustment", 0, NULL, 0, false, WK_PLAIN},
+	{"nice", "n", "adjustment", 0, "", 0, false, WK_PLAIN},
 	/* nix develop / nix shell ... -c cmd: in a development shell; without -c, interactive */
 	{"nix develop", "fIo", "file expr profile override-input arg argstr phase include option command",
 	 'c', "command", 0, false, WK_AFTER},
 	{"nix shell", "fIo", "file expr profile override-input arg argstr include option command", 'c',
 	 "command",
 	 0, false, WK_AFTER},
-	{"nocache", "n", "", 0, NULL, 0, false, WK_PLAIN},
-	{"nocorrect", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"noglob", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"nohup", "", "", 0, NULL, 0, false, WK_PLAIN},
+	{"nocache", "n", "", 0, "", 0, false, WK_PLAIN},
+	{"nocorrect", "", "", 0, "", 0, false, WK_PLAIN},
+	{"noglob", "", "", 0, "", 0, false, WK_PLAIN},
+	{"nohup", "", "", 0, "", 0, false, WK_PLAIN},
 	/* npm exec / npx pkg args, or -c text: a package's program */
 	{"npm exec", "w", "package call workspace prefix", 'c', "call", 0, false, WK_PLAIN},
 	{"npm x", "w", "package call workspace prefix", 'c', "call", 0, false, WK_PLAIN},
 	{"npx", "p", "package call cache userconfig registry", 'c', "call", 0, false, WK_PLAIN},
-	{"nsenter", "tSG", "target setuid setgid", 0, NULL, 0, false, WK_PLAIN},
+	{"nsenter", "tSG", "target setuid setgid", 0, "", 0, false, WK_PLAIN},
 	{"numactl", "imNCpPw",
 	 "interleave membind cpunodebind physcpubind preferred preferred-many weighted-interleave",
-	 0, NULL, 0, false, WK_PLAIN},
+	 0, "", 0, false, WK_PLAIN},
 	{"parallel", "adEIjLlnNPSs",
 	 "arg-file delimiter eof replace jobs max-lines max-args max-replace-args max-procs "
 	 "sshlogin max-chars joblog results tmpdir workdir basefile transferfile return colsep "
 	 "timeout delay memfree load",
-	 0, NULL, 0, false, WK_PARALLEL},
+	 0, "", 0, false, WK_PARALLEL},
 	/* pipenv/poetry/pdm/hatch/rye/pixi run cmd: inside the project's environment */
-	{"pdm run", "p", "project venv", 0, NULL, 0, false, WK_PLAIN},
+	{"pdm run", "p", "project venv", 0, "", 0, false, WK_PLAIN},
 	/* perf record/stat/trace cmd: measured while it runs */
 	{"perf record", "CcDeFGIjmoprtux",
 	 "event output pid tid cpu count repeat cgroup field-separator interval-print freq mmap-pages "
 	 "delay call-graph",
-	 0, NULL, 0, false, WK_PLAIN},
+	 0, "", 0, false, WK_PLAIN},
 	{"perf stat", "CcDeFGIjmoprtux",
 	 "event output pid tid cpu count repeat cgroup field-separator interval-print freq mmap-pages "
 	 "delay call-graph",
-	 0, NULL, 0, false, WK_PLAIN},
+	 0, "", 0, false, WK_PLAIN},
 	{"perf trace", "CcDeFGIjmoprtux",
 	 "event output pid tid cpu count repeat cgroup field-separator interval-print freq mmap-pages "
 	 "delay call-graph",
-	 0, NULL, 0, false, WK_PLAIN},
-	{"pipenv run", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"pixi run", "e", "manifest-path environment", 0, NULL, 0, false, WK_PLAIN},
-	{"pkexec", "", "user", 0, NULL, 0, false, WK_PLAIN},
+	 0, "", 0, false, WK_PLAIN},
+	{"pipenv run", "", "", 0, "", 0, false, WK_PLAIN},
+	{"pixi run", "e", "manifest-path environment", 0, "", 0, false, WK_PLAIN},
+	{"pkexec", "", "user", 0, "", 0, false, WK_PLAIN},
 	/* pnpm exec cmd / pnpm dlx pkg: a package's program */
-	{"pnpm dlx", "", "package", 0, NULL, 0, false, WK_PLAIN},
-	{"pnpm exec", "C", "dir filter", 0, NULL, 0, false, WK_PLAIN},
-	{"poetry run", "CP", "directory project", 0, NULL, 0, false, WK_PLAIN},
-	{"prlimit", "po", "pid output", 0, NULL, 0, false, WK_PLAIN},
-	{"proxychains", "f", "", 0, NULL, 0, false, WK_PLAIN},
-	{"proxychains4", "f", "", 0, NULL, 0, false, WK_PLAIN},
-	{"rlwrap", "bCDefgHlOPqsStwz", "", 0, NULL, 0, false, WK_PLAIN},
-	{"rye run", "", "pyproject", 0, NULL, 0, false, WK_PLAIN},
+	{"pnpm dlx", "", "package", 0, "", 0, false, WK_PLAIN},
+	{"pnpm exec", "C", "dir filter", 0, "", 0, false, WK_PLAIN},
+	{"poetry run", "CP", "directory project", 0, "", 0, false, WK_PLAIN},
+	{"prlimit", "po", "pid output", 0, "", 0, false, WK_PLAIN},
+	{"proxychains", "f", "", 0, "", 0, false, WK_PLAIN},
+	{"proxychains4", "f", "", 0, "", 0, false, WK_PLAIN},
+	{"rlwrap", "bCDefgHlOPqsStwz", "", 0, "", 0, false, WK_PLAIN},
+	{"rye run", "", "pyproject", 0, "", 0, false, WK_PLAIN},
 	/* sandbox-exec -f profile cmd: in a macOS sandbox */
-	{"sandbox-exec", "fpnD", "", 0, NULL, 0, false, WK_PLAIN},
+	{"sandbox-exec", "fpnD", "", 0, "", 0, false, WK_PLAIN},
 	/* screen [-dmS name] cmd: in a new terminal session */
-	{"screen", "cehpsStT", "", 0, NULL, 0, false, WK_SCREEN},
+	{"screen", "cehpsStT", "", 0, "", 0, false, WK_SCREEN},
 	{"script", "cEIOBTmo", "command echo log-in log-out log-io log-timing logging-format output-limit",
 	 'c', "command", 0, false, WK_SCRIPT},
 	{"setpriv", "",
 	 "reuid regid groups inh-caps ambient-caps bounding-set securebits pdeathsig selinux-label "
 	 "apparmor-profile landlock-access landlock-rule rlimit",
-	 0, NULL, 0, false, WK_PLAIN},
-	{"setsid", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"sg", "", "", 0, NULL, 1, false, WK_SG},
+	 0, "", 0, false, WK_PLAIN},
+	{"setsid", "", "", 0, "", 0, false, WK_PLAIN},
+	{"sg", "", "", 0, "", 1, false, WK_SG},
 	/* ssh HOST cmd...: the words, joined, are a script the remote shell runs */
-	{"ssh", "bcDEeFIiJLlmOopQRSWwB", "", 0, NULL, 1, false, WK_JOIN},
-	{"stdbuf", "ioe", "input output error", 0, NULL, 0, false, WK_PLAIN},
-	{"strace", "abeEIoOpPsSuUX", "output attach user env trace signal status string-limit", 0, NULL,
+	{"ssh", "bcDEeFIiJLlmOopQRSWwB", "", 0, "", 1, false, WK_JOIN},
+	{"stdbuf", "ioe", "input output error", 0, "", 0, false, WK_PLAIN},
+	{"strace", "abeEIoOpPsSuUX", "output attach user env trace signal status string-limit", 0, "",
 	 0, false, WK_PLAIN},
 	{"sudo", "ugpCDrtTURh",
 	 "user group prompt close-from chdir role type command-timeout other-user chroot host",
-	 0, NULL, 0, true, WK_PLAIN},
-	{"systemd-inhibit", "", "what who why mode", 0, NULL, 0, false, WK_PLAIN},
+	 0, "", 0, true, WK_PLAIN},
+	{"systemd-inhibit", "", "what who why mode", 0, "", 0, false, WK_PLAIN},
 	{"systemd-run", "upEMHC",
 	 "unit property description slice setenv machine host uid gid nice working-directory "
 	 "on-active on-boot on-startup on-unit-active on-unit-inactive on-calendar timer-property "
 	 "path-property socket-property service-type capsule",
-	 0, NULL, 0, false, WK_PLAIN},
-	{"taskset", "", "", 0, NULL, 1, false, WK_PLAIN},
-	{"time", "fo", "format output", 0, NULL, 0, true, WK_PLAIN},
-	{"timeout", "sk", "signal kill-after", 0, NULL, 1, false, WK_PLAIN},
-	{"torsocks", "upaP", "user pass address port", 0, NULL, 0, false, WK_PLAIN},
-	{"unbuffer", "", "", 0, NULL, 0, false, WK_PLAIN},
+	 0, "", 0, false, WK_PLAIN},
+	{"taskset", "", "", 0, "", 1, false, WK_PLAIN},
+	{"time", "fo", "format output", 0, "", 0, true, WK_PLAIN},
+	{"timeout", "sk", "signal kill-after", 0, "", 1, false, WK_PLAIN},
+	{"torsocks", "upaP", "user pass address port", 0, "", 0, false, WK_PLAIN},
+	{"unbuffer", "", "", 0, "", 0, false, WK_PLAIN},
 	{"unshare", "SGRw",
 	 "setuid setgid root wd map-user map-group map-users map-groups propagation setgroups "
 	 "load-interp",
-	 0, NULL, 0, false, WK_PLAIN},
+	 0, "", 0, false, WK_PLAIN},
 	/* uv run / uvx cmd: in the project's (or a tool's) environment */
 	{"uv run", "pifPC",
 	 "with with-editable with-requirements python project directory package extra group only-group "
@@ -212,20 +212,20 @@ static const struct wrapper wrappers[] = {
 	 "cache-dir color python-preference index-strategy keyring-provider resolution prerelease "
 	 "exclude-newer link-mode refresh-package reinstall-package upgrade-package config-setting "
 	 "no-binary-package no-build-package no-extra allow-insecure-host python-platform",
-	 0, NULL, 0, false, WK_PLAIN},
+	 0, "", 0, false, WK_PLAIN},
 	{"uvx", "pfiPCw",
 	 "from with with-editable with-requirements python index index-url extra-index-url find-links "
 	 "config-file cache-dir constraints overrides build-constraints",
-	 0, NULL, 0, false, WK_PLAIN},
-	{"valgrind", "", "", 0, NULL, 0, false, WK_PLAIN},
-	{"watch", "nq", "interval equexit", 0, NULL, 0, false, WK_WATCH},
+	 0, "", 0, false, WK_PLAIN},
+	{"valgrind", "", "", 0, "", 0, false, WK_PLAIN},
+	{"watch", "nq", "interval equexit", 0, "", 0, false, WK_WATCH},
 	{"xargs", "adEILnPs", "arg-file delimiter max-args max-procs max-chars process-slot-var",
-	 0, NULL, 0, false, WK_XARGS},
-	{"xvfb-run", "nsfpew", "server-num server-args auth-file xauth-protocol error-file wait", 0, NULL,
+	 0, "", 0, false, WK_XARGS},
+	{"xvfb-run", "nsfpew", "server-num server-args auth-file xauth-protocol error-file wait", 0, "",
 	 0, false, WK_PLAIN},
 	/* yarn exec cmd / yarn dlx pkg: a package's program */
-	{"yarn dlx", "p", "package", 0, NULL, 0, false, WK_PLAIN},
-	{"yarn exec", "", "", 0, NULL, 0, false, WK_PLAIN},
+	{"yarn dlx", "p", "package", 0, "", 0, false, WK_PLAIN},
+	{"yarn exec", "", "", 0, "", 0, false, WK_PLAIN},
 };
 
 static int wrapper_cmp(const void *key, const void *elem)
@@ -443,49 +443,41 @@ bool shell_run_parallel(struct parser *p, const struct sword *w, size_t n, size_
 
 /* ---- programs that run what the line does not show ---------------------- */
 
-static const char *const task_why = "it runs the project's own task definitions";
+static const char task_why[] = "it runs the project's own task definitions";
 
 /* Task runners: what they run is defined in the project's files, not on the line. */
-static const char *const task_runners[] = {
+static const char task_runners[][20] = {
 	"bazel run", "bazelisk run", "bmake", "bun run", "bun test", "cargo r", "cargo run",
 	"composer run", "composer run-script", "deno task", "devbox run", "doit", "gmake", "go generate",
 	"go run", "go-task", "gradle", "gradlew", "hatch run", "inv", "invoke", "just", "make", "mise r",
 	"mise run", "mvn", "mvnw", "ninja", "nox", "npm restart", "npm rum", "npm run", "npm run-script",
 	"npm start", "npm stop", "npm t", "npm test", "npm tst", "npm urn", "pdm run", "pixi run",
 	"pnpm run", "pnpm start", "pnpm t", "pnpm test", "rake", "rye run", "task", "tox", "yarn run",
-	"yarn start", "yarn test", NULL,
+	"yarn start", "yarn test",
 };
 
 /* Subcommands of package managers that are their own; any other word names a script of the project's. */
-static const char *const yarn_own[] = {
+static const char yarn_own[][20] = {
 	"add", "audit", "autoclean", "bin", "cache", "check", "config", "constraints", "create", "dedupe",
 	"dlx", "exec", "explain", "generate-lock-entry", "global", "help", "import", "info", "init",
 	"install", "licenses", "link", "list", "login", "logout", "npm", "outdated", "owner", "pack",
 	"patch", "patch-commit", "plugin", "policies", "publish", "rebuild", "remove", "search", "set",
 	"tag", "team", "unlink", "unplug", "up", "upgrade", "upgrade-interactive", "version", "versions",
-	"why", "workspace", "workspaces", NULL,
+	"why", "workspace", "workspaces",
 };
-static const char *const pnpm_own[] = {
+static const char pnpm_own[][15] = {
 	"add", "approve-builds", "audit", "bin", "c", "cat-file", "cat-index", "config", "create",
 	"dedupe", "deploy", "dlx", "doctor", "env", "exec", "fetch", "find-hash", "i", "ignored-builds",
 	"import", "init", "install", "install-test", "it", "licenses", "link", "list", "ln", "ls",
 	"outdated", "pack", "patch", "patch-commit", "patch-remove", "prune", "publish", "rb", "rebuild",
 	"recursive", "remove", "rm", "root", "self-update", "server", "setup", "store", "un",
-	"uninstall", "unlink", "up", "update", "upgrade", "why", NULL,
+	"uninstall", "unlink", "up", "update", "upgrade", "why",
 };
-static const char *const bun_own[] = {
+static const char bun_own[][9] = {
 	"a", "add", "audit", "build", "c", "create", "exec", "i", "info", "init", "install", "link",
 	"outdated", "patch", "pm", "publish", "remove", "repl", "rm", "unlink", "update", "upgrade",
-	"why", "x", NULL,
+	"why", "x",
 };
-
-bool shell_in_words(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return true;
-	return false;
-}
 
 static bool match_task(const char *key, void *ctx)
 {
@@ -496,7 +488,7 @@ static bool match_task(const char *key, void *ctx)
 /* The project's own tasks: make, just, npm run, cargo run, `yarn <script>`, ... */
 void shell_task_opaque(struct parser *p, const char *name, const struct sword *w, size_t n, size_t at)
 {
-	static const char *const asks[] = {"--version", "-v", "-V", "--help", "-h", NULL};
+	static const char asks[][10] = {"--version", "-v", "-V", "--help", "-h"};
 	size_t i;
 
 	if (n == 2 && shell_in_words(w[1].s, asks))
@@ -509,7 +501,10 @@ void shell_task_opaque(struct parser *p, const char *name, const struct sword *w
 		return;
 	for (i = 1; i < n && w[i].s[0] == '-'; i++)
 		;
-	if (i < n && !shell_in_words(w[i].s, name[0] == 'y' ? yarn_own : name[0] == 'p' ? pnpm_own : bun_own))
+	if (i >= n)
+		return;
+	if (name[0] == 'y' ? !shell_in_words(w[i].s, yarn_own) :
+	    name[0] == 'p' ? !shell_in_words(w[i].s, pnpm_own) : !shell_in_words(w[i].s, bun_own))
 		shell_set_opaque(p, at, name[0] == 'b' ? "it runs a script file or the project's own task definitions"
 						       : task_why);
 }
@@ -536,16 +531,16 @@ static bool escape_text(struct parser *p, const char *text, const char *marker, 
 /* gdb: -ex text is gdb commands, of which shell, !, python and pipe run anything; --args runs a program. */
 size_t shell_run_gdb(struct parser *p, const struct sword *w, size_t n, size_t at)
 {
-	static const char *const escapes[] = {"shell ", "!", "python", "py ", "pi ", "pipe ", "|", "guile",
-					      "gu ", "make", "source ", NULL};
-	static const char *const texts[] = {"-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex",
-					    "-init-eval-command", "--init-eval-command", NULL};
-	static const char *const files[] = {"-x", "--x", "-command", "--command", "-ix", "--ix",
-					    "-init-command", "--init-command", NULL};
-	static const char *const values[] = {"-p", "-pid", "--pid", "-cd", "--cd", "-d", "--directory",
-					     "-D", "--data-directory", "-s", "--symbols", "-e", "--exec",
-					     "-se", "-c", "--core", "-tty", "--tty", "-b", "-l", "-i",
-					     "--interpreter", NULL};
+	static const char escapes[][8] = {"shell ", "!", "python", "py ", "pi ", "pipe ", "|", "guile",
+					  "gu ", "make", "source "};
+	static const char texts[][20] = {"-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex",
+					 "-init-eval-command", "--init-eval-command"};
+	static const char files[][15] = {"-x", "--x", "-command", "--command", "-ix", "--ix",
+					 "-init-command", "--init-command"};
+	static const char values[][17] = {"-p", "-pid", "--pid", "-cd", "--cd", "-d", "--directory",
+					  "-D", "--data-directory", "-s", "--symbols", "-e", "--exec",
+					  "-se", "-c", "--core", "-tty", "--tty", "-b", "-l", "-i",
+					  "--interpreter"};
 
 	for (size_t i = 1; i < n; i++) {
 		const char *a = w[i].s, *text = NULL, *eq = strchr(a, '=');
@@ -563,7 +558,7 @@ size_t shell_run_gdb(struct parser *p, const struct sword *w, size_t n, size_t a
 		if (!text)
 			continue;
 		text += strspn(text, " \t");
-		for (size_t k = 0; escapes[k]; k++) {
+		for (size_t k = 0; k < WORDS_N(escapes); k++) {
 			if (!strncmp(text, escapes[k], strlen(escapes[k]))) {
 				shell_set_opaque(p, at, "it runs debugger commands that can run anything");
 				if (k < 2)
@@ -606,9 +601,9 @@ void shell_run_vim(struct parser *p, const char *name, const struct sword *w, si
 /* emacs/emacsclient: --eval, -l, -f and --script run Lisp, which can run anything. */
 void shell_run_emacs(struct parser *p, const struct sword *w, size_t n, size_t at)
 {
-	static const char *const lisp[] = {"--eval", "-eval", "-e", "--load", "-l", "-load", "--funcall",
-					   "-f", "-funcall", "--script", "-script", "-x", "-batch",
-					   "--batch", NULL};
+	static const char lisp[][10] = {"--eval", "-eval", "-e", "--load", "-l", "-load", "--funcall",
+					"-f", "-funcall", "--script", "-script", "-x", "-batch",
+					"--batch"};
 
 	for (size_t i = 1; i < n; i++) {
 		char opt[32];
@@ -628,8 +623,8 @@ void shell_run_emacs(struct parser *p, const struct sword *w, size_t n, size_t a
 /* Database shells: text after -c/-e/-cmd is their own commands; some run shell text. */
 static void db_text(struct parser *p, const char *name, const char *text, size_t at)
 {
-	static const char *const sqlite[] = {".shell ", ".system ", ".once", ".output", ".import", ".read",
-					     ".load", ".excel", ".edit", "edit(", NULL};
+	static const char sqlite[][9] = {".shell ", ".system ", ".once", ".output", ".import", ".read",
+					 ".load", ".excel", ".edit", "edit("};
 	const char *why = "its commands can run shell commands";
 
 	if (!text)
@@ -640,7 +635,7 @@ static void db_text(struct parser *p, const char *name, const char *text, size_t
 		    strstr(text, "\\g|") || strcasestr(text, "program"))
 			shell_set_opaque(p, at, why);
 	} else if (!strcmp(name, "sqlite3") || !strcmp(name, "sqlite")) {
-		for (size_t k = 0; sqlite[k]; k++) {
+		for (size_t k = 0; k < WORDS_N(sqlite); k++) {
 			if (strstr(text, sqlite[k])) {
 				shell_set_opaque(p, at, why);
 				if (k < 2)
@@ -693,14 +688,14 @@ void shell_run_db(struct parser *p, const char *name, const struct sword *w, siz
 /* hyperfine: each operand, and --prepare/--setup/--cleanup/--conclude, is shell text it times. */
 void shell_run_hyperfine(struct parser *p, const struct sword *w, size_t n)
 {
-	static const char *const texts[] = {"-p", "--prepare", "-s", "--setup", "-c", "--cleanup",
-					    "--conclude", NULL};
-	static const char *const one[] = {"-w", "--warmup", "-r", "--runs", "-m", "--min-runs", "-M",
-					  "--max-runs", "-S", "--shell", "-n", "--command-name", "-u",
-					  "--time-unit", "--style", "--sort", "--output", "--input",
-					  "--export-asciidoc", "--export-csv", "--export-json",
-					  "--export-markdown", "--export-orgmode", "-D", "--parameter-step-size",
-					  NULL};
+	static const char texts[][11] = {"-p", "--prepare", "-s", "--setup", "-c", "--cleanup",
+					 "--conclude"};
+	static const char one[][22] = {"-w", "--warmup", "-r", "--runs", "-m", "--min-runs", "-M",
+				       "--max-runs", "-S", "--shell", "-n", "--command-name", "-u",
+				       "--time-unit", "--style", "--sort", "--output", "--input",
+				       "--export-asciidoc", "--export-csv", "--export-json",
+				       "--export-markdown", "--export-orgmode", "-D",
+				       "--parameter-step-size"};
 	size_t i;
 
 	for (i = 1; i < n; i++) {
@@ -730,13 +725,13 @@ void shell_run_hyperfine(struct parser *p, const struct sword *w, size_t n)
 /* bwrap: options with one, two or three values, then the command it runs in the sandbox. */
 size_t shell_bwrap_start(const struct sword *w, size_t n)
 {
-	static const char *const two = "bind bind-try dev-bind dev-bind-try ro-bind ro-bind-try symlink "
-				       "setenv chmod bind-data ro-bind-data file bind-fd ro-bind-fd";
-	static const char *const one = "args userns userns2 pidns uid gid hostname chdir unsetenv lock-file "
-				       "sync-fd remount-ro exec-label file-label proc dev tmpfs mqueue dir "
-				       "seccomp add-seccomp-fd block-fd userns-block-fd info-fd "
-				       "json-status-fd cap-add cap-drop perms size overlay-src tmp-overlay "
-				       "ro-overlay argv0";
+	static const char two[] = "bind bind-try dev-bind dev-bind-try ro-bind ro-bind-try symlink "
+				  "setenv chmod bind-data ro-bind-data file bind-fd ro-bind-fd";
+	static const char one[] = "args userns userns2 pidns uid gid hostname chdir unsetenv lock-file "
+				  "sync-fd remount-ro exec-label file-label proc dev tmpfs mqueue dir "
+				  "seccomp add-seccomp-fd block-fd userns-block-fd info-fd "
+				  "json-status-fd cap-add cap-drop perms size overlay-src tmp-overlay "
+				  "ro-overlay argv0";
 	size_t i = 1;
 
 	while (i < n) {
@@ -777,11 +772,11 @@ void shell_run_nix_shell(struct parser *p, const struct sword *w, size_t n)
 /* tmux: one command of a `;`-separated list; those that start a program take shell text last. */
 static bool tmux_command(struct parser *p, const struct sword *w, size_t n, size_t at)
 {
-	static const char *const runs[] = {"new-session", "new", "new-window", "neww", "split-window",
-					   "splitw", "respawn-pane", "respawnp", "respawn-window",
-					   "respawnw", "run-shell", "run", "display-popup", "popup",
-					   "pipe-pane", "pipep", "if-shell", "if", NULL};
-	static const char *const keys[] = {"send-keys", "send", "paste-buffer", "pasteb", NULL};
+	static const char runs[][15] = {"new-session", "new", "new-window", "neww", "split-window",
+					"splitw", "respawn-pane", "respawnp", "respawn-window",
+					"respawnw", "run-shell", "run", "display-popup", "popup",
+					"pipe-pane", "pipep", "if-shell", "if"};
+	static const char keys[][13] = {"send-keys", "send", "paste-buffer", "pasteb"};
 	const char *name = w[0].s, *vals;
 	bool tmux_cmd = false;
 	size_t i = 1;
