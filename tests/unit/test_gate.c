@@ -5,7 +5,7 @@
  * when a recorded approval lets a gated call through. The same attacks
  * driven through whole hooks are in test_hardening.c.
  */
-#include "support.h"
+#include "gates.h"
 
 #include "roz/gate.h"
 #include "roz/session.h"
@@ -17,30 +17,6 @@
 
 /* ---- Bash commands as gate keys ----------------------------------------------------- */
 
-static void gates(roz_config *c, const char *const *patterns, size_t n);
-
-/* Would a gate with this pattern hold this Bash command? (An unsure reading counts.) */
-static bool holds(const char *pattern, const char *command)
-{
-	roz_config c;
-	roz_gate_match m;
-	cJSON *in = cJSON_CreateObject();
-	bool hit;
-
-	gates(&c, &pattern, 1);
-	cJSON_AddStringToObject(in, "command", command);
-	assert_int_equal(roz_gate_check(&c, "Bash", in, "/w", &m), ROZ_OK);
-	hit = m.matched || m.unsure;
-	roz_gate_match_dispose(&m);
-	cJSON_Delete(in);
-	roz_config_dispose(&c);
-	return hit;
-}
-
-#define HOLDS(p, cmd) \
-	do { if (!holds(p, cmd)) fail_msg("'%s' should be held by '%s'", cmd, p); } while (0)
-#define PASSES(p, cmd) \
-	do { if (holds(p, cmd)) fail_msg("'%s' should pass '%s'", cmd, p); } while (0)
 
 static void test_bash_simple_commands(void **state)
 {
@@ -137,7 +113,7 @@ static const char *verdict(const char *pattern, const char *command, char **why)
 	cJSON *in = cJSON_CreateObject();
 	const char *v;
 
-	gates(&c, &pattern, 1);
+	t_gates(&c, &pattern, 1);
 	cJSON_AddStringToObject(in, "command", command);
 	assert_int_equal(roz_gate_check(&c, "Bash", in, "/w", &m), ROZ_OK);
 	v = m.matched ? "matched" : m.unsure ? "unsure" : "none";
@@ -197,7 +173,7 @@ static void test_bash_matches_the_whole_command(void **state)
 	memcpy(cmd + 255, " TAIL", 5);
 	/* what matters for matching can sit far past any display limit */
 	HOLDS(pat, cmd);
-	gates(&c, &pat, 1);
+	t_gates(&c, &pat, 1);
 	in = cJSON_CreateObject();
 	cJSON_AddStringToObject(in, "command", cmd);
 	assert_int_equal(roz_gate_check(&c, "Bash", in, "/w", &m), ROZ_OK);
@@ -210,15 +186,6 @@ static void test_bash_matches_the_whole_command(void **state)
 
 /* ---- matching a tool call against gates ------------------------------------------- */
 
-static void gates(roz_config *c, const char *const *patterns, size_t n)
-{
-	assert_int_equal(roz_config_init(c), ROZ_OK);
-	c->gate_tools = roz_calloc(n + 1, sizeof(char *));
-	assert_non_null(c->gate_tools);
-	for (size_t i = 0; i < n; i++)
-		c->gate_tools[i] = roz_strdup(patterns[i]);
-	c->n_gate_tools = n;
-}
 
 static void test_gate_match_bash(void **state)
 {
@@ -228,7 +195,7 @@ static void test_gate_match_bash(void **state)
 	cJSON *in = cJSON_Parse("{\"command\":\"echo y | GIT_SSH=x git push origin main\"}");
 
 	(void)state;
-	gates(&c, pats, 2);
+	t_gates(&c, pats, 2);
 	assert_int_equal(roz_gate_check(&c, "Bash", in, "/w", &m), ROZ_OK);
 	assert_true(m.matched);
 	assert_string_equal(m.tool_key, "Bash:git push origin main");
@@ -248,7 +215,7 @@ static void test_gate_match_tool_names(void **state)
 	cJSON *ls = cJSON_Parse("{\"command\":\"ls\"}");
 
 	(void)state;
-	gates(&c, pats, 2);
+	t_gates(&c, pats, 2);
 	assert_int_equal(roz_gate_check(&c, "mcp__tissue__close_issue", NULL, "/w", &m), ROZ_OK);
 	assert_true(m.matched);
 	assert_string_equal(m.tool_key, "mcp__tissue__close_issue");
@@ -263,7 +230,7 @@ static void test_gate_match_tool_names(void **state)
 	roz_gate_match_dispose(&m);
 	roz_config_dispose(&c);
 	/* the first pattern that matches wins */
-	gates(&c, pats + 2, 1);
+	t_gates(&c, pats + 2, 1);
 	assert_int_equal(roz_gate_check(&c, "Bash", ls, "/w", &m), ROZ_OK);
 	assert_true(m.matched);
 	assert_string_equal(m.tool_key, "Bash:ls");
@@ -301,7 +268,7 @@ static void check_line(roz_config *c, const char *pattern, const char *command, 
 {
 	cJSON *in = cJSON_CreateObject();
 
-	gates(c, &pattern, pattern ? 1 : 0);
+	t_gates(c, &pattern, pattern ? 1 : 0);
 	c->storage_path = roz_strdup("/home/u/.roz");
 	assert_non_null(c->storage_path);
 	cJSON_AddStringToObject(in, "command", command);
@@ -382,7 +349,7 @@ static void test_bash_writes_are_listed_with_how(void **state)
 	roz_config_dispose(&c);
 
 	/* with no storage configured there is nothing to guard, so nothing is collected */
-	gates(&c, NULL, 0);
+	t_gates(&c, NULL, 0);
 	{
 		cJSON *in = cJSON_Parse("{\"command\":\"rm -rf /home/u/.roz\"}");
 
@@ -416,7 +383,7 @@ static void test_file_tools_touching_the_store_are_known_from_the_text(void **st
 		roz_gate_match m;
 		cJSON *in = cJSON_CreateObject();
 
-		gates(&c, NULL, 0);
+		t_gates(&c, NULL, 0);
 		c.storage_path = roz_strdup("/home/u/.roz");
 		cJSON_AddStringToObject(in, cases[i].field, cases[i].path);
 		assert_int_equal(roz_gate_check(&c, cases[i].tool, in, "/w", &m), ROZ_OK);

@@ -6,7 +6,7 @@
  * and aliases. Each class has spellings that must be seen and look-alikes
  * that must not be.
  */
-#include "support.h"
+#include "gates.h"
 
 #include "roz/gate.h"
 #include "roz/glob.h"
@@ -145,38 +145,6 @@ static void expect_absent(const char *text, const char *line)
 	roz_shell_result_dispose(&r);
 }
 
-static void gates(roz_config *c, const char *pattern)
-{
-	assert_int_equal(roz_config_init(c), ROZ_OK);
-	c->gate_tools = roz_calloc(2, sizeof(char *));
-	assert_non_null(c->gate_tools);
-	c->gate_tools[0] = roz_strdup(pattern);
-	assert_non_null(c->gate_tools[0]);
-	c->n_gate_tools = 1;
-}
-
-/* Would a gate with this pattern hold this Bash command? (An unsure reading counts.) */
-static bool holds(const char *pattern, const char *command)
-{
-	roz_config c;
-	roz_gate_match m;
-	cJSON *in = cJSON_CreateObject();
-	bool hit;
-
-	gates(&c, pattern);
-	cJSON_AddStringToObject(in, "command", command);
-	assert_int_equal(roz_gate_check(&c, "Bash", in, "/w", &m), ROZ_OK);
-	hit = m.matched || m.unsure;
-	roz_gate_match_dispose(&m);
-	cJSON_Delete(in);
-	roz_config_dispose(&c);
-	return hit;
-}
-
-#define HOLDS(p, cmd) \
-	do { if (!holds(p, cmd)) fail_msg("'%s' should be held by '%s'", cmd, p); } while (0)
-#define PASSES(p, cmd) \
-	do { if (holds(p, cmd)) fail_msg("'%s' should pass '%s'", cmd, p); } while (0)
 
 /* ---- 1. configuration values git runs through a shell ------------------------- */
 

@@ -6,7 +6,7 @@
  * escapes of editors and database shells (reported with `opaque`), option
  * spellings, and lexical spellings of a command word.
  */
-#include "support.h"
+#include "gates.h"
 
 #include "roz/glob.h"
 #include "roz/shell.h"
@@ -585,26 +585,9 @@ static void test_allocation_failures(void **state)
 		"bash /dev/fd/3 3<<<'git push' 4<<EOF <<<'ls'\nx\nEOF\n"
 		"bash <(echo git push); source < <(printf 'ls'); rm -fr a -- -b; ssh h git push\n"
 		"uv run --with x git push; ./x; make; BASH_ENV=x bash -c true; vim -c '!ls'; tmux new 'ls'";
-	roz_shell_result r;
-	long n;
-	int rc = ROZ_ENOMEM;
 
 	(void)state;
-	for (n = 0; rc != ROZ_OK; n++) {
-		roz_alloc_fail_after(n);
-		rc = roz_shell_parse(line, strlen(line), &r);
-		roz_alloc_fail_after(-1);
-		if (rc == ROZ_ENOMEM) {
-			assert_int_equal(r.ncmds, 0);
-			assert_null(r.cmds);
-		} else {
-			assert_int_equal(rc, ROZ_OK);
-			assert_true(r.ncmds > 10);
-		}
-		roz_shell_result_dispose(&r);
-		assert_true(n < 100000);
-	}
-	assert_true(n > 10);
+	t_shell_parse_oom_sweep(line, 10);
 }
 
 int main(void)
