@@ -7,6 +7,8 @@
  */
 #include "interp_int.h"
 
+#include "roz/digest.h"
+
 #include <string.h>
 
 void interp_arg_init(arg *a)
@@ -172,16 +174,6 @@ static void put_utf8(arg *a, unsigned long cp)
 	}
 }
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* ---- string literals ------------------------------------------------- */
 
@@ -381,7 +373,7 @@ void interp_escape(scanner *sc, const strspec *sp, arg *a)
 		unsigned v = 0;
 		int k = 0, h;
 
-		while (k < 2 && sc->pos < sc->n && (h = hex_value(s[sc->pos])) >= 0) {
+		while (k < 2 && sc->pos < sc->n && (h = roz_digest_hex_digit((unsigned char)s[sc->pos])) >= 0) {
 			v = v * 16 + (unsigned)h;
 			sc->pos++;
 			k++;
@@ -399,7 +391,7 @@ void interp_escape(scanner *sc, const strspec *sp, arg *a)
 		bool braced = sc->pos < sc->n && s[sc->pos] == '{';
 
 		sc->pos += braced;
-		while (k < (braced ? 6 : 4) && sc->pos < sc->n && (h = hex_value(s[sc->pos])) >= 0) {
+		while (k < (braced ? 6 : 4) && sc->pos < sc->n && (h = roz_digest_hex_digit((unsigned char)s[sc->pos])) >= 0) {
 			v = v * 16 + (unsigned long)h;
 			sc->pos++;
 			k++;
@@ -626,6 +618,20 @@ static bool at_arg_end(const scanner *sc, char closer)
 	return !closer && (c == ';' || c == '\n' || is_stop_word(sc));
 }
 
+/* A string literal at sc->pos, read and thrown away (its text is no argument). */
+static bool skip_string(scanner *sc)
+{
+	strspec sp;
+	arg scratch;
+
+	if (!interp_string_at(sc, &sp))
+		return false;
+	interp_arg_init(&scratch);
+	scratch.frozen = true;
+	interp_lex_string(sc, &sp, &scratch);
+	return true;
+}
+
 /* Skip the rest of an argument, brackets and strings included. */
 static void skip_rest(scanner *sc, char closer)
 {
@@ -633,20 +639,13 @@ static void skip_rest(scanner *sc, char closer)
 
 	while (sc->pos < sc->n && !sc->stop) {
 		char c = sc->s[sc->pos];
-		strspec sp;
 
 		if (depth == 0 && at_arg_end(sc, closer))
 			return;
 		if (interp_skip_comment(sc))
 			continue;
-		if (interp_string_at(sc, &sp)) {
-			arg scratch;
-
-			interp_arg_init(&scratch);
-			scratch.frozen = true;
-			interp_lex_string(sc, &sp, &scratch);
+		if (skip_string(sc))
 			continue;
-		}
 		if (!interp_charge(sc))
 			return;
 		if (c == '(' || c == '[' || c == '{')
@@ -697,18 +696,11 @@ static void read_object(scanner *sc, arg *a)
 	a->kind = ARG_SKIP;
 	while (sc->pos < sc->n && !sc->stop) {
 		char c = sc->s[sc->pos];
-		strspec sp;
 
 		if (interp_skip_comment(sc))
 			continue;
-		if (interp_string_at(sc, &sp)) {
-			arg scratch;
-
-			interp_arg_init(&scratch);
-			scratch.frozen = true;
-			interp_lex_string(sc, &sp, &scratch);
+		if (skip_string(sc))
 			continue;
-		}
 		if (!interp_charge(sc))
 			return;
 		if (c == '{' || c == '(' || c == '[') {
