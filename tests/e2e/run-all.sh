@@ -5,7 +5,7 @@
 # versions/matrix, in each of the modes listed for it.
 # usage: run-all.sh [SCENARIO...]
 # ROZ_E2E_CELLS="2.1.332:print ..." limits the run to those cells;
-# ROZ_E2E_JOBS=N runs N cells side by side (default 2).
+# ROZ_E2E_JOBS=N runs N scenarios side by side, across the cells (default 2).
 #
 # The roz under test is the first `roz` on PATH; when there is none,
 # <repo>/build/roz is used (build it with cmake -S . -B build && cmake --build
@@ -104,39 +104,55 @@ else
   done < <(sed -e 's/#.*//' "$here/versions/matrix" | awk 'NF')
 fi
 
-# One cell: every scenario in it, one after the other; its lines go to
-# $root/<version>-<mode>.log, each result line starting PASS, FAIL or SKIP.
-run_cell() {
-  local cell=$1 v m n s rc
+# One scenario in one cell; its lines go to the file $3, the last starting
+# PASS, FAIL or SKIP.
+run_one() {
+  local cell=$1 s=$2 v m n rc
   v="${cell%%:*}" m="${cell#*:}"
-  echo "run-all: Claude Code $v, $m mode"
-  for s in "${scenarios[@]}"; do
-    n="$(basename "$s" .js)"
-    "$here/run-scenario.sh" -V "$v" -m "$m" -r "$root/$v-$m/$n" "$s" 2>&1 | sed "s/^/  /"
-    rc=${PIPESTATUS[0]}
-    case $rc in
-      0) echo "PASS $n [$v $m]" ;;
-      77) echo "SKIP $n [$v $m]" ;;
-      124) echo "FAIL $n [$v $m] (Claude Code timed out; artefacts in $root/$v-$m/$n)" ;;
-      1) echo "FAIL $n [$v $m] (check failed or Claude Code exited 1; artefacts in $root/$v-$m/$n)" ;;
-      *) echo "FAIL $n [$v $m] (exit $rc; artefacts in $root/$v-$m/$n)" ;;
-    esac
-  done
+  n="$(basename "$s" .js)"
+  "$here/run-scenario.sh" -V "$v" -m "$m" -r "$root/$v-$m/$n" "$s" 2>&1 | sed "s/^/  /"
+  rc=${PIPESTATUS[0]}
+  case $rc in
+    0) echo "PASS $n [$v $m]" ;;
+    77) echo "SKIP $n [$v $m]" ;;
+    124) echo "FAIL $n [$v $m] (Claude Code timed out; artefacts in $root/$v-$m/$n)" ;;
+    1) echo "FAIL $n [$v $m] (check failed or Claude Code exited 1; artefacts in $root/$v-$m/$n)" ;;
+    *) echo "FAIL $n [$v $m] (exit $rc; artefacts in $root/$v-$m/$n)" ;;
+  esac
 }
 
-# The cells run side by side, ROZ_E2E_JOBS at a time (default 2): a run
-# spends most of its time waiting on Claude Code's start and on the fake
-# model, and every run has its own namespaces, home and results. Each cell's
-# lines are printed together, in matrix order, once it is done.
+# The runs go side by side, ROZ_E2E_JOBS at a time (default 2), scenario
+# by scenario across every cell, so no job sits idle while one cell
+# finishes: a run spends most of its time waiting on Claude Code's start
+# and on the fake model, and every run has its own namespaces, home and
+# results. Each cell's lines are printed together, in matrix and scenario
+# order, once all are done (<version>-<mode>.log holds them too).
 jobs_max="${ROZ_E2E_JOBS:-2}"
 [[ "$jobs_max" =~ ^[1-9][0-9]*$ ]] || jobs_max=2
-pids=()
+parts="$root/.parts"
+rm -rf "$parts"
+mkdir -p "$parts"
+i=0
 for cell in "${cells[@]}"; do
-  while [[ $(jobs -rp | wc -l) -ge $jobs_max ]]; do wait -n; done
-  run_cell "$cell" > "$root/${cell/:/-}.log" 2>&1 &
-  pids+=($!)
+  for s in "${scenarios[@]}"; do
+    while [[ $(jobs -rp | wc -l) -ge $jobs_max ]]; do wait -n; done
+    run_one "$cell" "$s" > "$parts/$(printf '%04d' $i).log" 2>&1 &
+    i=$((i + 1))
+  done
 done
-wait "${pids[@]}"
+wait
+i=0
+for cell in "${cells[@]}"; do
+  v="${cell%%:*}" m="${cell#*:}"
+  {
+    echo "run-all: Claude Code $v, $m mode"
+    for s in "${scenarios[@]}"; do
+      cat "$parts/$(printf '%04d' $i).log"
+      i=$((i + 1))
+    done
+  } > "$root/${cell/:/-}.log"
+done
+rm -rf "$parts"
 for cell in "${cells[@]}"; do
   log="$root/${cell/:/-}.log"
   cat "$log"
