@@ -38,31 +38,6 @@ static bool gated(const char *line, const char *pattern)
 	return hit;
 }
 
-/*
- * What a gate makes of a line, computed parts included: a command matches,
- * or its known start could grow into a match, or the line cannot be read.
- */
-static bool held(const char *line, const char *pattern)
-{
-	roz_shell_result r;
-	bool hit;
-	size_t i;
-
-	if (!strncmp(pattern, "Bash:", 5))
-		pattern += 5;
-	assert_int_equal(roz_shell_parse(line, strlen(line), &r), ROZ_OK);
-	hit = r.flags != 0;
-	for (i = 0; i < r.ncmds && !hit; i++) {
-		const roz_shell_cmd *c = &r.cmds[i];
-
-		hit = roz_glob_match(pattern, c->line) ||
-		      ((c->known < strlen(c->line) || c->more_args) &&
-		       roz_glob_could_match(pattern, c->line, c->known));
-	}
-	roz_shell_result_dispose(&r);
-	return hit;
-}
-
 /* Run a table through a check, print every case that went the wrong way, then fail once. */
 static void check_with(bool (*check)(const char *, const char *), const struct gate_case *cases,
 		       size_t n, bool want)
@@ -82,14 +57,6 @@ static void check_with(bool (*check)(const char *, const char *), const struct g
 static void check_table(const struct gate_case *cases, size_t n, bool want)
 {
 	check_with(gated, cases, n, want);
-}
-
-static roz_shell_result parse_ok(const char *line)
-{
-	roz_shell_result r;
-
-	assert_int_equal(roz_shell_parse(line, strlen(line), &r), ROZ_OK);
-	return r;
 }
 
 /* ---- must be gated ------------------------------------------------------ */
@@ -496,37 +463,37 @@ static const struct gate_case ordinary[] = {
 static void test_run_time_words(void **state)
 {
 	(void)state;
-	check_with(held, run_time_words, NCASES(run_time_words), true);
+	check_with(t_shell_held, run_time_words, NCASES(run_time_words), true);
 }
 
 static void test_fed_words(void **state)
 {
 	(void)state;
-	check_with(held, fed_words, NCASES(fed_words), true);
+	check_with(t_shell_held, fed_words, NCASES(fed_words), true);
 }
 
 static void test_redefined_names(void **state)
 {
 	(void)state;
-	check_with(held, redefined_names, NCASES(redefined_names), true);
+	check_with(t_shell_held, redefined_names, NCASES(redefined_names), true);
 }
 
 static void test_arithmetic(void **state)
 {
 	(void)state;
-	check_with(held, arithmetic, NCASES(arithmetic), true);
+	check_with(t_shell_held, arithmetic, NCASES(arithmetic), true);
 }
 
 static void test_sourced(void **state)
 {
 	(void)state;
-	check_with(held, sourced, NCASES(sourced), true);
+	check_with(t_shell_held, sourced, NCASES(sourced), true);
 }
 
 static void test_git_helpers(void **state)
 {
 	(void)state;
-	check_with(held, git_helpers, NCASES(git_helpers), true);
+	check_with(t_shell_held, git_helpers, NCASES(git_helpers), true);
 	/* a static helper is matched outright, not merely asked about */
 	check_table(git_helpers, 6, true);
 }
@@ -659,17 +626,17 @@ static void test_near_misses(void **state)
 static void test_ordinary_lines_are_not_held(void **state)
 {
 	(void)state;
-	check_with(held, ordinary, NCASES(ordinary), false);
+	check_with(t_shell_held, ordinary, NCASES(ordinary), false);
 	/* and the lines that were never in doubt stay that way */
-	check_with(held, data_only, NCASES(data_only), false);
-	check_with(held, near_misses, NCASES(near_misses), false);
+	check_with(t_shell_held, data_only, NCASES(data_only), false);
+	check_with(t_shell_held, near_misses, NCASES(near_misses), false);
 }
 
 /* ---- flags -------------------------------------------------------------- */
 
 static void expect_flag(const char *line, unsigned want)
 {
-	roz_shell_result r = parse_ok(line);
+	roz_shell_result r = t_shell_parse_ok(line);
 
 	if (!(r.flags & want) || !r.reason || !r.reason[0])
 		fail_msg("expected flag %u with a reason for: %s (flags %u)", want, line, r.flags);
@@ -678,7 +645,7 @@ static void expect_flag(const char *line, unsigned want)
 
 static void expect_no_flags(const char *line)
 {
-	roz_shell_result r = parse_ok(line);
+	roz_shell_result r = t_shell_parse_ok(line);
 
 	if (r.flags || r.reason)
 		fail_msg("unexpected flags %u (%s) for: %s", r.flags, r.reason, line);
@@ -815,7 +782,7 @@ static void test_nesting_limit(void **state)
 	for (i = 0; i < 30; i++)
 		roz_buf_addc(&b, ')');
 	assert_int_equal(roz_buf_failed(&b), ROZ_OK);
-	r = parse_ok(b.ptr);
+	r = t_shell_parse_ok(b.ptr);
 	assert_int_equal(r.flags, 0);
 	assert_true(r.ncmds > 0);
 	assert_string_equal(r.cmds[0].line, "git push");
@@ -828,7 +795,7 @@ static void test_nesting_limit(void **state)
 	roz_buf_adds(&b, "git push");
 	for (i = 0; i < 40; i++)
 		roz_buf_addc(&b, ')');
-	r = parse_ok(b.ptr);
+	r = t_shell_parse_ok(b.ptr);
 	assert_true(r.flags & ROZ_SHELL_UNPARSED);
 	assert_non_null(strstr(r.reason, "nesting"));
 	roz_shell_result_dispose(&r);
@@ -848,7 +815,7 @@ static void expect_words(const roz_shell_cmd *c, const char *const *want, size_t
 
 static void expect_lines(const char *line, const char *const *want, size_t n)
 {
-	roz_shell_result r = parse_ok(line);
+	roz_shell_result r = t_shell_parse_ok(line);
 	size_t i;
 
 	if (r.ncmds != n) {
@@ -868,7 +835,7 @@ static void test_normalized_words(void **state)
 	roz_shell_result r;
 
 	(void)state;
-	r = parse_ok("  FOO=1 BAR=\"a b\" \\git   \"push\"  'origin  main' >/dev/null 2>&1 ");
+	r = t_shell_parse_ok("  FOO=1 BAR=\"a b\" \\git   \"push\"  'origin  main' >/dev/null 2>&1 ");
 	assert_int_equal(r.ncmds, 1);
 	expect_words(&r.cmds[0], w1, 3);
 	assert_string_equal(r.cmds[0].line, "git push origin  main");
@@ -877,17 +844,17 @@ static void test_normalized_words(void **state)
 	assert_null(r.reason);
 	roz_shell_result_dispose(&r);
 
-	r = parse_ok("\\/usr/local/bin/git <in 'push'");
+	r = t_shell_parse_ok("\\/usr/local/bin/git <in 'push'");
 	assert_int_equal(r.ncmds, 1);
 	expect_words(&r.cmds[0], w2, 2);
 	roz_shell_result_dispose(&r);
 
-	r = parse_ok("A=1 B=2");
+	r = t_shell_parse_ok("A=1 B=2");
 	assert_int_equal(r.ncmds, 0);
 	assert_int_equal(r.flags, 0);
 	roz_shell_result_dispose(&r);
 
-	r = parse_ok("");
+	r = t_shell_parse_ok("");
 	assert_int_equal(r.ncmds, 0);
 	roz_shell_result_dispose(&r);
 }
@@ -917,13 +884,13 @@ static void test_normalized_lines(void **state)
 	expect_lines("a; b && c || d | e & f", chain, 6);
 	expect_lines("echo hi > \"$(git push)\"", redir, 2);
 
-	r = parse_ok("bash -c 'sh -c \"git push\"'");
+	r = t_shell_parse_ok("bash -c 'sh -c \"git push\"'");
 	assert_int_equal(r.ncmds, 3);
 	assert_int_equal(r.cmds[2].depth, 2);
 	assert_string_equal(r.cmds[2].line, "git push");
 	roz_shell_result_dispose(&r);
 
-	r = parse_ok("bash <<'EOF'\ngit push\nEOF");
+	r = t_shell_parse_ok("bash <<'EOF'\ngit push\nEOF");
 	assert_int_equal(r.ncmds, 2);
 	assert_string_equal(r.cmds[1].line, "git push");
 	assert_int_equal(r.cmds[1].depth, 1);
@@ -944,7 +911,7 @@ static const roz_shell_cmd *find_cmd(const roz_shell_result *r, const char *line
 
 static void expect_known(const char *text, const char *line, size_t known, const char *word_known)
 {
-	roz_shell_result r = parse_ok(text);
+	roz_shell_result r = t_shell_parse_ok(text);
 	const roz_shell_cmd *c = find_cmd(&r, line);
 
 	if (c->known != known)
@@ -980,7 +947,7 @@ static void test_known_starts(void **state)
 	expect_known("git -c alias.p=push p", "git p", 4, NULL);
 	expect_known("GIT_CONFIG_COUNT=1 git p", "git p", 4, NULL);
 
-	r = parse_ok("rm $HOME/.roz/x ${HOME}x ~/y \"$HOME\"/z");
+	r = t_shell_parse_ok("rm $HOME/.roz/x ${HOME}x ~/y \"$HOME\"/z");
 	c = find_cmd(&r, "rm $HOME/.roz/x ${HOME}x ~/y $HOME/z");
 	assert_int_equal(c->info[1].known, 0);
 	assert_int_equal(c->info[1].known_home, strlen("$HOME/.roz/x"));
@@ -990,7 +957,7 @@ static void test_known_starts(void **state)
 	assert_true(c->info[1].parts & ROZ_SHELL_PART_EXPANSION);
 	roz_shell_result_dispose(&r);
 
-	r = parse_ok("echo push | xargs git");
+	r = t_shell_parse_ok("echo push | xargs git");
 	c = find_cmd(&r, "git");
 	assert_true(c->more_args);
 	assert_int_equal(c->known, 3);
@@ -998,7 +965,7 @@ static void test_known_starts(void **state)
 	assert_false(find_cmd(&r, "echo push")->more_args);
 	roz_shell_result_dispose(&r);
 
-	r = parse_ok("sudo nice git push");
+	r = t_shell_parse_ok("sudo nice git push");
 	assert_true(find_cmd(&r, "sudo nice git push")->wrapper);
 	assert_true(find_cmd(&r, "nice git push")->wrapper);
 	assert_false(find_cmd(&r, "git push")->wrapper);
@@ -1021,7 +988,7 @@ static void test_redirections_are_listed(void **state)
 	roz_shell_result r;
 
 	(void)state;
-	r = parse_ok("echo hi > out.txt 2>&1 >>log &> all &>>also <> rw >| clob 3>&- >&2 >& file "
+	r = t_shell_parse_ok("echo hi > out.txt 2>&1 >>log &> all &>>also <> rw >| clob 3>&- >&2 >& file "
 		     "2>\"$F\" < in <<< here; (echo > sub)");
 	assert_int_equal(r.nredirs, NCASES(want));
 	for (size_t i = 0; i < r.nredirs; i++)
@@ -1029,11 +996,11 @@ static void test_redirections_are_listed(void **state)
 	assert_int_equal(r.redirs[7].info.known, 0);
 	assert_int_equal(r.redirs[8].depth, 1);
 	roz_shell_result_dispose(&r);
-	r = parse_ok("bash -c 'echo x > /tmp/inner'");
+	r = t_shell_parse_ok("bash -c 'echo x > /tmp/inner'");
 	assert_int_equal(r.nredirs, 1);
 	assert_string_equal(r.redirs[0].path, "/tmp/inner");
 	roz_shell_result_dispose(&r);
-	r = parse_ok("cat <<EOF > out\nbody\nEOF");
+	r = t_shell_parse_ok("cat <<EOF > out\nbody\nEOF");
 	assert_int_equal(r.nredirs, 1);
 	assert_string_equal(r.redirs[0].path, "out");
 	roz_shell_result_dispose(&r);
@@ -1045,7 +1012,7 @@ static void test_assigned_names_are_listed(void **state)
 	roz_shell_result r;
 
 	(void)state;
-	r = parse_ok("a=1 b[2]=3; export C=4 D; read -r e f; for g in x; do :; done; printf -v h x; "
+	r = t_shell_parse_ok("a=1 b[2]=3; export C=4 D; read -r e f; for g in x; do :; done; printf -v h x; "
 		     "declare -i i; local j=1; mapfile k; getopts ab l");
 	for (size_t i = 0; i < NCASES(names); i++)
 		if (!roz_shell_assigns(&r, names[i]))
@@ -1053,7 +1020,7 @@ static void test_assigned_names_are_listed(void **state)
 	assert_false(roz_shell_assigns(&r, "x"));
 	assert_false(roz_shell_assigns(&r, "ab"));
 	roz_shell_result_dispose(&r);
-	r = parse_ok("HOME=/tmp cd");
+	r = t_shell_parse_ok("HOME=/tmp cd");
 	assert_true(roz_shell_assigns(&r, "HOME"));
 	roz_shell_result_dispose(&r);
 }
@@ -1079,7 +1046,7 @@ static void test_large_argument(void **state)
 	roz_shell_result r;
 
 	(void)state;
-	r = parse_ok(line);
+	r = t_shell_parse_ok(line);
 	assert_int_equal(r.ncmds, 2);
 	assert_int_equal(r.cmds[0].nwords, 4);
 	assert_int_equal(strlen(r.cmds[0].words[3]), 1048576);
@@ -1088,7 +1055,7 @@ static void test_large_argument(void **state)
 	roz_free(line);
 
 	line = repeat("echo ", "abcdefgh", 131072, "");
-	r = parse_ok(line);
+	r = t_shell_parse_ok(line);
 	assert_int_equal(r.ncmds, 1);
 	roz_shell_result_dispose(&r);
 	roz_free(line);
@@ -1101,7 +1068,7 @@ static void test_large_heredoc(void **state)
 
 	(void)state;
 	/* unquoted: the body is scanned for substitutions, 100k of them */
-	r = parse_ok(line);
+	r = t_shell_parse_ok(line);
 	assert_int_equal(r.flags, 0);
 	assert_string_equal(r.cmds[0].line, "cat");
 	assert_string_equal(r.cmds[r.ncmds - 1].line, "git status");
@@ -1109,7 +1076,7 @@ static void test_large_heredoc(void **state)
 	roz_free(line);
 
 	line = repeat("cat <<'EOF'\n", "git push\n", 100000, "EOF\ngit status\n");
-	r = parse_ok(line);
+	r = t_shell_parse_ok(line);
 	assert_int_equal(r.ncmds, 2);
 	assert_false(gated(line, PUSH));
 	roz_shell_result_dispose(&r);
@@ -1122,7 +1089,7 @@ static void test_many_commands(void **state)
 	roz_shell_result r;
 
 	(void)state;
-	r = parse_ok(line);
+	r = t_shell_parse_ok(line);
 	assert_int_equal(r.ncmds, 10001);
 	assert_string_equal(r.cmds[10000].line, "git push");
 	roz_shell_result_dispose(&r);
@@ -1142,7 +1109,7 @@ static void test_deep_input(void **state)
 	for (i = 0; i < NCASES(units); i++) {
 		char *line = repeat("", units[i], 20000, "git push");
 
-		r = parse_ok(line);
+		r = t_shell_parse_ok(line);
 		roz_shell_result_dispose(&r);
 		roz_free(line);
 	}

@@ -25,41 +25,6 @@ static const char alias_opaque[] = "a git subcommand roz does not know, which co
 
 /* ---- helpers --------------------------------------------------------------- */
 
-static roz_shell_result parse_ok(const char *line)
-{
-	roz_shell_result r;
-
-	assert_int_equal(roz_shell_parse(line, strlen(line), &r), ROZ_OK);
-	return r;
-}
-
-/* The first command reported as `line`, or NULL. */
-static const roz_shell_cmd *find_line(const roz_shell_result *r, const char *line)
-{
-	for (size_t i = 0; i < r->ncmds; i++)
-		if (!strcmp(r->cmds[i].line, line))
-			return &r->cmds[i];
-	return NULL;
-}
-
-/* What a gate makes of a line: a command matches, its known start could, or the line is unread. */
-static bool held(const char *line, const char *pattern)
-{
-	roz_shell_result r = parse_ok(line);
-	bool hit = r.flags != 0;
-
-	pattern += 5; /* Bash: */
-	for (size_t i = 0; i < r.ncmds && !hit; i++) {
-		const roz_shell_cmd *c = &r.cmds[i];
-
-		hit = roz_glob_match(pattern, c->line) ||
-		      ((c->known < strlen(c->line) || c->more_args) &&
-		       roz_glob_could_match(pattern, c->line, c->known));
-	}
-	roz_shell_result_dispose(&r);
-	return hit;
-}
-
 struct seen {
 	const char *text; /* the Bash line */
 	const char *line; /* a command it must report, fully known */
@@ -71,8 +36,8 @@ static void check_seen(const struct seen *cases, size_t n)
 	size_t bad = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		roz_shell_result r = parse_ok(cases[i].text);
-		const roz_shell_cmd *c = find_line(&r, cases[i].line);
+		roz_shell_result r = t_shell_parse_ok(cases[i].text);
+		const roz_shell_cmd *c = t_shell_find_line(&r, cases[i].line);
 
 		if (!c || c->known != strlen(c->line)) {
 			print_error("NOT seen: `%s`\n  in %s\n", cases[i].line, cases[i].text);
@@ -95,7 +60,7 @@ static void check_held(const struct gate_case *cases, size_t n, bool want)
 	size_t bad = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (held(cases[i].line, cases[i].pattern) != want) {
+		if (t_shell_held(cases[i].line, cases[i].pattern) != want) {
 			print_error("%s: %s\n  %s\n", want ? "NOT held" : "wrongly held", cases[i].pattern,
 				    cases[i].line);
 			bad++;
@@ -107,8 +72,8 @@ static void check_held(const struct gate_case *cases, size_t n, bool want)
 /* The command `line` of `text`: known up to `known`, its why containing `why` (or NULL). */
 static void expect_known(const char *text, const char *line, size_t known, const char *why)
 {
-	roz_shell_result r = parse_ok(text);
-	const roz_shell_cmd *c = find_line(&r, line);
+	roz_shell_result r = t_shell_parse_ok(text);
+	const roz_shell_cmd *c = t_shell_find_line(&r, line);
 
 	if (!c)
 		fail_msg("%s: no command `%s`", text, line);
@@ -122,8 +87,8 @@ static void expect_known(const char *text, const char *line, size_t known, const
 /* The command `line` of `text` says what it runs unseen (opaque containing `what`), or nothing (NULL). */
 static void expect_opaque(const char *text, const char *line, const char *what)
 {
-	roz_shell_result r = parse_ok(text);
-	const roz_shell_cmd *c = find_line(&r, line);
+	roz_shell_result r = t_shell_parse_ok(text);
+	const roz_shell_cmd *c = t_shell_find_line(&r, line);
 
 	if (!c)
 		fail_msg("%s: no command `%s`", text, line);
@@ -138,9 +103,9 @@ static void expect_opaque(const char *text, const char *line, const char *what)
 /* The line reports no command `line`. */
 static void expect_absent(const char *text, const char *line)
 {
-	roz_shell_result r = parse_ok(text);
+	roz_shell_result r = t_shell_parse_ok(text);
 
-	if (find_line(&r, line))
+	if (t_shell_find_line(&r, line))
 		fail_msg("%s: reports `%s`", text, line);
 	roz_shell_result_dispose(&r);
 }
@@ -277,7 +242,7 @@ static void test_options_run(void **state)
 	expect_absent("git grep -O push", "push");
 	/* one level down */
 	{
-		roz_shell_result r = parse_ok("git bisect run git push");
+		roz_shell_result r = t_shell_parse_ok("git bisect run git push");
 
 		assert_int_equal(r.ncmds, 2);
 		assert_int_equal(r.cmds[1].depth, 1);
@@ -451,14 +416,14 @@ static void test_deep_and_empty(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < NCASES(empty); i++) {
-		r = parse_ok(empty[i]);
+		r = t_shell_parse_ok(empty[i]);
 		roz_shell_result_dispose(&r);
 	}
 	for (int i = 0; i < 500; i++)
 		roz_buf_adds(&b, "git submodule foreach ");
 	roz_buf_adds(&b, "git push");
 	assert_false(b.oom);
-	r = parse_ok(b.ptr);
+	r = t_shell_parse_ok(b.ptr);
 	assert_true(r.flags & ROZ_SHELL_UNPARSED); /* nested too deep: asked about, not followed */
 	roz_shell_result_dispose(&r);
 	roz_buf_dispose(&b);

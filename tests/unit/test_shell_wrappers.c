@@ -16,14 +16,6 @@
 
 #define PUSH "git push*"
 
-static roz_shell_result parse_ok(const char *line)
-{
-	roz_shell_result r;
-
-	assert_int_equal(roz_shell_parse(line, strlen(line), &r), ROZ_OK);
-	return r;
-}
-
 static void dump(const char *line, const roz_shell_result *r)
 {
 	print_error("line: %s\n  flags %u reason %s\n", line, r->flags, r->reason ? r->reason : "-");
@@ -41,15 +33,6 @@ static bool matched(const roz_shell_result *r, const char *pattern)
 	return false;
 }
 
-/* The reported command whose line is `line`, or NULL. */
-static const roz_shell_cmd *cmd_of(const roz_shell_result *r, const char *line)
-{
-	for (size_t i = 0; i < r->ncmds; i++)
-		if (!strcmp(r->cmds[i].line, line))
-			return &r->cmds[i];
-	return NULL;
-}
-
 static bool any_opaque(const roz_shell_result *r)
 {
 	for (size_t i = 0; i < r->ncmds; i++)
@@ -64,7 +47,7 @@ static void expect_matched(const char *const *lines, const char *pattern)
 	size_t bad = 0;
 
 	for (; *lines; lines++) {
-		roz_shell_result r = parse_ok(*lines);
+		roz_shell_result r = t_shell_parse_ok(*lines);
 
 		if (!matched(&r, pattern) || r.flags) {
 			print_error("NOT matched by %s:\n", pattern);
@@ -82,7 +65,7 @@ static void expect_plain(const char *const *lines, const char *pattern)
 	size_t bad = 0;
 
 	for (; *lines; lines++) {
-		roz_shell_result r = parse_ok(*lines);
+		roz_shell_result r = t_shell_parse_ok(*lines);
 
 		if (matched(&r, pattern) || r.flags) {
 			print_error("wrongly matched by %s:\n", pattern);
@@ -99,7 +82,7 @@ static void expect_dynamic(const char *const *lines, const char *reason_part)
 	size_t bad = 0;
 
 	for (; *lines; lines++) {
-		roz_shell_result r = parse_ok(*lines);
+		roz_shell_result r = t_shell_parse_ok(*lines);
 
 		if (!(r.flags & ROZ_SHELL_DYNAMIC) || !r.reason ||
 		    (reason_part && !strstr(r.reason, reason_part))) {
@@ -115,8 +98,8 @@ static void expect_dynamic(const char *const *lines, const char *reason_part)
 /* The command reported as `cmd` in `line` is opaque, for a reason holding why_part. */
 static void expect_opaque(const char *line, const char *cmd, const char *why_part)
 {
-	roz_shell_result r = parse_ok(line);
-	const roz_shell_cmd *c = cmd_of(&r, cmd);
+	roz_shell_result r = t_shell_parse_ok(line);
+	const roz_shell_cmd *c = t_shell_find_line(&r, cmd);
 
 	if (!c || !c->opaque || (why_part && !strstr(c->opaque, why_part))) {
 		dump(line, &r);
@@ -131,7 +114,7 @@ static void expect_clear(const char *const *lines)
 	size_t bad = 0;
 
 	for (; *lines; lines++) {
-		roz_shell_result r = parse_ok(*lines);
+		roz_shell_result r = t_shell_parse_ok(*lines);
 
 		if (any_opaque(&r)) {
 			print_error("wrongly opaque:\n");
@@ -145,7 +128,7 @@ static void expect_clear(const char *const *lines)
 
 static void expect_lines(const char *line, const char *const *want, size_t n)
 {
-	roz_shell_result r = parse_ok(line);
+	roz_shell_result r = t_shell_parse_ok(line);
 
 	if (r.ncmds != n) {
 		dump(line, &r);

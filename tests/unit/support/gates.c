@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "roz/gate.h"
+#include "roz/glob.h"
 #include "roz/shell.h"
 
 void t_gates(roz_config *c, const char *const *patterns, size_t n)
@@ -60,4 +61,38 @@ void t_shell_parse_oom_sweep(const char *line, size_t min_cmds)
 		assert_true(n < 100000);
 	}
 	assert_true(n > 10);
+}
+
+roz_shell_result t_shell_parse_ok(const char *line)
+{
+	roz_shell_result r;
+
+	assert_int_equal(roz_shell_parse(line, strlen(line), &r), ROZ_OK);
+	return r;
+}
+
+const roz_shell_cmd *t_shell_find_line(const roz_shell_result *r, const char *line)
+{
+	for (size_t i = 0; i < r->ncmds; i++)
+		if (!strcmp(r->cmds[i].line, line))
+			return &r->cmds[i];
+	return NULL;
+}
+
+bool t_shell_held(const char *line, const char *pattern)
+{
+	roz_shell_result r = t_shell_parse_ok(line);
+	bool hit = r.flags != 0;
+
+	if (!strncmp(pattern, "Bash:", 5))
+		pattern += 5;
+	for (size_t i = 0; i < r.ncmds && !hit; i++) {
+		const roz_shell_cmd *c = &r.cmds[i];
+
+		hit = roz_glob_match(pattern, c->line) ||
+		      ((c->known < strlen(c->line) || c->more_args) &&
+		       roz_glob_could_match(pattern, c->line, c->known));
+	}
+	roz_shell_result_dispose(&r);
+	return hit;
 }
