@@ -42,6 +42,16 @@ function shq(s) {
   return `'${String(s).replace(/'/g, `'\\''`)}'`;
 }
 
+// Set-up for the scenarios that push: a bare repository at <dir>/remote.git
+// as `origin`, with main pushed to it, and a committer configured.
+function setupPushRemote({ sh, dir }) {
+  const remote = path.join(dir, 'remote.git');
+  sh(`git init -q --bare -b main ${shq(remote)}`);
+  sh(`git remote add origin ${shq(remote)}`);
+  sh('git config user.name e2e && git config user.email e2e@example.invalid && git config commit.gpgsign false');
+  sh('git push -q origin main');
+}
+
 function bash(command, description = 'Run a command') {
   return { type: 'tool_use', name: 'Bash', input: { command, description } };
 }
@@ -456,6 +466,7 @@ function git(dir, ...args) {
 }
 
 module.exports = {
+  setupPushRemote,
   OUTPUT_MAX_CHARS,
   expectBoundedIssues,
   FEEDBACK,

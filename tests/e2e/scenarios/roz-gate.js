@@ -38,13 +38,7 @@ function make({ background } = {}) {
     'PUSH_TASK=2 now commit change-2.txt and push that too',
   ],
   rozConfig: '[review.gates]\ntools = ["Bash:git push*"]\napproval_scope = "prompt"\n',
-  setup({ sh, dir }) {
-    const remote = path.join(dir, 'remote.git');
-    sh(`git init -q --bare -b main ${t.shq(remote)}`);
-    sh(`git remote add origin ${t.shq(remote)}`);
-    sh('git config user.name e2e && git config user.email e2e@example.invalid && git config commit.gpgsign false');
-    sh('git push -q origin main');
-  },
+  setup: t.setupPushRemote,
   reply(ctx) {
     if (t.isReviewer(ctx)) return t.reviewer(ctx);
     if (ctx.isSubagent) return 'unexpected subagent';
