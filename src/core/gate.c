@@ -110,6 +110,15 @@ static char *dynamic_reason(const roz_shell_cmd *c, const char *pattern)
 			    quote_len(c->line, strlen(c->line)), c->line, pattern, quote_len(part, n), part);
 }
 
+/* Could any gate match a `Bash:...` key? */
+static bool has_bash_gates(const roz_config *config)
+{
+	for (size_t p = 0; p < config->n_gate_tools; p++)
+		if (pattern_covers_bash(config->gate_tools[p]))
+			return true;
+	return false;
+}
+
 /* The first command that runs more than the line shows, and what. */
 static int find_opaque(const roz_shell_result *sh, roz_gate_match *m)
 {
@@ -128,13 +137,11 @@ static int find_opaque(const roz_shell_result *sh, roz_gate_match *m)
 static int match_bash(const roz_config *config, const roz_shell_result *sh, roz_gate_match *m)
 {
 	roz_buf key = ROZ_BUF_INIT;
-	bool bash_gates = false;
 	int rc = ROZ_OK;
 
 	for (size_t p = 0; p < config->n_gate_tools && !m->matched; p++) {
 		const char *pattern = config->gate_tools[p];
 
-		bash_gates |= pattern_covers_bash(pattern);
 		for (size_t i = 0; i < sh->ncmds && !m->matched; i++) {
 			/* roz's own commands are never gated: the review itself runs on them */
 			if (strcmp(sh->cmds[i].words[0], "roz") == 0)
@@ -148,9 +155,7 @@ static int match_bash(const roz_config *config, const roz_shell_result *sh, roz_
 				goto out;
 		}
 	}
-	for (size_t p = 0; p < config->n_gate_tools && !bash_gates; p++)
-		bash_gates = pattern_covers_bash(config->gate_tools[p]);
-	if (m->matched || !bash_gates)
+	if (m->matched || !has_bash_gates(config))
 		goto out;
 	if ((rc = find_opaque(sh, m)) < 0)
 		goto out;
@@ -704,14 +709,6 @@ static int collect_writes(const roz_shell_result *sh, roz_gate_match *m)
 	return rc;
 }
 
-static bool has_bash_gates(const roz_config *config)
-{
-	for (size_t p = 0; p < config->n_gate_tools; p++)
-		if (pattern_covers_bash(config->gate_tools[p]))
-			return true;
-	return false;
-}
-
 /* How deep interpreters' programs are followed into other interpreters' programs. */
 #define MAX_INTERP_DEPTH 3
 
@@ -764,7 +761,6 @@ static int match_interpreters(const roz_config *config, const roz_shell_result *
 			roz_shell_result_dispose(&sub);
 		}
 		if (rc == ROZ_OK && scan.interpreter && (!scan.whole || scan.dynamic) && !m->opaque &&
-		    has_bash_gates(config) &&
 		    !(m->opaque = roz_asprintf("`%.*s`: %s", quote_len(c->line, strlen(c->line)), c->line,
 					       scan.dynamic ? "the program builds a command it runs when it runs"
 							    : "it runs a program that is not on the line")))
@@ -804,7 +800,8 @@ static int check_bash(const roz_config *config, const char *command, roz_gate_ma
 		if (roz_interp_runs_decide(c, command))
 			m->roz_runs |= ROZ_RUNS_DECIDE;
 	}
-	if ((rc = match_bash(config, &sh, m)) == ROZ_OK && !m->matched && config->n_gate_tools)
+	/* what interpreters run can only meet a gate that could match a Bash line */
+	if ((rc = match_bash(config, &sh, m)) == ROZ_OK && !m->matched && has_bash_gates(config))
 		rc = match_interpreters(config, &sh, command, 0, m);
 	if (rc == ROZ_OK && config->storage_path)
 		rc = collect_writes(&sh, m);
