@@ -48,22 +48,22 @@ static void fixture_make(fixture *f)
 	memset(f, 0, sizeof(*f));
 	f->r1[0] = R(10, 20);
 	f->r1[1] = R(1, 3);
-	f->f1[0] = (roz_ledger_rfile){"src/auth/z.ts", {f->r1, 2, 2}};
-	f->f1[1] = (roz_ledger_rfile){"src/auth/a.ts", {NULL, 0, 0}};
+	f->f1[0] = (roz_ledger_rfile){.path = "src/auth/z.ts", .ranges = {f->r1, 2, 2}};
+	f->f1[1] = (roz_ledger_rfile){.path = "src/auth/a.ts", .ranges = {NULL, 0, 0}};
 	f->recs[0] = (roz_ledger_rec){.intent_id = "INT-001", .session_id = "s1", .has_timestamp = true,
 				      .timestamp = {1771425000, 0}, .files = f->f1, .nfiles = 2};
 	/* a later write of z.ts under the same intent: ranges merge, the date is the later one */
 	f->r2[0] = R(15, 25);
 	f->r2[1] = R(40, 40);
-	f->f2[0] = (roz_ledger_rfile){"src/auth/z.ts", {f->r2, 2, 2}};
+	f->f2[0] = (roz_ledger_rfile){.path = "src/auth/z.ts", .ranges = {f->r2, 2, 2}};
 	f->recs[1] = (roz_ledger_rec){.intent_id = "INT-001", .session_id = "s2", .has_timestamp = true,
 				      .timestamp = {1771511400, 0}, .files = f->f2, .nfiles = 1};
 	f->r3[0] = R(1, 5);
-	f->f3[0] = (roz_ledger_rfile){"notes|x\n_y_.md", {f->r3, 1, 1}};
+	f->f3[0] = (roz_ledger_rfile){.path = "notes|x\n_y_.md", .ranges = {f->r3, 1, 1}};
 	f->recs[2] = (roz_ledger_rec){.intent_id = NULL, .session_id = "s3", .has_timestamp = false,
 				      .files = f->f3, .nfiles = 1};
 	f->r4[0] = R(7, 7);
-	f->f4[0] = (roz_ledger_rfile){"src/old.c", {f->r4, 1, 1}};
+	f->f4[0] = (roz_ledger_rfile){.path = "src/old.c", .ranges = {f->r4, 1, 1}};
 	f->recs[3] = (roz_ledger_rec){.intent_id = "INT-000", .session_id = "s4", .has_timestamp = true,
 				      .timestamp = {1771425000, 0}, .files = f->f4, .nfiles = 1};
 }
@@ -175,7 +175,7 @@ static void an_empty_ledger_lists_every_intent(void **state)
 static void markdown_cannot_be_broken_by_names_or_paths(void **state)
 {
 	roz_intents ints;
-	roz_ledger_rfile file = {"a`b*c<d>[e](f)~&g\\h\x01\xff.c", {NULL, 0, 0}};
+	roz_ledger_rfile file = {.path = "a`b*c<d>[e](f)~&g\\h\x01\xff.c", .ranges = {NULL, 0, 0}};
 	roz_ledger_rec rec = {.intent_id = "X|\n## Y", .files = &file, .nfiles = 1};
 	char *s;
 
@@ -193,7 +193,7 @@ static void markdown_cannot_be_broken_by_names_or_paths(void **state)
 static void many_ranges_are_counted_past_the_limit(void **state)
 {
 	roz_ledger_range r[30];
-	roz_ledger_rfile file = {"f.c", {r, 30, 30}};
+	roz_ledger_rfile file = {.path = "f.c", .ranges = {r, 30, 30}};
 	roz_ledger_rec rec = {.intent_id = NULL, .files = &file, .nfiles = 1};
 	char *s;
 

@@ -296,7 +296,7 @@ static void an_edit_is_credited_where_claude_codes_patch_says_it_landed(void **s
 static roz_ledger_ranges three_ranges(void)
 {
 	roz_ledger_ranges r = {0};
-	static const roz_ledger_range items[] = {{1, 2, H_A_NL_B}, {4, 4, H_B}, {7, 9, ""}};
+	static const roz_ledger_range items[] = {{1, 2, H_A_NL_B, 0, 0}, {4, 4, H_B, 0, 0}, {7, 9, "", 0, 0}};
 
 	r.items = roz_malloc(sizeof items);
 	assert_non_null(r.items);
@@ -492,7 +492,7 @@ static void a_record_is_one_agent_trace_line(void **state)
 {
 	roz_ledger_ranges r = three_ranges();
 	roz_ledger_ranges none = {0};
-	roz_ledger_file files[] = {{"src/a.c", &r}, {"docs/b.md", &none}, {"c", NULL}};
+	roz_ledger_file files[] = {{.path = "src/a.c", .ranges = &r}, {.path = "docs/b.md", .ranges = &none}, {.path = "c", .ranges = NULL}};
 	roz_ledger_record_in in = full_record(files, 3);
 	roz_buf b = ROZ_BUF_INIT;
 	cJSON *doc, *conv, *meta, *g;
@@ -568,7 +568,7 @@ static void a_record_is_one_agent_trace_line(void **state)
 
 static void model_ids_follow_models_dev(void **state)
 {
-	roz_ledger_file files[] = {{"a", NULL}};
+	roz_ledger_file files[] = {{.path = "a", .ranges = NULL}};
 	roz_ledger_record_in in = full_record(files, 1);
 	roz_buf b = ROZ_BUF_INIT, m = ROZ_BUF_INIT;
 	cJSON *doc;
@@ -614,7 +614,7 @@ static void model_ids_follow_models_dev(void **state)
 static void any_text_makes_a_line_that_parses(void **state)
 {
 	roz_ledger_ranges r = three_ranges();
-	roz_ledger_file files[] = {{"dir/\"quoted\"\\back\n\ttab\x01\x7f\xff\xfe.c", &r}};
+	roz_ledger_file files[] = {{.path = "dir/\"quoted\"\\back\n\ttab\x01\x7f\xff\xfe.c", .ranges = &r}};
 	roz_ledger_record_in in = full_record(files, 1);
 	roz_buf b = ROZ_BUF_INIT;
 	roz_ledger_rec rec;
@@ -665,7 +665,7 @@ static void records_read_back_as_written(void **state)
 {
 	roz_ledger_ranges r = three_ranges();
 	roz_ledger_ranges none = {0};
-	roz_ledger_file files[] = {{"src/a.c", &r}, {"b", &none}};
+	roz_ledger_file files[] = {{.path = "src/a.c", .ranges = &r}, {.path = "b", .ranges = &none}};
 	roz_ledger_record_in in = full_record(files, 2);
 	roz_buf b = ROZ_BUF_INIT;
 	roz_ledger_rec rec;
@@ -716,7 +716,7 @@ static void records_read_back_as_written(void **state)
 static void a_record_too_long_drops_its_ranges_then_is_refused(void **state)
 {
 	roz_ledger_ranges r = {0};
-	roz_ledger_file files[] = {{"big.c", &r}, {"small.c", NULL}};
+	roz_ledger_file files[] = {{.path = "big.c", .ranges = &r}, {.path = "small.c", .ranges = NULL}};
 	roz_ledger_record_in in = full_record(files, 2);
 	roz_buf b = ROZ_BUF_INIT;
 	roz_ledger_rec rec;
@@ -956,7 +956,7 @@ static void odd_but_valid_records_are_read(void **state)
 static void running_out_of_memory_fails_cleanly(void **state)
 {
 	roz_ledger_ranges r = three_ranges(), got;
-	roz_ledger_file files[] = {{"src/a.c", &r}};
+	roz_ledger_file files[] = {{.path = "src/a.c", .ranges = &r}};
 	roz_ledger_record_in in = full_record(files, 1);
 	roz_buf b = ROZ_BUF_INIT;
 	roz_ledger_rec rec;

@@ -70,9 +70,28 @@ struct cJSON;
 /* Longest record written or read, in bytes; a longer one is not written (its ranges are dropped first). */
 #define ROZ_LEDGER_MAX_LINE (1024u * 1024u)
 
+/* Who wrote a range: the schema's contributor.type. */
+typedef enum roz_ledger_who {
+	ROZ_LEDGER_WHO_AI = 0,  /* writing: as the conversation says (ai) */
+	ROZ_LEDGER_WHO_MIXED,   /* the agent changed lines that were there (a person's, or nobody knows whose) */
+	ROZ_LEDGER_WHO_HUMAN,
+	ROZ_LEDGER_WHO_UNKNOWN
+} roz_ledger_who;
+
+/* What a range read back says of its content (content_hash). */
+typedef enum roz_ledger_hash_kind {
+	ROZ_LEDGER_HASH_SHA256 = 0, /* "sha256:<64 hex>": `hash` holds the hex */
+	ROZ_LEDGER_HASH_NONE,       /* no content_hash: nothing to check it by */
+	ROZ_LEDGER_HASH_OTHER       /* another algorithm, or not as the algorithm writes it */
+} roz_ledger_hash_kind;
+
 typedef struct roz_ledger_range {
 	unsigned long start_line, end_line;    /* 1-based, inclusive */
-	char hash[ROZ_SHA256_HEX_SIZE];        /* hex, without the "sha256:" prefix */
+	char hash[ROZ_SHA256_HEX_SIZE];        /* hex, without the "sha256:" prefix; "" when none */
+	unsigned char who;                     /* roz_ledger_who: writing, the range's own contributor when
+						  not ai (written as the range's contributor); reading, the
+						  range's, else its conversation's, else ai */
+	unsigned char hash_kind;               /* roz_ledger_hash_kind, when read */
 } roz_ledger_range;
 
 typedef struct roz_ledger_ranges {
@@ -81,6 +100,9 @@ typedef struct roz_ledger_ranges {
 } roz_ledger_ranges;
 
 void roz_ledger_ranges_dispose(roz_ledger_ranges *r);
+
+/* Append [start, end] with no hash, written by the conversation's contributor. ROZ_OK or ROZ_ENOMEM. */
+int roz_ledger_ranges_add(roz_ledger_ranges *r, unsigned long start, unsigned long end) ROZ_WARN_UNUSED;
 
 /* Number of lines of text (0 for an empty text; a last line without "\n" counts). */
 unsigned long roz_ledger_line_count(const char *text, size_t len);
@@ -129,6 +151,9 @@ int roz_ledger_ranges_of_change(const char *before, size_t blen, const char *con
 typedef struct roz_ledger_file {
 	const char *path;                /* relative to the repository root */
 	const roz_ledger_ranges *ranges; /* may be empty */
+	bool removed;                    /* the write removed the file (no ranges): metadata.roz.removed */
+	const char *from;                /* the file was renamed from this path (its ranges are the whole
+					    file): metadata.roz.renamed; or NULL */
 } roz_ledger_file;
 
 typedef struct roz_ledger_record_in {
@@ -145,6 +170,14 @@ typedef struct roz_ledger_record_in {
 	const char *tool_name;     /* the Claude Code tool that wrote */
 	const roz_ledger_file *files;
 	size_t nfiles;
+	/*
+	 * A person's acceptance (roz ledger accept): the files as they are now
+	 * are theirs. Written with contributor human, no conversation url or
+	 * model, metadata.roz.action "accept" and `accepted_by` (the person, or
+	 * NULL); every earlier range of its files is retired (roz/verify.h).
+	 */
+	bool accept;
+	const char *accepted_by;
 } roz_ledger_record_in;
 
 /*
@@ -163,6 +196,8 @@ int roz_ledger_record_write(const roz_ledger_record_in *in, roz_buf *out) ROZ_WA
 typedef struct roz_ledger_rfile {
 	char *path;
 	roz_ledger_ranges ranges;
+	bool removed;          /* named in metadata.roz.removed: the record removed the file */
+	char *from;            /* metadata.roz.renamed names it as renamed from this path, or NULL */
 } roz_ledger_rfile;
 
 typedef struct roz_ledger_rec {
@@ -174,6 +209,9 @@ typedef struct roz_ledger_rec {
 	char *intent_id;       /* metadata.roz.intent_id, or NULL */
 	char *mutation_class;  /* or NULL */
 	char *model_id;        /* the first contributor.model_id of its conversations, or NULL */
+	char *tool;            /* tool.name (the program that wrote the record: "roz", another), or NULL */
+	char *tool_name;       /* metadata.roz.tool_name (the Claude Code tool), or NULL */
+	bool accept;           /* metadata.roz.action is "accept": a person's acceptance */
 	roz_ledger_rfile *files;
 	size_t nfiles;
 } roz_ledger_rec;
@@ -182,7 +220,11 @@ typedef struct roz_ledger_rec {
  * Read one line (without its "\n"). Any Agent Trace record is accepted, and
  * fields roz does not know are ignored; every conversation's ranges of a
  * file are collected, in order, unmerged. Ranges whose content_hash is not
- * "sha256:<64 hex>" are kept with an empty hash (hex lowercased). Refused:
+ * "sha256:<64 hex>" are kept with an empty hash and hash_kind saying why
+ * (hex lowercased); each range's `who` is its contributor.type, else its
+ * conversation's, else ai. metadata.roz.removed (an array of paths) and
+ * metadata.roz.renamed ({from,to} objects) mark the files they name; a
+ * name that is not one of the record's files is ignored. Refused:
  * a line over ROZ_LEDGER_MAX_LINE, what is not a JSON object, no files
  * array, a file without a string path, conversations or ranges that are
  * not arrays of objects, a range without whole start_line/end_line in
