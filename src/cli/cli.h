@@ -49,6 +49,10 @@ int cli_read_ledger(const char *root, char **text, size_t *len);
  */
 int cli_ledger_read_source(void *ud, const char *path, char **text, size_t *len);
 int cmd_ledger(int argc, char **argv);
+/* `roz ledger accept|blame|compact ...`, given the arguments from the verb on (argv[0] is the verb). */
+int cmd_ledger_accept(int argc, char **argv);
+int cmd_ledger_blame(int argc, char **argv);
+int cmd_ledger_compact(int argc, char **argv);
 
 /*
  * Read one session for a command that only looks (context, debug, trace):

@@ -319,8 +319,14 @@ int cmd_ledger(int argc, char **argv)
 	}
 	if (argc < 2)
 		return cli_usage_error("ledger", "say what to do: verify");
+	if (strcmp(argv[1], "accept") == 0)
+		return cmd_ledger_accept(argc - 1, argv + 1);
+	if (strcmp(argv[1], "blame") == 0)
+		return cmd_ledger_blame(argc - 1, argv + 1);
+	if (strcmp(argv[1], "compact") == 0)
+		return cmd_ledger_compact(argc - 1, argv + 1);
 	if (strcmp(argv[1], "verify") != 0)
-		return cli_usage_error("ledger", "unknown action '%s' (verify)", argv[1]);
+		return cli_usage_error("ledger", "unknown action '%s' (verify, accept, blame, compact)", argv[1]);
 	for (int i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0)
 			json = true;
