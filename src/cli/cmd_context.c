@@ -15,8 +15,10 @@
 
 #include "cli.h"
 #include "output.h"
-#include "roz/intent_map.h"
+#include "roz/intents.h"
 #include "roz/json.h"
+#include "roz/ledger.h"
+#include "roz/lines.h"
 #include "roz/orchestration.h"
 #include "roz/session.h"
 #include "trace_view.h"
@@ -215,17 +217,93 @@ typedef struct record_view {
 	bool have;                  /* an intent selected and the repository governed */
 	roz_orchestration o;
 	const roz_intent *intent;   /* NULL when the intents file no longer declares it */
-	roz_intent_map_records recs;
-	const roz_ledger_rec **mine; /* this session's records, in ledger order */
-	size_t nmine, entries;       /* entries: files over those records */
-	char *problem;               /* why the ledger could not be read, or NULL */
+	roz_ledger_rec *mine;       /* this session's records, in ledger order, as far as shown */
+	size_t nmine, cap;
+	size_t kept, entries;       /* files over the records kept, and over all this session's */
+	char *problem;              /* why the ledger could not be read, or NULL */
 } record_view;
+
+/*
+ * Whether a ledger line may hold `sid` as a JSON string: it holds the id's
+ * bytes, or an escape (a writer may spell any character of a string as
+ * \uXXXX, and must so spell a quote, backslash or control character). A
+ * line that passes is parsed and its session compared exactly; one that
+ * does not cannot be the session's. A million records are read this way
+ * without parsing the others' (the id is in every line of its session, in
+ * metadata.roz.session_id and the conversation's url).
+ */
+static bool may_hold(const char *line, size_t len, const char *sid, size_t sidlen)
+{
+	return memchr(line, '\\', len) || memmem(line, len, sid, sidlen);
+}
+
+/*
+ * Keep `rec` (taken) while the records kept hold fewer than RECORD_MAX
+ * files: those are shown; of the rest only their files are counted, so
+ * memory stays that of fifty entries however long the session ran.
+ */
+static int record_add(record_view *v, roz_ledger_rec *rec)
+{
+	v->entries += rec->nfiles;
+	if (v->kept >= RECORD_MAX) {
+		roz_ledger_rec_dispose(rec);
+		return ROZ_OK;
+	}
+	if (roz_alloc_array_reserve((void **)&v->mine, &v->cap, sizeof(*v->mine), v->nmine + 1) < 0) {
+		roz_ledger_rec_dispose(rec);
+		return ROZ_ENOMEM;
+	}
+	v->kept += rec->nfiles;
+	v->mine[v->nmine++] = *rec;
+	return ROZ_OK;
+}
+
+/*
+ * This session's records, streamed from the ledger (none when there is no
+ * ledger); when it cannot be read, v->problem says why.
+ */
+static void records_read(const roz_session *s, record_view *v)
+{
+	char *path = roz_asprintf("%s/%s", strcmp(v->o.root, "/") ? v->o.root : "", ROZ_LEDGER_FILE);
+	size_t sidlen = strlen(s->session_id);
+	roz_lines *l = NULL;
+	int rc = path ? roz_lines_open(path, ROZ_LEDGER_MAX_LINE, &l) : ROZ_ENOMEM;
+
+	roz_free(path);
+	while (rc == ROZ_OK) {
+		const char *line;
+		size_t len;
+		uint64_t offset;
+		bool ended;
+		roz_ledger_rec rec;
+
+		rc = roz_lines_next(l, &line, &len, &offset, &ended);
+		/* a line too long to be a record, or that cannot be this session's, is not parsed */
+		if (rc != ROZ_OK || !line || !may_hold(line, len, s->session_id, sidlen))
+			continue;
+		memset(&rec, 0, sizeof(rec));
+		rc = roz_ledger_line_parse(line, len, &rec);
+		if (rc == ROZ_EPARSE || (rc == ROZ_OK && (!rec.session_id || strcmp(rec.session_id, s->session_id)))) {
+			/* not a record (malformed, a torn tail), or another session's: skipped */
+			roz_ledger_rec_dispose(&rec);
+			rc = ROZ_OK;
+			continue;
+		}
+		if (rc == ROZ_OK)
+			rc = record_add(v, &rec);
+		else
+			roz_ledger_rec_dispose(&rec);
+	}
+	roz_lines_close(l);
+	if (rc == ROZ_ENOMEM)
+		v->problem = roz_strdup("out of memory reading the ledger");
+	else if (rc != ROZ_ENOTFOUND)
+		v->problem = roz_strdup(roz_error_last());
+}
 
 static void record_load(const roz_session *s, record_view *v)
 {
-	char cwd[4096], *text = NULL;
-	size_t len = 0;
-	int rc;
+	char cwd[4096];
 
 	memset(v, 0, sizeof(*v));
 	if (!s->gov.intent_id || !getcwd(cwd, sizeof cwd) || roz_orchestration_find(cwd, &v->o) < 0 ||
@@ -234,29 +312,14 @@ static void record_load(const roz_session *s, record_view *v)
 	v->have = true;
 	if (v->o.intents_ok)
 		v->intent = roz_intents_find(&v->o.intents, s->gov.intent_id);
-	rc = cli_read_ledger(v->o.root, &text, &len);
-	if (rc < 0 && rc != ROZ_ENOTFOUND) {
-		v->problem = roz_strdup(roz_error_last());
-		return;
-	}
-	if (roz_intent_map_records_parse(text ? text : "", len, &v->recs) < 0 ||
-	    (v->recs.n && !(v->mine = roz_calloc(v->recs.n, sizeof(*v->mine))))) {
-		v->problem = roz_strdup("out of memory reading the ledger");
-		roz_free(text);
-		return;
-	}
-	roz_free(text);
-	for (size_t i = 0; i < v->recs.n; i++)
-		if (v->recs.items[i].session_id && strcmp(v->recs.items[i].session_id, s->session_id) == 0) {
-			v->mine[v->nmine++] = &v->recs.items[i];
-			v->entries += v->recs.items[i].nfiles;
-		}
+	records_read(s, v);
 }
 
 static void record_dispose(record_view *v)
 {
 	roz_orchestration_dispose(&v->o);
-	roz_intent_map_records_dispose(&v->recs);
+	for (size_t i = 0; i < v->nmine; i++)
+		roz_ledger_rec_dispose(&v->mine[i]);
 	roz_free(v->mine);
 	roz_free(v->problem);
 }
@@ -308,7 +371,7 @@ static void print_record(FILE *f, const roz_session *s, const record_view *v)
 	}
 	fputs(v->entries ? "\n" : " (none)\n", f);
 	for (size_t i = 0; i < v->nmine && shown < RECORD_MAX; i++) {
-		const roz_ledger_rec *r = v->mine[i];
+		const roz_ledger_rec *r = &v->mine[i];
 
 		for (size_t k = 0; k < r->nfiles && shown < RECORD_MAX; k++, shown++) {
 			const roz_ledger_ranges *g = &r->files[k].ranges;
@@ -354,7 +417,7 @@ static void json_record(roz_buf *b, const record_view *v)
 		roz_buf_adds(b, "null");
 	roz_buf_adds(b, ",\"entries\":[");
 	for (size_t i = 0; i < v->nmine && shown < RECORD_MAX; i++) {
-		const roz_ledger_rec *r = v->mine[i];
+		const roz_ledger_rec *r = &v->mine[i];
 
 		for (size_t k = 0; k < r->nfiles && shown < RECORD_MAX; k++, shown++) {
 			const roz_ledger_ranges *g = &r->files[k].ranges;

@@ -25,9 +25,9 @@
 
 #include "cli.h"
 #include "output.h"
-#include "roz/file.h"
 #include "roz/json.h"
 #include "roz/ledger.h"
+#include "roz/lines.h"
 #include "roz/claude_versions.h"
 #include "roz/config_load.h"
 #include "roz/destructive.h"
@@ -1172,19 +1172,21 @@ out:
 	roz_orchestration_dispose(&o);
 }
 
-/* Largest ledger the doctor reads through; a larger one is only checked for writing. */
-#define DOCTOR_LEDGER_MAX (256u * 1024u * 1024u)
-
 /*
  * The ledger of the repository here: that the next write can be recorded,
  * and what a reader will meet (records, lines that are not, a torn tail).
+ * The ledger is streamed, so one of any size is read through in the memory
+ * of one block and one record.
  */
 static void check_ledger(doctor *d)
 {
-	char cwd[PATH_MAX], *path = NULL, *dir = NULL, *text = NULL;
+	char cwd[PATH_MAX], *path = NULL, *dir = NULL;
 	roz_orchestration o;
+	roz_lines *l = NULL;
 	struct stat st;
-	size_t len = 0, records = 0, bad = 0, first_bad = 0, lineno = 0;
+	size_t records = 0, bad = 0, first_bad = 0, lineno = 0;
+	bool torn = false;
+	int rc;
 
 	memset(&o, 0, sizeof o);
 	if (!getcwd(cwd, sizeof cwd) || roz_orchestration_find(cwd, &o) < 0 || !o.has_dir)
@@ -1214,36 +1216,52 @@ static void check_ledger(doctor *d)
 		     strerror(errno));
 		goto out;
 	}
-	if (roz_file_read_path(path, 0, DOCTOR_LEDGER_MAX, &text, &len) < 0) {
-		pass("ledger: %s is writable (%lld bytes, too large to read through here)", ROZ_LEDGER_FILE,
-		     (long long)st.st_size);
-		goto out;
-	}
-	for (size_t at = 0; at < len;) {
-		const char *nl = memchr(text + at, '\n', len - at);
-		size_t end = nl ? (size_t)(nl - text) : len;
+	rc = roz_lines_open(path, ROZ_LEDGER_MAX_LINE, &l);
+	while (rc == ROZ_OK) {
+		const char *line;
+		size_t len;
+		uint64_t offset;
+		bool ended;
 		roz_ledger_rec rec;
 
+		rc = roz_lines_next(l, &line, &len, &offset, &ended);
+		if (rc != ROZ_OK)
+			break;
 		lineno++;
-		if (end > at) {
-			if (roz_ledger_line_parse(text + at, end - at, &rec) == ROZ_OK) {
-				records++;
-				roz_ledger_rec_dispose(&rec);
-			} else if (bad++ == 0) {
+		torn = !ended;
+		if (!len)
+			continue;
+		/* a line longer than any record (not held: line is NULL) is not one */
+		rc = line ? roz_ledger_line_parse(line, len, &rec) : ROZ_EPARSE;
+		if (rc == ROZ_OK) {
+			records++;
+			roz_ledger_rec_dispose(&rec);
+		} else if (rc == ROZ_EPARSE) {
+			if (bad++ == 0)
 				first_bad = lineno;
-			}
+			rc = ROZ_OK;
 		}
-		at = end + 1;
+	}
+	if (rc == ROZ_ENOMEM) {
+		fail(d, "free some memory", "ledger: out of memory reading %s", ROZ_LEDGER_FILE);
+		goto out;
+	}
+	if (rc != ROZ_ENOTFOUND || !l) {
+		char *why = cli_safe(roz_error_last(), false);
+
+		warn("make it readable by you (chmod u+r): `roz ledger verify` and the reviews read it",
+		     "ledger: %s is writable but cannot be read (%s)", ROZ_LEDGER_FILE, why ? why : "?");
+		roz_free(why);
+		goto out;
 	}
 	pass("ledger: %s: %zu record%s", ROZ_LEDGER_FILE, records, records == 1 ? "" : "s");
 	if (bad)
 		warn("readers skip them; `roz ledger verify` lists them. A line cut short by a crash is "
 		     "left as it is: the next record starts on a fresh line",
 		     "ledger: %zu line%s not a record (the first is line %zu)%s", bad,
-		     bad == 1 ? " is" : "s are", first_bad,
-		     len && text[len - 1] != '\n' ? ", the last one torn" : "");
+		     bad == 1 ? " is" : "s are", first_bad, torn ? ", the last one torn" : "");
 out:
-	roz_free(text);
+	roz_lines_close(l);
 	roz_free(path);
 	roz_free(dir);
 	roz_orchestration_dispose(&o);
