@@ -7,8 +7,10 @@
  * an exclusive flock(2) is held on the file itself. O_APPEND alone keeps
  * a regular file's writes from overwriting each other, but a write larger
  * than the kernel does at once, or one cut by a signal, could then be
- * split by another writer's; the lock keeps every line whole. The file is
- * only ever appended to.
+ * split by another writer's; the lock keeps every line whole. Writers only
+ * ever append; a file rewritten whole (roz ledger compact) is renamed over
+ * its name while the rewriter holds the lock, and a writer that was waiting
+ * for the lock then opens the name again, so its line lands in the new file.
  */
 #include "roz/append.h"
 #include "roz/clock.h"
@@ -27,6 +29,9 @@
  * Take the exclusive lock, polling as the session store does: a blocking
  * flock could wait forever on a holder that hangs, and a hook must answer.
  */
+/* Times the name is opened again because the file was replaced while this writer waited for its lock. */
+#define REOPEN_MAX 8
+
 static int lock_bounded(int fd, const char *path, uint32_t timeout_ms)
 {
 	int64_t deadline = roz_clock_monotonic_ms() + timeout_ms;
@@ -91,7 +96,7 @@ int roz_append_lines(const char *path, const char *line, size_t len, const roz_a
 	struct stat st;
 	bool torn = false;
 	ssize_t n;
-	int fd, rc;
+	int fd, rc, reopened = 0;
 
 	if (!path || !line || len == 0 || line[len - 1] != '\n') {
 		roz_error_set("appended lines must end in a newline");
@@ -104,6 +109,7 @@ int roz_append_lines(const char *path, const char *line, size_t len, const roz_a
 	 */
 	if (!opts)
 		opts = &shared;
+again:
 	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY,
 		  opts->mode ? (mode_t)opts->mode : 0644);
 	if (fd < 0) {
@@ -128,6 +134,24 @@ int roz_append_lines(const char *path, const char *line, size_t len, const roz_a
 	}
 	if (!opts->unlocked && (rc = lock_bounded(fd, path, opts->lock_timeout_ms)) < 0)
 		goto out;
+	/*
+	 * A file rewritten whole (roz ledger compact) is renamed over the name
+	 * while its writer holds the lock: a line appended to the file we opened
+	 * before that would be lost with it. Under the lock the name is what
+	 * this writer appends to, or it opens the name again.
+	 */
+	if (!opts->unlocked) {
+		struct stat now;
+
+		if (lstat(path, &now) == 0 && (now.st_ino != st.st_ino || now.st_dev != st.st_dev)) {
+			(void)flock(fd, LOCK_UN);
+			close(fd);
+			if (++reopened <= REOPEN_MAX)
+				goto again;
+			roz_error_set("'%s' was replaced each time it was opened; nothing was appended", path);
+			return ROZ_EIO;
+		}
+	}
 	if ((rc = torn_tail(fd, path, &torn)) < 0)
 		goto unlock;
 	/* the healing newline goes in the same write: a crash now cannot add a second tear */

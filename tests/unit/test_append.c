@@ -472,6 +472,60 @@ static void a_lock_held_elsewhere_is_waited_for_only_so_long(void **state)
 	free(p);
 }
 
+/* Whether process `pid` has `path` open (its /proc/<pid>/fd links). */
+static bool has_open(pid_t pid, const char *path)
+{
+	for (int fd = 0; fd < 64; fd++) {
+		char link[64], target[4096];
+		ssize_t n;
+
+		snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)pid, fd);
+		n = readlink(link, target, sizeof target - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			if (strcmp(target, path) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+static void a_file_replaced_while_waiting_gets_the_line_in_its_new_self(void **state)
+{
+	char *p = t_sprintf("%s/f", (const char *)*state), *q = t_sprintf("%s/f.new", (const char *)*state);
+	char *text;
+	int64_t deadline;
+	pid_t pid;
+	int fd, st;
+
+	/* what a rewrite does (roz ledger compact): hold the lock, rename a new file over the name, let go */
+	t_write_file(p, "old\n");
+	fd = open(p, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(append_s(p, "late\n", LOCK_MS) == ROZ_OK ? 0 : 1);
+	/* the writer has opened the old file and waits for its lock */
+	deadline = now_ms() + DEADLINE_MS;
+	while (!has_open(pid, p) && now_ms() < deadline)
+		sleep_us(1000);
+	assert_true(has_open(pid, p));
+	sleep_us(20000);
+	t_write_file(q, "kept\n");
+	assert_int_equal(rename(q, p), 0);
+	assert_int_equal(flock(fd, LOCK_UN), 0);
+	st = reap(pid, now_ms() + DEADLINE_MS);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	text = slurp(p);
+	assert_string_equal(text, "kept\nlate\n");
+	free(text);
+	close(fd);
+	free(p);
+	free(q);
+}
+
 /* A child process's work: append records seq 0..n-1 as `who`; exits 0 when all were appended. */
 static void append_records(const char *path, const char *who, unsigned n)
 {
@@ -700,6 +754,7 @@ int main(void)
 		T(a_line_without_its_end_is_refused),
 		T(what_is_not_a_regular_file_is_refused_without_blocking),
 		T(a_lock_held_elsewhere_is_waited_for_only_so_long),
+		T(a_file_replaced_while_waiting_gets_the_line_in_its_new_self),
 		T(parallel_writers_from_two_sessions_keep_every_line_whole),
 		T(writers_killed_mid_append_never_glue_a_torn_line_to_the_next),
 #undef T
