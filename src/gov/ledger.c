@@ -218,6 +218,9 @@ static void settle(roz_ledger_ranges *r, const char *content, size_t len)
 		if (r->items[i].start_line <= r->items[k].end_line) {
 			if (r->items[i].end_line > r->items[k].end_line)
 				r->items[k].end_line = r->items[i].end_line;
+			/* lines both claim: the claim that says less of the agent stands */
+			if (r->items[k].who == ROZ_LEDGER_WHO_AI)
+				r->items[k].who = r->items[i].who;
 		} else {
 			r->items[++k] = r->items[i];
 		}
@@ -273,6 +276,31 @@ static bool patch_number(const cJSON *v, unsigned long *out)
 	return true;
 }
 
+/*
+ * Whether the run of changed lines starting at `l` (up to the next kept
+ * line or the hunk's end) removes any: then the lines it adds replace them.
+ */
+static bool run_removes(const cJSON *l)
+{
+	for (; l && cJSON_IsString(l) && l->valuestring[0] != ' '; l = l->next)
+		if (l->valuestring[0] == '-')
+			return true;
+	return false;
+}
+
+/* Add line `at` to the last range when it follows it with the same contributor, else as a range of its own. */
+static int add_line(roz_ledger_ranges *r, unsigned long at, unsigned char who)
+{
+	if (r->n && r->items[r->n - 1].end_line + 1 == at && r->items[r->n - 1].who == who) {
+		r->items[r->n - 1].end_line = at;
+		return ROZ_OK;
+	}
+	if (roz_ledger_ranges_add(r, at, at) != ROZ_OK)
+		return ROZ_ENOMEM;
+	r->items[r->n - 1].who = who;
+	return ROZ_OK;
+}
+
 int roz_ledger_ranges_of_patch(const cJSON *tool_response, const char *content, size_t len,
 			       roz_ledger_ranges *out, bool *used)
 {
@@ -291,6 +319,7 @@ int roz_ledger_ranges_of_patch(const cJSON *tool_response, const char *content, 
 	cJSON_ArrayForEach(h, patch) {
 		const cJSON *body = cJSON_GetObjectItemCaseSensitive(h, "lines"), *l;
 		unsigned long at, count, kept_or_added = 0;
+		bool in_run = false, replaces = false;
 
 		if (!cJSON_IsObject(h) || !cJSON_IsArray(body) ||
 		    !patch_number(cJSON_GetObjectItemCaseSensitive(h, "newStart"), &at) ||
@@ -299,6 +328,9 @@ int roz_ledger_ranges_of_patch(const cJSON *tool_response, const char *content, 
 		cJSON_ArrayForEach(l, body) {
 			if (!cJSON_IsString(l) || !l->valuestring[0])
 				goto not_a_patch;
+			if (l->valuestring[0] != ' ' && !in_run)
+				replaces = run_removes(l);
+			in_run = l->valuestring[0] != ' ';
 			switch (l->valuestring[0]) {
 			case ' ':
 				at++;
@@ -307,9 +339,7 @@ int roz_ledger_ranges_of_patch(const cJSON *tool_response, const char *content, 
 			case '+':
 				if (at < 1 || at > lines)
 					goto not_a_patch;
-				if (out->n && out->items[out->n - 1].end_line + 1 == at)
-					out->items[out->n - 1].end_line = at;
-				else if ((rc = roz_ledger_ranges_add(out, at, at)) != ROZ_OK)
+				if ((rc = add_line(out, at, replaces ? ROZ_LEDGER_WHO_MIXED : ROZ_LEDGER_WHO_AI)) != ROZ_OK)
 					goto fail;
 				at++;
 				kept_or_added++;
@@ -336,6 +366,48 @@ fail:
 	return rc;
 }
 
+/*
+ * Each span's place among the lines both texts keep: how many kept lines
+ * come before it. Spans are sorted and never touch, so a place holds at
+ * most one span of each text.
+ */
+static unsigned long kept_before(const roz_line_span *spans, size_t i, unsigned long *changed)
+{
+	unsigned long k = spans[i].start - 1 - *changed;
+
+	*changed += spans[i].end - spans[i].start + 1;
+	return k;
+}
+
+/*
+ * Mark MIXED the added spans that stand where the change removed lines of
+ * `before`: the lines the other way round (what `before` has that `content`
+ * does not) sit at the same place among the kept lines.
+ */
+static int mark_replacing(const char *before, size_t blen, const char *content, size_t len,
+			  const roz_line_span *added, size_t nadded, roz_ledger_ranges *out)
+{
+	roz_line_span *gone = NULL;
+	size_t ngone = 0, j = 0;
+	unsigned long ca = 0, cg = 0, kg = 0;
+	int rc;
+
+	if ((rc = roz_line_diff_added(content, len, before, blen, &gone, &ngone)) != ROZ_OK)
+		return rc;
+	if (ngone)
+		kg = kept_before(gone, 0, &cg);
+	for (size_t i = 0; i < nadded; i++) {
+		unsigned long ka = kept_before(added, i, &ca);
+
+		while (j < ngone && kg < ka && ++j < ngone)
+			kg = kept_before(gone, j, &cg);
+		if (j < ngone && kg == ka)
+			out->items[i].who = ROZ_LEDGER_WHO_MIXED;
+	}
+	roz_free(gone);
+	return ROZ_OK;
+}
+
 int roz_ledger_ranges_of_change(const char *before, size_t blen, const char *content, size_t len,
 				roz_ledger_ranges *out)
 {
@@ -346,9 +418,13 @@ int roz_ledger_ranges_of_change(const char *before, size_t blen, const char *con
 	memset(out, 0, sizeof *out);
 	if (!content)
 		len = 0;
-	if ((rc = roz_line_diff_added(before, before ? blen : 0, content, len, &spans, &n)) == ROZ_OK)
+	if (!before)
+		blen = 0;
+	if ((rc = roz_line_diff_added(before, blen, content, len, &spans, &n)) == ROZ_OK)
 		for (size_t i = 0; i < n && rc == ROZ_OK; i++)
 			rc = roz_ledger_ranges_add(out, spans[i].start, spans[i].end);
+	if (rc == ROZ_OK && n && blen)
+		rc = mark_replacing(before, blen, content, len, spans, n, out);
 	roz_free(spans);
 	if (rc != ROZ_OK) {
 		roz_ledger_ranges_dispose(out);

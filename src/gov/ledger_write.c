@@ -92,7 +92,28 @@ static bool set(const char *s)
 	return s && *s;
 }
 
-static void add_ranges(roz_buf *b, const roz_ledger_ranges *r)
+static const char *who_name(unsigned char who)
+{
+	switch (who) {
+	case ROZ_LEDGER_WHO_MIXED:
+		return "mixed";
+	case ROZ_LEDGER_WHO_HUMAN:
+		return "human";
+	case ROZ_LEDGER_WHO_UNKNOWN:
+		return "unknown";
+	default:
+		return "ai";
+	}
+}
+
+/*
+ * A range is written by its conversation's contributor (`conv`) unless it
+ * says otherwise: lines the agent rewrote are "mixed" (and name the model
+ * that rewrote them, when it is known), so a reader does not take a
+ * person's line, reworded, for the agent's own. A range left ai is its
+ * conversation's, whatever that is.
+ */
+static void add_ranges(roz_buf *b, const roz_ledger_ranges *r, unsigned char conv, const char *model)
 {
 	for (size_t i = 0; r && i < r->n; i++) {
 		const roz_ledger_range *g = &r->items[i];
@@ -102,8 +123,45 @@ static void add_ranges(roz_buf *b, const roz_ledger_ranges *r)
 		/* a range read from another tool may have no hash roz can check: none is written */
 		if (g->hash[0])
 			roz_buf_addf(b, ",\"content_hash\":\"sha256:%.64s\"", g->hash);
+		if (g->who != ROZ_LEDGER_WHO_AI && g->who != conv) {
+			roz_buf_addf(b, ",\"contributor\":{\"type\":\"%s\"", who_name(g->who));
+			if (g->who == ROZ_LEDGER_WHO_MIXED && set(model)) {
+				roz_buf_adds(b, ",\"model_id\":");
+				add_model_id(b, model);
+			}
+			roz_buf_addc(b, '}');
+		}
 		roz_buf_addc(b, '}');
 	}
+}
+
+/* metadata.roz.removed and .renamed: written only when the record has such files. */
+static void add_changes(roz_buf *b, const roz_ledger_record_in *in)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < in->nfiles; i++) {
+		if (!in->files[i].removed)
+			continue;
+		roz_buf_adds(b, any ? "," : ",\"removed\":[");
+		add_str(b, in->files[i].path ? in->files[i].path : "");
+		any = true;
+	}
+	if (any)
+		roz_buf_addc(b, ']');
+	any = false;
+	for (size_t i = 0; i < in->nfiles; i++) {
+		if (in->files[i].removed || !set(in->files[i].from))
+			continue;
+		roz_buf_adds(b, any ? ",{\"from\":" : ",\"renamed\":[{\"from\":");
+		add_str(b, in->files[i].from);
+		roz_buf_adds(b, ",\"to\":");
+		add_str(b, in->files[i].path ? in->files[i].path : "");
+		roz_buf_addc(b, '}');
+		any = true;
+	}
+	if (any)
+		roz_buf_addc(b, ']');
 }
 
 static void build(const roz_ledger_record_in *in, bool with_ranges, roz_buf *b)
@@ -127,6 +185,14 @@ static void build(const roz_ledger_record_in *in, bool with_ranges, roz_buf *b)
 		roz_buf_adds(b, i ? ",{\"path\":" : "{\"path\":");
 		add_str(b, f->path ? f->path : "");
 		roz_buf_adds(b, ",\"conversations\":[{");
+		if (in->accept) {
+			/* a person's acceptance: no conversation to point to, no model, no intent */
+			roz_buf_adds(b, "\"contributor\":{\"type\":\"human\"},\"ranges\":[");
+			if (with_ranges && !f->removed)
+				add_ranges(b, f->ranges, ROZ_LEDGER_WHO_HUMAN, NULL);
+			roz_buf_adds(b, "]}]}");
+			continue;
+		}
 		if (set(in->transcript) && in->transcript[0] == '/') {
 			/* the conversation itself, as the specification's reference names it */
 			roz_buf_adds(b, "\"url\":");
@@ -143,8 +209,9 @@ static void build(const roz_ledger_record_in *in, bool with_ranges, roz_buf *b)
 			add_model_id(b, in->model_id);
 		}
 		roz_buf_adds(b, "},\"ranges\":[");
-		if (with_ranges)
-			add_ranges(b, f->ranges);
+		/* a removed file has no lines left to attribute */
+		if (with_ranges && !f->removed)
+			add_ranges(b, f->ranges, ROZ_LEDGER_WHO_AI, in->model_id);
 		roz_buf_addc(b, ']');
 		if (set(in->intent_id)) {
 			roz_buf_adds(b, ",\"related\":[{\"type\":\"specification\",\"url\":");
@@ -153,6 +220,15 @@ static void build(const roz_ledger_record_in *in, bool with_ranges, roz_buf *b)
 		}
 		roz_buf_adds(b, "}]}");
 	}
+	if (in->accept) {
+		roz_buf_adds(b, "],\"metadata\":{\"roz\":{\"action\":\"accept\",\"accepted_by\":");
+		add_str(b, set(in->accepted_by) ? in->accepted_by : NULL);
+		roz_buf_adds(b, ",\"session_id\":null,\"tool_name\":");
+		add_str(b, set(in->tool_name) ? in->tool_name : "roz ledger accept");
+		add_changes(b, in);
+		roz_buf_adds(b, "}}}");
+		return;
+	}
 	roz_buf_adds(b, "],\"metadata\":{\"roz\":{\"intent_id\":");
 	add_str(b, set(in->intent_id) ? in->intent_id : NULL);
 	roz_buf_addf(b, ",\"mutation_class\":\"%s\",\"session_id\":",
@@ -160,6 +236,7 @@ static void build(const roz_ledger_record_in *in, bool with_ranges, roz_buf *b)
 	add_str(b, in->session_id);
 	roz_buf_adds(b, ",\"tool_name\":");
 	add_str(b, in->tool_name);
+	add_changes(b, in);
 	roz_buf_adds(b, "}}}");
 }
 

@@ -976,8 +976,11 @@ static void a_committed_file_changed_in_place_is_credited_with_its_changed_lines
 	roz_ledger_hash_lines(text, strlen(text), 4, 4, h4);
 	roz_ledger_hash_lines(text, strlen(text), 9, 9, h9);
 	got = ranges_of(&f, "src/big.ts");
-	want = t_sprintf("\"ranges\":[{\"start_line\":4,\"end_line\":4,\"content_hash\":\"sha256:%s\"},"
-			 "{\"start_line\":9,\"end_line\":9,\"content_hash\":\"sha256:%s\"}]",
+	/* each a line rewritten in place: a person's line the agent changed, so mixed */
+	want = t_sprintf("\"ranges\":[{\"start_line\":4,\"end_line\":4,\"content_hash\":\"sha256:%s\","
+			 "\"contributor\":{\"type\":\"mixed\"}},"
+			 "{\"start_line\":9,\"end_line\":9,\"content_hash\":\"sha256:%s\","
+			 "\"contributor\":{\"type\":\"mixed\"}}]",
 			 h4, h9);
 	assert_string_equal(got, want);
 	free(got);

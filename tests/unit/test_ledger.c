@@ -14,6 +14,7 @@
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define H_A_NL_B "7e18f737311b2dc3b2f269dd78396b0351f14fb66efa879f768cb23181883c78" /* "a\nb" */
@@ -214,6 +215,18 @@ static void multiedit_ranges_are_sorted_and_overlaps_merged(void **state)
 
 /* ---- writing a record ------------------------------------------------------ */
 
+/* "s-e" of each range, "m" after the lines the agent rewrote (MIXED): "1-2 4-4m". */
+static char *ranges_text(const roz_ledger_ranges *r, char *out, size_t cap)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < r->n; i++)
+		at += (size_t)snprintf(out + at, cap - at, "%s%lu-%lu%s", i ? " " : "", r->items[i].start_line,
+				       r->items[i].end_line, r->items[i].who == ROZ_LEDGER_WHO_MIXED ? "m" : "");
+	return out;
+}
+
 /* The spans roz_ledger_ranges_of_patch finds as "s-e s-e", or "unused" when it does not go by the patch. */
 static char *patch_ranges(const char *response_json, const char *content)
 {
@@ -221,18 +234,14 @@ static char *patch_ranges(const char *response_json, const char *content)
 	cJSON *resp = NULL;
 	roz_ledger_ranges r;
 	bool used = true;
-	size_t at = 0;
 
 	assert_int_equal(roz_json_parse(response_json, strlen(response_json), &resp), ROZ_OK);
 	assert_int_equal(roz_ledger_ranges_of_patch(resp, content, strlen(content), &r, &used), ROZ_OK);
-	out[0] = '\0';
+	ranges_text(&r, out, sizeof out);
 	if (!used) {
 		assert_int_equal(r.n, 0);
 		strcpy(out, "unused");
 	}
-	for (size_t i = 0; i < r.n; i++)
-		at += (size_t)snprintf(out + at, sizeof out - at, "%s%lu-%lu", i ? " " : "", r.items[i].start_line,
-				       r.items[i].end_line);
 	roz_ledger_ranges_dispose(&r);
 	cJSON_Delete(resp);
 	return out;
@@ -263,10 +272,11 @@ static void an_edit_is_credited_where_claude_codes_patch_says_it_landed(void **s
 	const char *ten = "a\nB\nc\nd\ne\nf\ng\nh\nI1\nI2\n";
 
 	(void)state;
-	assert_string_equal(patch_ranges(captured, after), "6-6");
-	assert_string_equal(patch_ranges(twice, "a\nx = 1;\nc\nd\ne\nx = 1;\ng\n"), "6-6");
+	/* each replaces a line that was there: the agent rewrote it (mixed) */
+	assert_string_equal(patch_ranges(captured, after), "6-6m");
+	assert_string_equal(patch_ranges(twice, "a\nx = 1;\nc\nd\ne\nx = 1;\ng\n"), "6-6m");
 	/* every hunk; added lines side by side make one range */
-	assert_string_equal(patch_ranges(replace_all, ten), "2-2 9-10");
+	assert_string_equal(patch_ranges(replace_all, ten), "2-2m 9-10m");
 	/* a deletion adds nothing, and says so */
 	assert_string_equal(patch_ranges("{\"structuredPatch\":[{\"oldStart\":2,\"oldLines\":1,\"newStart\":1,"
 					 "\"newLines\":0,\"lines\":[\"-b\",\"\\\\ No newline at end of file\"]}]}",
@@ -291,6 +301,44 @@ static void an_edit_is_credited_where_claude_codes_patch_says_it_landed(void **s
 	assert_string_equal(patch_ranges("{\"structuredPatch\":[{\"newStart\":-1,\"newLines\":1,\"lines\":[\"+a\"]}]}",
 					 "a\n"),
 			    "unused");
+}
+
+static void rewritten_lines_are_mixed_inserted_lines_the_agents(void **state)
+{
+	/* an Edit that inserts a line after "b": nothing was there, the line is the agent's */
+	const char *insert = "{\"structuredPatch\":[{\"oldStart\":1,\"oldLines\":3,\"newStart\":1,\"newLines\":4,"
+			     "\"lines\":[\" a\",\" b\",\"+new\",\" c\"]}]}";
+	/* one that replaces "b" with two lines: both stand where b stood */
+	const char *replace = "{\"structuredPatch\":[{\"oldStart\":1,\"oldLines\":3,\"newStart\":1,\"newLines\":4,"
+			      "\"lines\":[\" a\",\"-b\",\"+B1\",\"+B2\",\" c\"]}]}";
+	/* a MultiEdit: a rewrite, then an insertion right after it; and a hunk whose removal comes last */
+	const char *both = "{\"structuredPatch\":[{\"oldStart\":1,\"oldLines\":4,\"newStart\":1,\"newLines\":5,"
+			   "\"lines\":[\" a\",\"-b\",\"+B\",\" c\",\"+ins\",\" d\"]},{\"oldStart\":9,\"oldLines\":2,"
+			   "\"newStart\":10,\"newLines\":2,\"lines\":[\" h\",\"+I\",\"-i\"]}]}";
+	char out[128];
+	roz_ledger_ranges r;
+
+	(void)state;
+	assert_string_equal(patch_ranges(insert, "a\nb\nnew\nc\n"), "3-3");
+	assert_string_equal(patch_ranges(replace, "a\nB1\nB2\nc\n"), "2-3m");
+	/* side by side but of different contributors: two ranges */
+	assert_string_equal(patch_ranges(both, "a\nB\nc\nins\nd\ne\nf\ng\nx\nh\nI\n"), "2-2m 4-4 11-11m");
+
+	/* the same from the file's content before and after a change in place */
+	assert_int_equal(roz_ledger_ranges_of_change("a\nb\nc\n", 6, "a\nb\nnew\nc\n", 10, &r), ROZ_OK);
+	assert_string_equal(ranges_text(&r, out, sizeof out), "3-3");
+	roz_ledger_ranges_dispose(&r);
+	assert_int_equal(roz_ledger_ranges_of_change("a\nb\nc\n", 6, "a\nB1\nB2\nc\n", 10, &r), ROZ_OK);
+	assert_string_equal(ranges_text(&r, out, sizeof out), "2-3m");
+	roz_ledger_ranges_dispose(&r);
+	/* a line rewritten at the top, one inserted further down, one removed at the end */
+	assert_int_equal(roz_ledger_ranges_of_change("a\nb\nc\nd\ne\n", 10, "A\nb\nc\nnew\nd\n", 12, &r), ROZ_OK);
+	assert_string_equal(ranges_text(&r, out, sizeof out), "1-1m 4-4");
+	roz_ledger_ranges_dispose(&r);
+	/* nothing before: every line inserted */
+	assert_int_equal(roz_ledger_ranges_of_change(NULL, 0, "x\ny\n", 4, &r), ROZ_OK);
+	assert_string_equal(ranges_text(&r, out, sizeof out), "1-2");
+	roz_ledger_ranges_dispose(&r);
 }
 
 static roz_ledger_ranges three_ranges(void)
@@ -449,7 +497,8 @@ static void follows_the_schema(const cJSON *doc)
 				is_uri(str_at(c, "url"));
 			if ((w = cJSON_GetObjectItemCaseSensitive(c, "contributor"))) {
 				only_keys(w, who);
-				assert_string_equal(str_at(w, "type"), "ai");
+				assert_non_null(str_at(w, "type"));
+				assert_non_null(strstr(" ai human mixed unknown ", str_at(w, "type")));
 				if (cJSON_GetObjectItemCaseSensitive(w, "model_id"))
 					assert_true(strlen(str_at(w, "model_id")) <= 250);
 			}
@@ -459,6 +508,11 @@ static void follows_the_schema(const cJSON *doc)
 				const char *h = str_at(g, "content_hash");
 
 				only_keys(g, range);
+				if ((w = cJSON_GetObjectItemCaseSensitive(g, "contributor"))) {
+					only_keys(w, who);
+					assert_non_null(str_at(w, "type"));
+					assert_non_null(strstr(" ai human mixed unknown ", str_at(w, "type")));
+				}
 				assert_true(roz_json_uint(cJSON_GetObjectItemCaseSensitive(g, "start_line"), UINT64_MAX, &s));
 				assert_true(roz_json_uint(cJSON_GetObjectItemCaseSensitive(g, "end_line"), UINT64_MAX, &e));
 				assert_true(s >= 1 && e >= s);
@@ -563,6 +617,126 @@ static void a_record_is_one_agent_trace_line(void **state)
 	assert_int_equal(roz_ledger_record_write(&in, &b), ROZ_EINVALID);
 	assert_int_equal(b.len, 0);
 	roz_buf_dispose(&b);
+	roz_ledger_ranges_dispose(&r);
+}
+
+/* The record's line without its "\n". */
+static char *line_of(const roz_ledger_record_in *in)
+{
+	roz_buf b = ROZ_BUF_INIT;
+	cJSON *doc;
+	char *line;
+
+	doc = written(in, &b);
+	follows_the_schema(doc);
+	cJSON_Delete(doc);
+	line = t_sprintf("%.*s", (int)(b.len - 1), b.ptr);
+	roz_buf_dispose(&b);
+	return line;
+}
+
+#define HEAD_OF_RECORD                                                                                      \
+	"{\"version\":\"0.1.0\",\"id\":\"" UUID "\",\"timestamp\":\"2026-01-05T10:30:00.500Z\","               \
+	"\"vcs\":{\"type\":\"git\",\"revision\":\"4f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c\"},"                \
+	"\"tool\":{\"name\":\"roz\",\"version\":\"0.2.0\"},\"files\":["
+#define AI_CONVERSATION                                                                                     \
+	"\"conversations\":[{\"url\":\"urn:claude-code:session:sess-42\","                                        \
+	"\"contributor\":{\"type\":\"ai\",\"model_id\":\"anthropic/claude-opus-4-5\"},\"ranges\":["
+#define RELATED "],\"related\":[{\"type\":\"specification\",\"url\":\"urn:roz:intent:INT-001\"}]}]}"
+
+static void each_kind_of_record_is_written_as_it_is(void **state)
+{
+	roz_ledger_ranges r = three_ranges(), whole = {0};
+	roz_ledger_file files[3] = {{.path = "src/a.c", .ranges = &r}};
+	roz_ledger_record_in in;
+	roz_ledger_rec rec;
+	char *line;
+
+	(void)state;
+	/* a rewritten range names its contributor, the model that rewrote it with it; another kind, alone */
+	r.items[1].who = ROZ_LEDGER_WHO_MIXED;
+	r.items[2].who = ROZ_LEDGER_WHO_UNKNOWN;
+	in = full_record(files, 1);
+	line = line_of(&in);
+	assert_string_equal(line, HEAD_OF_RECORD "{\"path\":\"src/a.c\"," AI_CONVERSATION
+				  "{\"start_line\":1,\"end_line\":2,\"content_hash\":\"sha256:" H_A_NL_B "\"},"
+				  "{\"start_line\":4,\"end_line\":4,\"content_hash\":\"sha256:" H_B "\","
+				  "\"contributor\":{\"type\":\"mixed\",\"model_id\":\"anthropic/claude-opus-4-5\"}},"
+				  "{\"start_line\":7,\"end_line\":9,\"contributor\":{\"type\":\"unknown\"}}" RELATED "],"
+				  "\"metadata\":{\"roz\":{\"intent_id\":\"INT-001\",\"mutation_class\":\"INTENT_EVOLUTION\","
+				  "\"session_id\":\"sess-42\",\"tool_name\":\"Edit\"}}}");
+	assert_int_equal(roz_ledger_line_parse(line, strlen(line), &rec), ROZ_OK);
+	assert_int_equal(rec.files[0].ranges.items[0].who, ROZ_LEDGER_WHO_AI);
+	assert_int_equal(rec.files[0].ranges.items[1].who, ROZ_LEDGER_WHO_MIXED);
+	assert_int_equal(rec.files[0].ranges.items[2].who, ROZ_LEDGER_WHO_UNKNOWN);
+	roz_ledger_rec_dispose(&rec);
+	free(line);
+
+	/* without a model, a mixed range says only that */
+	in.model_id = NULL;
+	line = line_of(&in);
+	assert_non_null(strstr(line, "\"contributor\":{\"type\":\"mixed\"}}"));
+	free(line);
+
+	/* a removal and a rename: the files as they are, and what happened to them in metadata.roz */
+	assert_int_equal(roz_ledger_ranges_add(&whole, 1, 1), ROZ_OK);
+	strcpy(whole.items[0].hash, H_A);
+	files[0] = (roz_ledger_file){.path = "src/old.c", .ranges = &r, .removed = true};
+	files[1] = (roz_ledger_file){.path = "src/new.c", .ranges = &whole, .from = "src/was.c"};
+	files[2] = (roz_ledger_file){.path = "src/gone.c", .removed = true};
+	in = full_record(files, 3);
+	in.intent_id = NULL;
+	in.tool_name = "Bash";
+	line = line_of(&in);
+	assert_string_equal(line, HEAD_OF_RECORD "{\"path\":\"src/old.c\"," AI_CONVERSATION "]}]},"
+				  "{\"path\":\"src/new.c\"," AI_CONVERSATION
+				  "{\"start_line\":1,\"end_line\":1,\"content_hash\":\"sha256:" H_A "\"}]}]},"
+				  "{\"path\":\"src/gone.c\"," AI_CONVERSATION "]}]}],"
+				  "\"metadata\":{\"roz\":{\"intent_id\":null,\"mutation_class\":\"INTENT_EVOLUTION\","
+				  "\"session_id\":\"sess-42\",\"tool_name\":\"Bash\",\"removed\":[\"src/old.c\",\"src/gone.c\"],"
+				  "\"renamed\":[{\"from\":\"src/was.c\",\"to\":\"src/new.c\"}]}}}");
+	assert_int_equal(roz_ledger_line_parse(line, strlen(line), &rec), ROZ_OK);
+	assert_true(rec.files[0].removed && rec.files[2].removed && !rec.files[1].removed);
+	assert_int_equal(rec.files[0].ranges.n, 0);
+	assert_string_equal(rec.files[1].from, "src/was.c");
+	assert_null(rec.files[0].from);
+	roz_ledger_rec_dispose(&rec);
+	free(line);
+
+	/* a person's acceptance: theirs, no conversation, model or intent, no session */
+	files[0] = (roz_ledger_file){.path = "src/a.c", .ranges = &whole};
+	in = full_record(files, 1);
+	in.accept = true;
+	in.accepted_by = "Ada Lovelace <ada@example.org>";
+	in.tool_name = NULL;
+	in.transcript = "/home/ada/.claude/projects/p/s.jsonl";
+	line = line_of(&in);
+	assert_string_equal(line, HEAD_OF_RECORD "{\"path\":\"src/a.c\",\"conversations\":[{\"contributor\":"
+				  "{\"type\":\"human\"},\"ranges\":[{\"start_line\":1,\"end_line\":1,\"content_hash\":"
+				  "\"sha256:" H_A "\"}]}]}],\"metadata\":{\"roz\":{\"action\":\"accept\",\"accepted_by\":"
+				  "\"Ada Lovelace <ada@example.org>\",\"session_id\":null,\"tool_name\":\"roz ledger accept\"}}}");
+	assert_int_equal(roz_ledger_line_parse(line, strlen(line), &rec), ROZ_OK);
+	assert_true(rec.accept);
+	assert_null(rec.session_id);
+	assert_null(rec.model_id);
+	assert_null(rec.intent_id);
+	assert_int_equal(rec.files[0].ranges.items[0].who, ROZ_LEDGER_WHO_HUMAN);
+	roz_ledger_rec_dispose(&rec);
+	free(line);
+	/* a range a person stands for is the conversation's: it names no contributor of its own */
+	whole.items[0].who = ROZ_LEDGER_WHO_HUMAN;
+	line = line_of(&in);
+	assert_non_null(strstr(line, "\"ranges\":[{\"start_line\":1,\"end_line\":1,\"content_hash\":\"sha256:" H_A "\"}]"));
+	free(line);
+	/* nobody named, another tool, a file accepted as removed */
+	in.accepted_by = NULL;
+	in.tool_name = "roz intent accept";
+	files[0].removed = true;
+	line = line_of(&in);
+	assert_non_null(strstr(line, "\"ranges\":[]}]}],\"metadata\":{\"roz\":{\"action\":\"accept\",\"accepted_by\":null,"
+				     "\"session_id\":null,\"tool_name\":\"roz intent accept\",\"removed\":[\"src/a.c\"]}}}"));
+	free(line);
+	roz_ledger_ranges_dispose(&whole);
 	roz_ledger_ranges_dispose(&r);
 }
 
@@ -1016,7 +1190,9 @@ int main(void)
 		cmocka_unit_test(replace_all_owns_every_occurrence),
 		cmocka_unit_test(an_edit_is_credited_where_claude_codes_patch_says_it_landed),
 		cmocka_unit_test(multiedit_ranges_are_sorted_and_overlaps_merged),
+		cmocka_unit_test(rewritten_lines_are_mixed_inserted_lines_the_agents),
 		cmocka_unit_test(a_record_is_one_agent_trace_line),
+		cmocka_unit_test(each_kind_of_record_is_written_as_it_is),
 		cmocka_unit_test(model_ids_follow_models_dev),
 		cmocka_unit_test(any_text_makes_a_line_that_parses),
 		cmocka_unit_test(records_read_back_as_written),

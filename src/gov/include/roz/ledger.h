@@ -13,10 +13,27 @@
  *    "files":[{"path":"src/a.c",                           (relative to the root)
  *      "conversations":[{"url":"file:///<transcript path>",     (else urn:claude-code:session:<id>)
  *        "contributor":{"type":"ai","model_id":"anthropic/<model>"},  (model_id when known)
- *        "ranges":[{"start_line":3,"end_line":9,"content_hash":"sha256:<hex>"}],
+ *        "ranges":[{"start_line":3,"end_line":9,"content_hash":"sha256:<hex>"},
+ *                  {"start_line":12,"end_line":12,"content_hash":"sha256:<hex>",
+ *                   "contributor":{"type":"mixed","model_id":"anthropic/<model>"}}],  (lines it rewrote)
  *        "related":[{"type":"specification","url":"urn:roz:intent:<id>"}]}]}],  (when an intent is selected)
  *    "metadata":{"roz":{"intent_id":"INT-001"|null,"mutation_class":"INTENT_EVOLUTION"|"AST_REFACTOR",
- *                       "session_id":"<id>","tool_name":"Edit"}}}
+ *                       "session_id":"<id>","tool_name":"Edit",
+ *                       "removed":["src/old.c"],                     (when the call removed files)
+ *                       "renamed":[{"from":"src/b.c","to":"src/c.c"}]}}}  (when it renamed files)
+ *
+ * A removed file is one of the record's files, with one conversation and
+ * no ranges; a renamed file is listed under its new path, its whole
+ * content the call's. A range whose lines the agent rewrote (they replace
+ * lines that were there: a person's, or nobody knows whose) carries its
+ * own contributor, "mixed", with the model when known; a range of some
+ * other contributor ("human", "unknown") carries that type alone.
+ *
+ * A person's acceptance (roz ledger accept) is a record of the same shape
+ * whose conversations have no url, no related intent and the contributor
+ * {"type":"human"} (no model), and whose metadata.roz is
+ *   {"action":"accept","accepted_by":"<person>"|null,"session_id":null,
+ *    "tool_name":"roz ledger accept"}            (and removed/renamed as above)
  *
  * One record is one line; a record never holds a newline, so a line is a
  * record or a torn write.
@@ -29,7 +46,11 @@
  * Ranges. What a write put in the file. Where Claude Code hands its own
  * patch of the call (tool_response.structuredPatch: Edit, MultiEdit, a
  * Write over a file), the lines it added, where they landed
- * (roz_ledger_ranges_of_patch). Otherwise, found in the file's content
+ * (roz_ledger_ranges_of_patch); for a file changed in place whose earlier
+ * content is known, the lines the change added (roz_ledger_ranges_of_change).
+ * In both, added lines that replace removed ones are the agent's rewrite
+ * of lines that were there: their ranges are `who` MIXED; lines only
+ * inserted stay the agent's (ai). Otherwise, found in the file's content
  * after the write:
  *   Write, NotebookEdit, and a Bash line's visible targets: the whole file
  *     (no range when it is empty);
@@ -60,12 +81,14 @@ struct cJSON;
  * Beside the ledger, when it has no attributes of its own, roz writes these:
  * a merge of two branches that both added records keeps both sides' lines
  * (git's union merge), and roz ledger verify reads records in their own
- * time order, so nothing is set up by hand for a team's merges.
+ * time order, so nothing is set up by hand for a team's merges. The same
+ * holds for the archive roz ledger compact writes
+ * (.orchestration/archive/agent_trace-YYYY-MM.jsonl).
  */
 #define ROZ_LEDGER_ATTRIBUTES_FILE ".orchestration/.gitattributes"
 #define ROZ_LEDGER_ATTRIBUTES                                                                              \
 	"# written by roz: a merge keeps the records both branches added (roz ledger verify orders them by "   \
-	"time)\nagent_trace.jsonl merge=union\n"
+	"time)\nagent_trace.jsonl merge=union\narchive/*.jsonl merge=union\n"
 #define ROZ_LEDGER_VERSION "0.1.0"
 /* Longest record written or read, in bytes; a longer one is not written (its ranges are dropped first). */
 #define ROZ_LEDGER_MAX_LINE (1024u * 1024u)
@@ -88,9 +111,10 @@ typedef enum roz_ledger_hash_kind {
 typedef struct roz_ledger_range {
 	unsigned long start_line, end_line;    /* 1-based, inclusive */
 	char hash[ROZ_SHA256_HEX_SIZE];        /* hex, without the "sha256:" prefix; "" when none */
-	unsigned char who;                     /* roz_ledger_who: writing, the range's own contributor when
-						  not ai (written as the range's contributor); reading, the
-						  range's, else its conversation's, else ai */
+	unsigned char who;                     /* roz_ledger_who: writing, ai is the conversation's
+						  contributor, another is written as the range's own unless
+						  it is the conversation's (human in an acceptance); reading,
+						  the range's, else its conversation's, else ai */
 	unsigned char hash_kind;               /* roz_ledger_hash_kind, when read */
 } roz_ledger_range;
 
@@ -130,7 +154,10 @@ int roz_ledger_ranges_of_write(const char *tool_name, const struct cJSON *tool_i
  * `tool_response.structuredPatch` (Edit, MultiEdit, a Write over an existing
  * file), each hunk walked from its newStart: a line kept (" ") moves on, a
  * line removed ("-") does not, a line added ("+") is the call's. So an Edit
- * is credited where it landed, not where its text first occurs. *used is
+ * is credited where it landed, not where its text first occurs. The lines
+ * added in a run of changed lines (between kept lines) that also removed
+ * some are MIXED: they replace what was there; a run that only adds is
+ * ai. Ranges of different `who` are never joined. *used is
  * false when there is no patch to go by (absent, a Write that created the
  * file, or not as Claude Code writes one: counts that do not add up, lines
  * past the file's end); the caller falls back to
@@ -142,8 +169,10 @@ int roz_ledger_ranges_of_patch(const struct cJSON *tool_response, const char *co
 /*
  * The ranges a change from `before` to `content` added (roz/linediff.h),
  * hashed: the lines of a file a call changed in place, when what the file
- * held before the call is known. Same ownership as above. ROZ_OK or
- * ROZ_ENOMEM (*out empty).
+ * held before the call is known. A span of added lines where the change
+ * also removed lines of `before` (the same place between the lines both
+ * keep) replaces them: MIXED; a span only inserted: ai. Same ownership as
+ * above. ROZ_OK or ROZ_ENOMEM (*out empty).
  */
 int roz_ledger_ranges_of_change(const char *before, size_t blen, const char *content, size_t len,
 				roz_ledger_ranges *out) ROZ_WARN_UNUSED;
@@ -151,9 +180,10 @@ int roz_ledger_ranges_of_change(const char *before, size_t blen, const char *con
 typedef struct roz_ledger_file {
 	const char *path;                /* relative to the repository root */
 	const roz_ledger_ranges *ranges; /* may be empty */
-	bool removed;                    /* the write removed the file (no ranges): metadata.roz.removed */
+	bool removed;                    /* the write removed the file: listed in metadata.roz.removed and
+					    written with no ranges (any given are not written) */
 	const char *from;                /* the file was renamed from this path (its ranges are the whole
-					    file): metadata.roz.renamed; or NULL */
+					    file): metadata.roz.renamed {"from","to":path}; or NULL */
 } roz_ledger_file;
 
 typedef struct roz_ledger_record_in {
@@ -172,9 +202,12 @@ typedef struct roz_ledger_record_in {
 	size_t nfiles;
 	/*
 	 * A person's acceptance (roz ledger accept): the files as they are now
-	 * are theirs. Written with contributor human, no conversation url or
-	 * model, metadata.roz.action "accept" and `accepted_by` (the person, or
-	 * NULL); every earlier range of its files is retired (roz/verify.h).
+	 * are theirs. Written with contributor human, no conversation url,
+	 * model or related intent, and metadata.roz {"action":"accept",
+	 * "accepted_by": the person or null, "session_id":null, "tool_name":
+	 * tool_name, else "roz ledger accept"}: session_id, transcript,
+	 * model_id, intent_id and refactor are not written. Every earlier range
+	 * of its files is retired (roz/verify.h).
 	 */
 	bool accept;
 	const char *accepted_by;
