@@ -408,8 +408,9 @@ int gov_detect_post(gov_run *g, const roz_hook_input *in, const roz_env *env, ro
 			continue;
 		v = roz_detect_judge(c, &w, &s->gov, &code);
 
-		if (v == ROZ_DETECT_IN_SCOPE && !c->dir && c->kind != ROZ_CHANGE_REMOVED) {
-			if ((rc = gov_detected_add(g, c->path, c->kind == ROZ_CHANGE_CREATED)) < 0)
+		if (v == ROZ_DETECT_IN_SCOPE && !c->dir) {
+			/* removed and renamed files too: the ledger records each change as what it was */
+			if ((rc = gov_detected_add(g, c)) < 0)
 				goto out;
 			continue;
 		}

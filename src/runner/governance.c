@@ -29,9 +29,13 @@ void gov_run_dispose(gov_run *g)
 		roz_free(g->tmp_dirs[i]);
 	for (size_t i = 0; i < g->ndetected; i++) {
 		roz_free(g->detected[i].path);
+		roz_free(g->detected[i].from);
 		roz_free(g->detected[i].before);
 	}
 	roz_free(g->detected);
+	for (size_t i = 0; i < g->nremoved; i++)
+		roz_free(g->removed[i]);
+	roz_free(g->removed);
 	roz_free(g->cache_dir);
 	memset(g, 0, sizeof *g);
 }
@@ -204,16 +208,35 @@ int gov_prepare(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const r
 	return ROZ_OK;
 }
 
-int gov_detected_add(gov_run *g, const char *rel, bool is_new)
+int gov_detected_add(gov_run *g, const roz_change *c)
 {
-	gov_detected *p = roz_realloc(g->detected, (g->ndetected + 1) * sizeof *p);
+	gov_detected *p, *d;
 
-	if (!p)
+	if (c->kind == ROZ_CHANGE_REMOVED) {
+		/* apart from the files still there, whose content detection and the ledger go on to read */
+		char **r = roz_realloc(g->removed, (g->nremoved + 1) * sizeof *r);
+
+		if (!r)
+			return ROZ_ENOMEM;
+		g->removed = r;
+		return (r[g->nremoved] = roz_strdup(c->path)) ? (g->nremoved++, ROZ_OK) : ROZ_ENOMEM;
+	}
+	if (!(p = roz_realloc(g->detected, (g->ndetected + 1) * sizeof *p)))
 		return ROZ_ENOMEM;
 	g->detected = p;
-	memset(&p[g->ndetected], 0, sizeof *p);
-	p[g->ndetected].is_new = is_new;
-	return (p[g->ndetected].path = roz_strdup(rel)) ? (g->ndetected++, ROZ_OK) : ROZ_ENOMEM;
+	d = &p[g->ndetected];
+	memset(d, 0, sizeof *d);
+	/* a rename over a file that was there is, to detection, that file changed */
+	d->is_new = c->kind == ROZ_CHANGE_CREATED || (c->kind == ROZ_CHANGE_RENAMED && !c->existed);
+	if (!(d->path = roz_strdup(c->path)))
+		return ROZ_ENOMEM;
+	if (c->kind == ROZ_CHANGE_RENAMED && c->from && !(d->from = roz_strdup(c->from))) {
+		roz_free(d->path);
+		d->path = NULL;
+		return ROZ_ENOMEM;
+	}
+	g->ndetected++;
+	return ROZ_OK;
 }
 
 char *gov_path(const gov_run *g, const char *rel)
@@ -460,8 +483,9 @@ int gov_apply(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz
 			if (save)
 				res->save = true;
 		}
-		return g->records || (g->detected_run && g->ndetected) ? gov_record(g, in, env, *session, res)
-								      : ROZ_OK;
+		return g->records || (g->detected_run && (g->ndetected || g->nremoved))
+			       ? gov_record(g, in, env, *session, res)
+			       : ROZ_OK;
 	}
 	case ROZ_HOOK_STOP:
 		return gov_detect_stop(g, in, env, *session, res);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "roz/config.h"
+#include "roz/detect.h"
 #include "roz/govern.h"
 #include "roz/hooks.h"
 #include "roz/orchestration.h"
@@ -17,7 +18,8 @@
 /* An in-scope file detection found changed by the call, for the ledger. */
 typedef struct gov_detected {
 	char *path;        /* relative to the root */
-	bool is_new;       /* made by the call (created, renamed in): its whole is the call's */
+	bool is_new;       /* made by the call (created, renamed onto no file): its whole is the call's */
+	char *from;        /* renamed: where from (relative to the root), its whole the call's; else NULL */
 	char *before;      /* what it held before the call, when known (detect_before.c); else NULL */
 	size_t before_len;
 } gov_detected;
@@ -44,6 +46,8 @@ typedef struct gov_run {
 	bool detected_run;     /* detection compared the tree for this call: `detected` is what changed */
 	gov_detected *detected; /* in-scope files the call changed */
 	size_t ndetected;
+	char **removed;        /* in-scope files the call removed (relative to the root), for the ledger */
+	size_t nremoved;
 } gov_run;
 
 /*
@@ -80,8 +84,14 @@ char *gov_path(const gov_run *g, const char *rel);
 /* The world governance's rules see, from what gov_prepare found. */
 void world_of_run(const gov_run *g, roz_gov_world *w);
 
-/* Remember an in-scope file detection found changed (new: made by the call), for the ledger. ROZ_OK or ROZ_ENOMEM. */
-int gov_detected_add(gov_run *g, const char *rel, bool is_new);
+/*
+ * Remember an in-scope file detection found changed, for the ledger, as
+ * the kind of change it was: created (its whole the call's), renamed (the
+ * same, at its new path, with where from), removed (kept apart in
+ * `removed`: nothing of it is left to read), or changed in place
+ * (modified, mode, links). ROZ_OK or ROZ_ENOMEM.
+ */
+int gov_detected_add(gov_run *g, const roz_change *c);
 
 /*
  * Detection (detect.c). Before a call: mark when it began (the session's

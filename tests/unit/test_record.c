@@ -2,9 +2,12 @@
  * test_record.c - the runner's ledger step (src/runner/record.c): a write
  * that ran is one Agent Trace record in .orchestration/agent_trace.jsonl,
  * with the repository's revision, the session's intent and model and the
- * hashes of the lines written; what is not the ledger's business is not
- * recorded; and a ledger that cannot be written costs a warning and a
- * trace event, never the agent's answer.
+ * hashes of the lines written; removals and renames recorded as what they
+ * are, lines the agent rewrote as mixed, the model read from the
+ * transcript when no hook names it, a submodule's file in the submodule's
+ * own ledger; what is not the ledger's business is not recorded; and a
+ * ledger that cannot be written costs a warning and a trace event, never
+ * the agent's answer.
  */
 #include "stores.h"
 #include "support.h"
@@ -318,6 +321,303 @@ static void a_ledger_that_cannot_be_written_costs_a_warning(void **state)
 	free(p);
 }
 
+/* ---- removals, renames, rewrites, the model, nested repositories ------------------ */
+
+static void sh(const char *dir, const char *cmd)
+{
+	char *c = t_sprintf("cd '%s' && { %s; } >/dev/null 2>&1", dir, cmd);
+
+	if (system(c) != 0)
+		fail_msg("in %s: `%s` failed", dir, cmd);
+	free(c);
+}
+
+#define GIT "git -c user.email=t@e -c user.name=t -c commit.gpgsign=false -c init.defaultBranch=main"
+
+/* The world's repository as git makes one, everything in it committed. */
+static void real_git(world *w)
+{
+	char *dot_git = in_repo(w, ".git");
+
+	t_rmtree(dot_git);
+	free(dot_git);
+	sh(w->repo, GIT " init -q && " GIT " add -A && " GIT " commit -qm base");
+}
+
+/* The HEAD git names for the repository at `dir`. */
+static char *head_of(const char *dir)
+{
+	char *c = t_sprintf("git -C '%s' rev-parse HEAD", dir), line[128] = "";
+	FILE *p = popen(c, "r");
+
+	assert_non_null(p);
+	assert_non_null(fgets(line, sizeof line, p));
+	pclose(p);
+	free(c);
+	line[strcspn(line, "\n")] = '\0';
+	return t_sprintf("%s", line);
+}
+
+static void bash(world *w, const char *event, const char *command)
+{
+	char *f = t_sprintf("\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"%s\"}", command);
+
+	expect_empty_answer(w, event, f);
+	free(f);
+}
+
+static void detection_records_a_removal_and_a_rename_as_what_they_are(void **state)
+{
+	world *w = *state;
+	roz_ledger_rec *r;
+	size_t n;
+	char want[ROZ_SHA256_HEX_SIZE];
+
+	put(w, ".orchestration/active_intents.yaml",
+	    "active_intents:\n  - id: INT-7\n    name: Seven\n    status: IN_PROGRESS\n    owned_scope: [\"src/**\"]\n");
+	put(w, "src/old.c", "old\n");
+	put(w, "src/was.c", "w1\nw2\n");
+	real_git(w);
+	bash(w, "pre-tool-use", "roz intent select INT-7");
+	/* a script the line does not show the effects of: only detection sees them */
+	bash(w, "pre-tool-use", "python3 tidy.py");
+	sh(w->repo, "rm src/old.c && mv src/was.c src/now.c");
+	bash(w, "post-tool-use", "python3 tidy.py");
+	r = ledger(w, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(r[0].tool_name, "Bash");
+	assert_string_equal(r[0].intent_id, "INT-7");
+	assert_int_equal(r[0].nfiles, 2);
+	/* the renamed file under its new name, its whole content the call's, and where it came from */
+	assert_string_equal(r[0].files[0].path, "src/now.c");
+	assert_string_equal(r[0].files[0].from, "src/was.c");
+	assert_false(r[0].files[0].removed);
+	assert_int_equal(r[0].files[0].ranges.n, 1);
+	assert_int_equal(r[0].files[0].ranges.items[0].start_line, 1);
+	assert_int_equal(r[0].files[0].ranges.items[0].end_line, 2);
+	roz_digest_sha256_hex("w1\nw2", 5, want);
+	assert_string_equal(r[0].files[0].ranges.items[0].hash, want);
+	/* the removed one, with nothing left to attribute */
+	assert_string_equal(r[0].files[1].path, "src/old.c");
+	assert_true(r[0].files[1].removed);
+	assert_null(r[0].files[1].from);
+	assert_int_equal(r[0].files[1].ranges.n, 0);
+	free_ledger(r, n);
+}
+
+static void a_bash_removal_is_recorded_when_the_file_was_there(void **state)
+{
+	world *w = *state;
+	roz_ledger_rec *r;
+	size_t n;
+
+	/* a ledger but no intents: no detection, only what the line says */
+	put(w, ".orchestration/CLAUDE.md", "- lessons\n");
+	put(w, "src/tracked.c", "t\n");
+	put(w, "src/staged.c", "s\n");
+	real_git(w);
+	sh(w->repo, "git rm -q src/staged.c");
+	put(w, "src/untracked.c", "u\n");
+	sh(w->repo, "rm src/tracked.c src/untracked.c");
+	bash(w, "post-tool-use", "rm -f src/tracked.c src/untracked.c src/never.c && git rm -q src/staged.c");
+	r = ledger(w, &n);
+	assert_int_equal(n, 1);
+	/*
+	 * what git had (in HEAD, or in the index) is gone: removed; a file git never had, or that never
+	 * was, is not claimed
+	 */
+	assert_int_equal(r[0].nfiles, 2);
+	assert_string_equal(r[0].files[0].path, "src/tracked.c");
+	assert_true(r[0].files[0].removed);
+	assert_string_equal(r[0].files[1].path, "src/staged.c");
+	assert_true(r[0].files[1].removed);
+	free_ledger(r, n);
+	/* a file still there after `rm` (it failed) is neither removed nor written */
+	put(w, "src/kept.c", "k\n");
+	bash(w, "post-tool-use", "rm src/kept.c || true");
+	r = ledger(w, &n);
+	assert_int_equal(n, 1);
+	free_ledger(r, n);
+	/* `mv`: the file it made is written, the one it took away removed */
+	sh(w->repo, GIT " add -A && " GIT " commit -qm more && mv src/kept.c src/moved.c");
+	bash(w, "post-tool-use", "mv src/kept.c src/moved.c");
+	r = ledger(w, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(r[1].nfiles, 2);
+	assert_string_equal(r[1].files[0].path, "src/moved.c");
+	assert_false(r[1].files[0].removed);
+	assert_int_equal(r[1].files[0].ranges.n, 1);
+	assert_string_equal(r[1].files[1].path, "src/kept.c");
+	assert_true(r[1].files[1].removed);
+	free_ledger(r, n);
+}
+
+/* An Edit of src/a.c whose Claude Code patch is `hunk_lines` (newStart 1), the file then holding `after`. */
+static void edited(world *w, const char *after, unsigned long new_lines, const char *hunk_lines)
+{
+	char *abs = in_repo(w, "src/a.c"), *f;
+
+	put(w, "src/a.c", after);
+	f = t_sprintf("\"tool_name\":\"Edit\",\"tool_input\":{\"file_path\":\"%s\",\"old_string\":\"x\","
+		      "\"new_string\":\"y\"},\"tool_response\":{\"structuredPatch\":[{\"oldStart\":1,\"oldLines\":3,"
+		      "\"newStart\":1,\"newLines\":%lu,\"lines\":[%s]}]}",
+		      abs, new_lines, hunk_lines);
+	expect_empty_answer(w, "post-tool-use", f);
+	free(f);
+	free(abs);
+}
+
+static void an_edit_that_rewrites_a_line_is_mixed_one_that_inserts_is_the_agents(void **state)
+{
+	world *w = *state;
+	roz_ledger_rec *r;
+	size_t n;
+
+	put(w, ".orchestration/CLAUDE.md", "- lessons\n");
+	/* a person's line "b" replaced */
+	edited(w, "a\nB\nc\n", 3, "\" a\",\"-b\",\"+B\",\" c\"");
+	/* a line inserted between two that stay */
+	edited(w, "a\nB\nnew\nc\n", 4, "\" a\",\" B\",\"+new\",\" c\"");
+	r = ledger(w, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(r[0].files[0].ranges.n, 1);
+	assert_int_equal(r[0].files[0].ranges.items[0].start_line, 2);
+	assert_int_equal(r[0].files[0].ranges.items[0].who, ROZ_LEDGER_WHO_MIXED);
+	assert_int_equal(r[1].files[0].ranges.n, 1);
+	assert_int_equal(r[1].files[0].ranges.items[0].start_line, 3);
+	assert_int_equal(r[1].files[0].ranges.items[0].who, ROZ_LEDGER_WHO_AI);
+	free_ledger(r, n);
+	{
+		char *p = in_repo(w, ROZ_LEDGER_FILE), *text = t_read_file(p, NULL);
+
+		/* as the file holds it: the rewritten range names its own contributor */
+		assert_non_null(strstr(text, "\"contributor\":{\"type\":\"mixed\"}}]"));
+		free(text);
+		free(p);
+	}
+}
+
+static void the_model_is_read_from_the_transcript_once(void **state)
+{
+	world *w = *state;
+	roz_ledger_rec *r;
+	roz_session *s = NULL;
+	size_t n;
+	char *tp = t_sprintf("%s/transcript.jsonl", w->home), *fields, *abs = in_repo(w, "src/m.c");
+	FILE *f;
+
+	put(w, ".orchestration/CLAUDE.md", "- lessons\n");
+	/* `claude -p`: no model at SessionStart or in the hook input; the transcript names it */
+	f = fopen(tp, "w");
+	assert_non_null(f);
+	fprintf(f, "{\"type\":\"assistant\",\"message\":{\"model\":\"claude-old-1\"}}\n");
+	for (int i = 0; i < 3000; i++) /* 300 KiB of the conversation after it: past the tail read */
+		fprintf(f, "{\"type\":\"user\",\"message\":{\"content\":\"%090d\"}}\n", i);
+	fprintf(f, "{\"type\":\"assistant\",\"message\":{\"model\":\"claude-opus-4-5-20251101\",\"content\":[]}}\n");
+	fprintf(f, "{\"type\":\"assistant\",\"message\":{\"model\":\"<synthetic>\"}}\n");
+	fprintf(f, "{\"type\":\"user\",\"message\":{\"content\":\"model assistant\"}}\n");
+	assert_int_equal(fclose(f), 0);
+	put(w, "src/m.c", "m\n");
+	fields = t_sprintf("\"transcript_path\":\"%s\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"%s\"},"
+			   "\"tool_response\":{\"type\":\"create\"}",
+			   tp, abs);
+	expect_empty_answer(w, "post-tool-use", fields);
+	/* remembered: a transcript that says otherwise later is not read again */
+	t_write_file(tp, "{\"type\":\"assistant\",\"message\":{\"model\":\"claude-other-9\"}}\n");
+	expect_empty_answer(w, "post-tool-use", fields);
+	r = ledger(w, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(r[0].model_id, "anthropic/claude-opus-4-5-20251101");
+	assert_string_equal(r[1].model_id, "anthropic/claude-opus-4-5-20251101");
+	free_ledger(r, n);
+	assert_int_equal(roz_store_get(w->mem, SID, &s), ROZ_OK);
+	assert_string_equal(s->gov.model, "claude-opus-4-5-20251101");
+	roz_session_free(s);
+	free(fields);
+	free(abs);
+	free(tp);
+}
+
+static void a_transcript_that_is_not_a_file_names_no_model(void **state)
+{
+	world *w = *state;
+	roz_ledger_rec *r;
+	size_t n;
+	char *fifo = t_sprintf("%s/fifo", w->home), *fields, *abs = in_repo(w, "src/m.c");
+
+	put(w, ".orchestration/CLAUDE.md", "- lessons\n");
+	assert_int_equal(mkfifo(fifo, 0600), 0); /* a FIFO with no writer: reading it must not wait */
+	put(w, "src/m.c", "m\n");
+	fields = t_sprintf("\"transcript_path\":\"%s\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"%s\"}",
+			   fifo, abs);
+	expect_empty_answer(w, "post-tool-use", fields);
+	r = ledger(w, &n);
+	assert_int_equal(n, 1);
+	assert_null(r[0].model_id);
+	free_ledger(r, n);
+	free(fields);
+	free(abs);
+	free(fifo);
+}
+
+static void a_submodules_file_is_recorded_in_the_submodules_ledger(void **state)
+{
+	world *w = *state;
+	roz_ledger_rec *r;
+	size_t n;
+	char *lib = t_sprintf("%s/lib-origin", w->home), *plain = t_sprintf("%s/plain-origin", w->home);
+	char *sub_root = in_repo(w, "lib"), *sub_ledger = in_repo(w, "lib/" ROZ_LEDGER_FILE), *head, *cmd;
+
+	put(w, ".orchestration/CLAUDE.md", "- lessons\n");
+	put(w, "README", "super\n");
+	real_git(w);
+	/* one submodule keeps a ledger of its own, the other does not */
+	cmd = t_sprintf("mkdir -p '%s/.orchestration' '%s' && echo keep > '%s/.orchestration/README' && echo p > '%s/p' && "
+			"cd '%s' && " GIT " init -q && " GIT " add -A && " GIT " commit -qm lib && cd '%s' && " GIT
+			" init -q && " GIT " add -A && " GIT " commit -qm plain",
+			lib, plain, lib, plain, lib, plain);
+	sh(w->home, cmd);
+	free(cmd);
+	cmd = t_sprintf(GIT " -c protocol.file.allow=always submodule add -q '%s' lib && " GIT
+			" -c protocol.file.allow=always submodule add -q '%s' plain",
+			lib, plain);
+	sh(w->repo, cmd);
+	free(cmd);
+	head = head_of(sub_root);
+	wrote(w, "lib/src/x.c", "x1\nx2\n");
+	wrote(w, "plain/y.c", "y\n");
+	wrote(w, "src/z.c", "z\n");
+	/* the superproject's ledger: the file of the submodule that keeps no ledger (the superproject governs it), and its own */
+	r = ledger(w, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(r[0].files[0].path, "plain/y.c");
+	assert_string_equal(r[1].files[0].path, "src/z.c");
+	free_ledger(r, n);
+	/* the submodule's: its file, relative to it, at its own revision */
+	{
+		char *text = t_read_file(sub_ledger, NULL), *nl;
+		roz_ledger_rec rec;
+
+		assert_non_null(text);
+		nl = strchr(text, '\n');
+		assert_non_null(nl);
+		assert_string_equal(nl + 1, ""); /* one record */
+		assert_int_equal(roz_ledger_line_parse(text, (size_t)(nl - text), &rec), ROZ_OK);
+		assert_int_equal(rec.nfiles, 1);
+		assert_string_equal(rec.files[0].path, "src/x.c");
+		assert_int_equal(rec.files[0].ranges.n, 1);
+		assert_int_equal(rec.files[0].ranges.items[0].end_line, 2);
+		assert_string_equal(rec.revision, head);
+		roz_ledger_rec_dispose(&rec);
+		free(text);
+	}
+	free(head);
+	free(sub_ledger);
+	free(sub_root);
+	free(plain);
+	free(lib);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +628,12 @@ int main(void)
 		T(bash_records_the_files_it_visibly_wrote),
 		T(a_torn_tail_is_left_behind_on_its_own_line),
 		T(a_ledger_that_cannot_be_written_costs_a_warning),
+		T(detection_records_a_removal_and_a_rename_as_what_they_are),
+		T(a_bash_removal_is_recorded_when_the_file_was_there),
+		T(an_edit_that_rewrites_a_line_is_mixed_one_that_inserts_is_the_agents),
+		T(the_model_is_read_from_the_transcript_once),
+		T(a_transcript_that_is_not_a_file_names_no_model),
+		T(a_submodules_file_is_recorded_in_the_submodules_ledger),
 #undef T
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
