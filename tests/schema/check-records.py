@@ -5,9 +5,11 @@ Usage: check-records.py ROZ SCHEMA_DIR
 
 Drives the roz binary through the hooks Claude Code would run in a governed
 git repository (a session with a model, an intent selected, then a Write
-that creates a file, a Write over it, an Edit, a MultiEdit, a Bash line
-with a visible target, and a script whose changes only detection sees) and
-validates every line of .orchestration/agent_trace.jsonl against:
+that creates a file, a Write over it, an Edit that rewrites a line (a
+"mixed" range), a MultiEdit, a Bash line with a visible target, a script
+whose changes only detection sees, one that removes a file and renames
+another), then a person's `roz ledger accept`, and validates every line of
+.orchestration/agent_trace.jsonl against:
 
   agent-trace-2754f07.json  the specification's schema at its current head;
                             every record must validate, formats included;
@@ -39,9 +41,9 @@ INTENTS = """active_intents:
 """
 
 
-def run(roz, env, args, payload=None):
+def run(roz, env, args, payload=None, cwd=None):
     p = subprocess.run([roz] + args, input=json.dumps(payload) if payload is not None else None,
-                       capture_output=True, text=True, env=env, timeout=60)
+                       capture_output=True, text=True, env=env, timeout=60, cwd=cwd)
     if p.returncode != 0:
         sys.exit(f"roz {' '.join(args)} exited {p.returncode}: {p.stderr}")
     return p.stdout
@@ -59,7 +61,8 @@ def main():
             f.write("[review]\nrequire_reviewer = false\n")
         with open(os.path.join(repo, ".orchestration", "active_intents.yaml"), "w") as f:
             f.write(INTENTS)
-        for name, text in (("a.ts", "one\ntwo\nthree\n"), ("c.ts", "c1\nc2\nc3\n"), ("m.ts", "m1\nm2\n")):
+        for name, text in (("a.ts", "one\ntwo\nthree\n"), ("c.ts", "c1\nc2\nc3\n"), ("m.ts", "m1\nm2\n"),
+                           ("old.ts", "o\n"), ("was.ts", "w1\nw2\n")):
             with open(os.path.join(repo, "src", name), "w") as f:
                 f.write(text)
         git = ["git", "-C", repo, "-c", "user.email=t@e", "-c", "user.name=t", "-c", "commit.gpgsign=false"]
@@ -90,12 +93,17 @@ def main():
         tool("Write", {"file_path": path("src/new.ts"), "content": "n1\nN2\n"},
              "printf 'n1\\nN2\\n' > src/new.ts", {"type": "update", "filePath": path("src/new.ts")})
         tool("Edit", {"file_path": path("src/a.ts"), "old_string": "two", "new_string": "TWO"},
-             "sed -i 's/^two$/TWO/' src/a.ts")
+             "sed -i 's/^two$/TWO/' src/a.ts",
+             {"filePath": path("src/a.ts"), "structuredPatch": [
+                 {"oldStart": 1, "oldLines": 3, "newStart": 1, "newLines": 3,
+                  "lines": [" one", "-two", "+TWO", " three"]}]})
         tool("MultiEdit", {"file_path": path("src/m.ts"), "edits": [{"old_string": "m1", "new_string": "M1"},
                                                                   {"old_string": "m2", "new_string": "M2"}]},
              "sed -i 's/^m/M/' src/m.ts")
         tool("Bash", {"command": "echo b > src/b.ts"}, "echo b > src/b.ts")
         tool("Bash", {"command": "python3 gen.py"}, "sed -i 's/^c2$/C2/' src/c.ts && printf 'd\\n' > src/d.ts")
+        tool("Bash", {"command": "python3 tidy.py"}, "rm src/old.ts && mv src/was.ts src/now.ts")
+        run(roz, env, ["ledger", "accept", "src/a.ts", "--by", "Ada <ada@example.org>"], cwd=repo)
 
         with open(os.path.join(schemas, "agent-trace-2754f07.json")) as f:
             head = json.load(f)
@@ -107,10 +115,11 @@ def main():
         errors = []
         with open(path(".orchestration/agent_trace.jsonl")) as f:
             lines = [l for l in f.read().split("\n") if l]
-        tools = []
+        tools, mixed = [], 0
         for n, line in enumerate(lines, 1):
             rec = json.loads(line)
-            tools.append(rec["metadata"]["roz"]["tool_name"])
+            meta = rec["metadata"]["roz"]
+            tools.append(meta["tool_name"])
             for e in v_head.iter_errors(rec):
                 errors.append(f"record {n}: current schema: {e.message} at {list(e.absolute_path)}")
             for e in v_first.iter_errors(rec):
@@ -128,15 +137,34 @@ def main():
                         if not parts.scheme or re.search(r"[\s<>\"{}|\\^`]", u):
                             errors.append(f"record {n}: {u!r} is not a URI")
             # what the records say, beside their shape: the conversation is the transcript, the model
-            # is named without the session's context-size tag
+            # is named without the session's context-size tag; a person's acceptance names neither
+            accept = meta.get("action") == "accept"
             for fl in rec["files"]:
                 c = fl["conversations"][0]
-                url = "file://" + urllib.parse.quote(transcript, safe="/")
+                url = None if accept else "file://" + urllib.parse.quote(transcript, safe="/")
+                model = None if accept else "anthropic/claude-opus-4-8"
                 if c.get("url") != url:
                     errors.append(f"record {n}: url {c.get('url')!r}, expected {url!r}")
-                if c["contributor"].get("model_id") != "anthropic/claude-opus-4-8":
+                if c["contributor"].get("model_id") != model:
                     errors.append(f"record {n}: model_id {c['contributor'].get('model_id')!r}")
-        want = ["Write", "Write", "Edit", "MultiEdit", "Bash", "Bash"]
+                if c["contributor"]["type"] != ("human" if accept else "ai"):
+                    errors.append(f"record {n}: contributor {c['contributor']!r}")
+                for r in c["ranges"]:
+                    if "contributor" in r:
+                        mixed += 1
+                        if r["contributor"] != {"type": "mixed", "model_id": "anthropic/claude-opus-4-8"}:
+                            errors.append(f"record {n}: range contributor {r['contributor']!r}")
+            if meta["tool_name"] == "Bash" and "removed" in meta:
+                if meta["removed"] != ["src/old.ts"] or meta.get("renamed") != [{"from": "src/was.ts",
+                                                                                "to": "src/now.ts"}]:
+                    errors.append(f"record {n}: removed {meta['removed']!r}, renamed {meta.get('renamed')!r}")
+            if accept and (meta.get("accepted_by") != "Ada <ada@example.org>" or meta.get("session_id") is not None):
+                errors.append(f"record {n}: acceptance {meta!r}")
+        if not mixed:
+            errors.append("no record holds the Edit's rewritten line as a mixed range")
+        if not any("removed" in json.loads(l)["metadata"]["roz"] for l in lines):
+            errors.append("no record holds the removal")
+        want = ["Write", "Write", "Edit", "MultiEdit", "Bash", "Bash", "Bash", "roz ledger accept"]
         if tools != want:
             errors.append(f"the ledger holds records of {tools}, expected {want}")
         if errors:
