@@ -167,10 +167,23 @@ static int place(const roz_gov_world *w, const char *abs, char **rel)
 	return rc == ROZ_ENOTFOUND ? ROZ_OK : rc;
 }
 
+/*
+ * A path with an `.orchestration` directory below the root's: a nested
+ * repository's (a submodule's) intents and ledger, which change only
+ * through roz as the root's do.
+ */
+static bool nested_orchestration(const char *rel, bool fold_case)
+{
+	for (const char *p = strchr(rel, '/'); p; p = strchr(p + 1, '/'))
+		if (roz_scope_is_orchestration(p + 1, fold_case))
+			return true;
+	return false;
+}
+
 static verdict judge_rel(const roz_gov_world *w, const roz_intent *it, const char *rel)
 {
 	/* protected whatever .intentignore says (`*.yaml` would otherwise open the intents file) */
-	if (roz_scope_is_orchestration(rel, w->fold_case))
+	if (roz_scope_is_orchestration(rel, w->fold_case) || nested_orchestration(rel, w->fold_case))
 		return V_ORCHESTRATION;
 	if (w->ignore && roz_ignore_match(w->ignore, rel, w->fold_case))
 		return V_IGNORED;
@@ -308,6 +321,33 @@ static bool free_outside(const roz_gov_world *w, const roz_gov_opts *o, const ch
 	       roz_path_under(abs + hl, "/.claude");
 }
 
+/*
+ * A target in another governed repository (another worktree of this one,
+ * a repository beside it, wherever it lies, a temporary directory
+ * included): its intents govern it, and this session's cannot. 1 when
+ * refused, ROZ_OK when the target is in none, ROZ_ENOMEM.
+ */
+static int elsewhere(const roz_hook_input *in, const roz_gov_world *w, const judged *j, roz_gov_result *out)
+{
+	roz_buf msg = ROZ_BUF_INIT, det = ROZ_BUF_INIT;
+	char *other = NULL;
+	int rc;
+
+	if ((rc = w->governed_elsewhere(w->ud, j->abs, w->root, &other)) < 0 || !other)
+		return rc;
+	roz_buf_addf(&msg, "%s is in another governed repository (%s): its own intents govern it, not this "
+			   "session's; change it from a session working in that repository.",
+		     j->abs, other);
+	roz_buf_adds(&det, "{\"path\":");
+	roz_json_add_string(&det, j->abs);
+	roz_buf_adds(&det, ",\"repository\":");
+	roz_json_add_string(&det, other);
+	roz_buf_addc(&det, '}');
+	roz_free(other);
+	rc = refuse_built(out, ROZ_OUTPUT_DENY, ROZ_DENIAL_OUTSIDE_REPOSITORY, in, &msg, &det);
+	return rc < 0 ? rc : 1;
+}
+
 static int judge_targets(const roz_hook_input *in, const roz_gov_world *w, const roz_gov_opts *o,
 			 const roz_intent *it, const char *cwd, const char *const *paths, size_t n,
 			 const roz_session_gov *g, roz_gov_result *out)
@@ -327,7 +367,12 @@ static int judge_targets(const roz_hook_input *in, const roz_gov_world *w, const
 		}
 		if (rc < 0)
 			break;
-		if (j.v == V_OUTSIDE_REPO && j.abs && !free_outside(w, o, j.abs)) {
+		if (j.v == V_OUTSIDE_REPO && j.abs && w->governed_elsewhere &&
+		    (rc = elsewhere(in, w, &j, out)) != ROZ_OK) {
+			/* another governed repository's file: refused, or out of memory */
+			if (rc > 0)
+				rc = ROZ_OK;
+		} else if (j.v == V_OUTSIDE_REPO && j.abs && !free_outside(w, o, j.abs)) {
 			roz_buf msg = ROZ_BUF_INIT;
 
 			roz_buf_addf(&msg, "%s is outside the repository and any temporary directory; no "

@@ -429,3 +429,47 @@ int roz_orchestration_hash_file(void *ud, const char *path, char out[65])
 	roz_digest_sha256_end(d, out);
 	return ROZ_OK;
 }
+
+int roz_orchestration_governed_elsewhere(void *ud, const char *abs, const char *root, char **other)
+{
+	char *dir;
+	size_t n;
+
+	(void)ud;
+	*other = NULL;
+	if (!abs || abs[0] != '/' || !(dir = roz_strdup(abs)))
+		return abs && abs[0] == '/' ? ROZ_ENOMEM : ROZ_OK;
+	n = strlen(dir);
+	for (;;) {
+		struct stat st;
+		char *p;
+
+		/* up one directory: dir[0..n) */
+		while (n > 1 && dir[n - 1] != '/')
+			n--;
+		n = n > 1 ? n - 1 : 1;
+		dir[n] = '\0';
+		if (!(p = roz_asprintf("%s/.git", n > 1 ? dir : "")))
+			break;
+		if (lstat(p, &st) == 0) {
+			roz_free(p);
+			if (!(p = roz_asprintf("%s/" ROZ_ORCH_INTENTS_FILE, n > 1 ? dir : "")))
+				break;
+			if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+				roz_free(p);
+				if (strcmp(dir, root) != 0)
+					*other = dir;
+				else
+					roz_free(dir);
+				return ROZ_OK;
+			}
+		}
+		roz_free(p);
+		if (n == 1) {
+			roz_free(dir);
+			return ROZ_OK;
+		}
+	}
+	roz_free(dir);
+	return ROZ_ENOMEM;
+}

@@ -254,6 +254,7 @@ void world_of_run(const gov_run *g, roz_gov_world *w)
 	w->ignore = g->orch.have_ignore ? &g->orch.ignore : NULL;
 	w->fold_case = g->orch.fold_case;
 	w->hash_file = roz_orchestration_hash_file;
+	w->governed_elsewhere = roz_orchestration_governed_elsewhere;
 	w->detects = g->detects;
 }
 

@@ -416,6 +416,56 @@ static void orchestration_is_written_through_roz_only(void **state)
 	expect_code(x, ROZ_OUTPUT_DENY, ROZ_DENIAL_ORCHESTRATION);
 }
 
+/* Another governed repository: a worktree of this one under /work/wt-b, and one in a temporary directory. */
+static int fake_elsewhere(void *ud, const char *abs, const char *root, char **other)
+{
+	static const char *const roots[] = {"/work/wt-b", "/tmp/other"};
+
+	(void)ud;
+	*other = NULL;
+	for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++)
+		if (roz_path_under(abs, roots[i]) && strcmp(root, roots[i]) != 0)
+			return (*other = roz_strdup(roots[i])) ? ROZ_OK : ROZ_ENOMEM;
+	return ROZ_OK;
+}
+
+static void another_governed_repository_is_refused_wherever_it_lies(void **state)
+{
+	world *x = *state;
+
+	x->w.governed_elsewhere = fake_elsewhere;
+	select_int1(x);
+	/* another worktree of this repository: its intents govern it, not this session's */
+	write_to(x, "/work/wt-b/src/auth/a.ts");
+	expect_code(x, ROZ_OUTPUT_DENY, ROZ_DENIAL_OUTSIDE_REPOSITORY);
+	assert_non_null(strstr(x->r.denial.message, "another governed repository (/work/wt-b)"));
+	bash(x, "echo hi > /work/wt-b/.orchestration/active_intents.yaml");
+	expect_code(x, ROZ_OUTPUT_DENY, ROZ_DENIAL_OUTSIDE_REPOSITORY);
+	/* a temporary directory is free, but not a governed repository in it */
+	write_to(x, "/tmp/other/src/x.c");
+	expect_code(x, ROZ_OUTPUT_DENY, ROZ_DENIAL_OUTSIDE_REPOSITORY);
+	assert_int_equal(write_to(x, "/tmp/scratch.txt"), ROZ_OUTPUT_ALLOW);
+	/* elsewhere outside any governed repository: asked, as before */
+	assert_int_equal(write_to(x, "/home/u/notes.txt"), ROZ_OUTPUT_ASK);
+	/* this repository's own files are judged by its intents */
+	assert_int_equal(write_to(x, "/repo/src/auth/a.ts"), ROZ_OUTPUT_ALLOW);
+}
+
+static void a_nested_repositorys_orchestration_is_protected_too(void **state)
+{
+	world *x = *state;
+
+	select_int1(x);
+	/* a submodule inside the scope: its files are the intent's, its .orchestration/ is not */
+	assert_int_equal(write_to(x, "/repo/src/auth/sub/x.ts"), ROZ_OUTPUT_ALLOW);
+	write_to(x, "/repo/src/auth/sub/.orchestration/agent_trace.jsonl");
+	expect_code(x, ROZ_OUTPUT_DENY, ROZ_DENIAL_ORCHESTRATION);
+	bash(x, "echo x > src/auth/sub/.orchestration/active_intents.yaml");
+	expect_code(x, ROZ_OUTPUT_DENY, ROZ_DENIAL_ORCHESTRATION);
+	/* a name that only starts like it is an ordinary directory */
+	assert_int_equal(write_to(x, "/repo/src/auth/.orchestrations/x.ts"), ROZ_OUTPUT_ALLOW);
+}
+
 static void bash_targets_are_judged_and_unknown_ones_asked(void **state)
 {
 	world *x = *state;
@@ -580,6 +630,8 @@ int main(void)
 		T(writes_outside_the_scope_are_refused_naming_path_and_scope),
 		T(path_tricks_are_judged_where_the_write_lands),
 		T(orchestration_is_written_through_roz_only),
+		T(another_governed_repository_is_refused_wherever_it_lies),
+		T(a_nested_repositorys_orchestration_is_protected_too),
 		T(bash_targets_are_judged_and_unknown_ones_asked),
 		T(a_file_changed_since_it_was_read_is_stale),
 		T(a_bash_write_over_a_changed_file_is_stale),

@@ -302,6 +302,50 @@ static void hashes_are_of_the_whole_content(void **state)
 	free(big);
 }
 
+/* Which governed repository a path outside this one lies in, as a worktree's, a submodule's or a neighbour's. */
+static void another_governed_repository_is_found_by_its_git_and_intents(void **state)
+{
+	const char *d = *state;
+	char *a = t_at(d, "a"), *b = t_at(d, "b"), *p, *other;
+
+	t_put(d, "a/.git/HEAD", "ref: refs/heads/main\n");
+	t_put(d, "a/.orchestration/active_intents.yaml", "active_intents: []\n");
+	/* a second worktree of a: .git is a file */
+	t_put(d, "b/.git", "gitdir: ../a/.git/worktrees/b\n");
+	t_put(d, "b/.orchestration/active_intents.yaml", "active_intents: []\n");
+	/* a repository with no intents inside b, and one beside them */
+	t_put(d, "b/plain/.git", "gitdir: x\n");
+	t_put(d, "c/.git/HEAD", "ref: refs/heads/main\n");
+
+	p = t_at(d, "b/src/new/file.c"); /* not there yet */
+	assert_int_equal(roz_orchestration_governed_elsewhere(NULL, p, a, &other), ROZ_OK);
+	assert_non_null(other);
+	assert_string_equal(other, b);
+	free(other);
+	/* seen from b itself: its own, so none */
+	assert_int_equal(roz_orchestration_governed_elsewhere(NULL, p, b, &other), ROZ_OK);
+	assert_null(other);
+	free(p);
+	/* in b's ungoverned nested repository: b governs it, as "Which repository" says */
+	p = t_at(d, "b/plain/x.c");
+	assert_int_equal(roz_orchestration_governed_elsewhere(NULL, p, a, &other), ROZ_OK);
+	assert_non_null(other);
+	assert_string_equal(other, b);
+	free(other);
+	free(p);
+	/* a repository without intents, or none at all: not governed elsewhere */
+	p = t_at(d, "c/x.c");
+	assert_int_equal(roz_orchestration_governed_elsewhere(NULL, p, a, &other), ROZ_OK);
+	assert_null(other);
+	free(p);
+	assert_int_equal(roz_orchestration_governed_elsewhere(NULL, "/", a, &other), ROZ_OK);
+	assert_null(other);
+	assert_int_equal(roz_orchestration_governed_elsewhere(NULL, "relative/x", a, &other), ROZ_OK);
+	assert_null(other);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +358,7 @@ int main(void)
 		T(only_the_newest_lessons_of_a_huge_file_are_read),
 		T(parsed_intents_are_kept_until_the_file_changes),
 		T(hashes_are_of_the_whole_content),
+		T(another_governed_repository_is_found_by_its_git_and_intents),
 #undef T
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -76,6 +76,12 @@ typedef struct roz_gov_world {
 	bool fold_case;                /* the file system ignores case */
 	roz_path_fs paths;             /* home, and where links lead */
 	roz_gov_hash_fn hash_file;
+	/*
+	 * Whether `abs`, outside the root, lies in another governed repository
+	 * (another worktree of this one, a repository beside it): ROZ_OK with
+	 * *other its root (allocated) or NULL; ROZ_ENOMEM. NULL: never.
+	 */
+	int (*governed_elsewhere)(void *ud, const char *abs, const char *root, char **other);
 	void *ud;
 	bool detects;                  /* detection judges what the call changes (roz/detect.h) */
 } roz_gov_world;

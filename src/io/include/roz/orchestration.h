@@ -89,6 +89,19 @@ void roz_orchestration_dispose(roz_orchestration *o);
  */
 int roz_orchestration_hash_file(void *ud, const char *path, char out[65]) ROZ_WARN_UNUSED;
 
+/*
+ * Whether `abs` (absolute, normalized) lies in a governed repository other
+ * than the one at `root`: from the directory above it up, the first
+ * directory holding `.git` (a directory, or the file of a worktree or a
+ * submodule) that declares intents (.orchestration/active_intents.yaml, a
+ * regular file), as "Which repository" in docs/governance.md finds one.
+ * ROZ_OK with *other that root (allocated) or NULL when there is none or
+ * it is `root`; ROZ_ENOMEM. A few lstat(2)s, no file read. `ud` is unused;
+ * the signature is governance's callback.
+ */
+int roz_orchestration_governed_elsewhere(void *ud, const char *abs, const char *root,
+					 char **other) ROZ_WARN_UNUSED;
+
 #ifdef __cplusplus
 }
 #endif
