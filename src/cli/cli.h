@@ -37,12 +37,6 @@ int cmd_intent_violations(int argc, char **argv, bool accept);
 int cmd_lesson(int argc, char **argv);
 
 /*
- * The ledger of the repository at `root` (roz/ledger.h), whole: ROZ_OK with
- * *text (caller frees) and *len, ROZ_ENOTFOUND when there is none yet, or
- * another error with the reason in roz_error_last(). In cmd_ledger.c.
- */
-int cli_read_ledger(const char *root, char **text, size_t *len);
-/*
  * roz_verify_read_fn over the repository at `ud` (its root): a file the
  * ledger names, read whole; a path that is absolute or leaves the root is
  * not read (ROZ_EINVALID). In cmd_ledger.c.

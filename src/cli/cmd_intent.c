@@ -26,6 +26,7 @@
 #include "roz/file.h"
 #include "roz/intent_map.h"
 #include "roz/json.h"
+#include "roz/lines.h"
 #include "roz/orchestration.h"
 #include "roz/verify.h"
 
@@ -267,25 +268,97 @@ out:
 	return rc;
 }
 
-static int map(const roz_orchestration *o, bool to_stdout)
+/* roz_verify_record_fn: each record of the ledger into the map as it goes by. */
+static int map_record(void *ud, const roz_ledger_rec *rec, size_t line)
 {
-	roz_intent_map_records recs;
-	roz_verify_report report;
-	roz_buf b = ROZ_BUF_INIT;
-	char *ledger = NULL, *dir = NULL, *path = NULL;
-	size_t len = 0;
-	int rc = ROZ_EXIT_FAILURE, r;
+	(void)line;
+	return roz_intent_map_add_record(ud, rec);
+}
 
-	memset(&recs, 0, sizeof(recs));
+/* roz_verify_item_fn: what verify found, counted in the map. */
+static int map_item(void *ud, const roz_verify_item *it)
+{
+	return roz_intent_map_add_item(ud, it->intent_id, it->path, it->state);
+}
+
+static int ledger_at(void *ud, uint64_t offset, size_t len, const char **line)
+{
+	return roz_lines_at(ud, offset, len, line);
+}
+
+/*
+ * The map of the ledger at `root`, checked by verify, into `b`: the ledger
+ * streams through one verify run a line at a time, and the map keeps only
+ * its rows. *records and *bad say how many records and other lines it held.
+ */
+static int map_build(const roz_orchestration *o, roz_buf *b, size_t *records, size_t *bad)
+{
+	char *path = roz_asprintf("%s/%s", strcmp(o->root, "/") ? o->root : "", ROZ_LEDGER_FILE);
+	roz_intent_map *m = NULL;
+	roz_verify *v = NULL;
+	roz_lines *l = NULL;
+	roz_verify_report report;
+	roz_verify_opts vo;
+	int rc;
+
 	memset(&report, 0, sizeof(report));
-	if ((r = cli_read_ledger(o->root, &ledger, &len)) < 0 && r != ROZ_ENOTFOUND) {
-		cli_error("intent: %s", roz_error_last());
+	memset(&vo, 0, sizeof(vo));
+	*records = *bad = 0;
+	if (!path || (rc = roz_intent_map_new(&m)) != ROZ_OK) {
+		rc = ROZ_ENOMEM;
 		goto out;
 	}
-	if (roz_intent_map_records_parse(ledger ? ledger : "", len, &recs) < 0 ||
-	    roz_verify_run(ledger ? ledger : "", len, NULL, cli_ledger_read_source, o->root, &report) < 0 ||
-	    roz_intent_map_render(&o->intents, recs.items, recs.n, recs.bad, &report, &b) < 0) {
-		cli_error("intent: out of memory");
+	rc = roz_lines_open(path, ROZ_LEDGER_MAX_LINE, &l);
+	if (rc == ROZ_ENOTFOUND) {
+		/* nothing recorded yet: every intent, no rows */
+		rc = roz_intent_map_write(m, &o->intents, 0, 0, true, b);
+		goto out;
+	}
+	if (rc != ROZ_OK)
+		goto out;
+	vo.read = cli_ledger_read_source;
+	vo.read_ud = o->root;
+	vo.at = ledger_at;
+	vo.at_ud = l;
+	vo.on_record = map_record;
+	vo.record_ud = m;
+	if ((rc = roz_verify_begin(&vo, &v)) != ROZ_OK)
+		goto out;
+	for (;;) {
+		const char *line;
+		size_t len;
+		uint64_t off;
+		bool ended;
+
+		if ((rc = roz_lines_next(l, &line, &len, &off, &ended)) == ROZ_ENOTFOUND)
+			break;
+		if (rc != ROZ_OK || (rc = roz_verify_feed(v, line, len, off, ended)) != ROZ_OK)
+			goto out;
+	}
+	if ((rc = roz_verify_settle(v, &report)) != ROZ_OK ||
+	    (rc = roz_verify_each(v, ROZ_VERIFY_EACH_ALL, map_item, m)) != ROZ_OK)
+		goto out;
+	*records = report.records;
+	*bad = report.nbad;
+	rc = roz_intent_map_write(m, &o->intents, report.records, report.nbad, true, b);
+out:
+	roz_verify_report_dispose(&report);
+	roz_verify_free(v);
+	roz_lines_close(l);
+	roz_intent_map_free(m);
+	roz_free(path);
+	return rc;
+}
+
+static int map(const roz_orchestration *o, bool to_stdout)
+{
+	roz_buf b = ROZ_BUF_INIT;
+	char *dir = NULL, *path = NULL;
+	size_t records, bad;
+	int rc = ROZ_EXIT_FAILURE;
+
+	if (map_build(o, &b, &records, &bad) != ROZ_OK) {
+		cli_error("intent: %s", *roz_error_last() ? roz_error_last() : "out of memory");
 		goto out;
 	}
 	if (to_stdout) {
@@ -303,16 +376,13 @@ static int map(const roz_orchestration *o, bool to_stdout)
 		goto out;
 	}
 	printf("Wrote %s: %zu intent%s, %zu record%s", path, o->intents.n, o->intents.n == 1 ? "" : "s",
-	       recs.n, recs.n == 1 ? "" : "s");
-	if (recs.bad)
-		printf(", %zu unreadable line%s skipped", recs.bad, recs.bad == 1 ? "" : "s");
+	       records, records == 1 ? "" : "s");
+	if (bad)
+		printf(", %zu unreadable line%s skipped", bad, bad == 1 ? "" : "s");
 	printf(".\n");
 	rc = ROZ_EXIT_OK;
 out:
 	roz_buf_dispose(&b);
-	roz_intent_map_records_dispose(&recs);
-	roz_verify_report_dispose(&report);
-	roz_free(ledger);
 	roz_free(dir);
 	roz_free(path);
 	return rc;

@@ -3,10 +3,11 @@
  * per intent, the files it changed, the lines, when, and whether they
  * still verify (roz/intent_map.h).
  *
- * The ledger may hold 100,000 records, so records are not matched against
- * each intent in turn: every (record, file) pair is sorted once by intent
- * and path, and each section is a run of that array, found by binary
- * search. Verify items are sorted the same way.
+ * The ledger may hold a million records, so they are not kept: each
+ * (intent, file) pair is one row, found by hashing, that keeps its ranges
+ * (merged whenever they pile up), its latest time and its verify counts.
+ * Writing sorts the rows once by intent and path; each section is a run of
+ * them, found by binary search.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -101,15 +102,242 @@ static void md_text(roz_buf *b, const char *s)
 	}
 }
 
-/* ---- grouping --------------------------------------------------------- */
+/* ---- rows ------------------------------------------------------------- */
 
-/* One file of one record. */
-typedef struct entry {
-	const char *intent; /* NULL: none selected */
+/* The states the Verifies column counts, in its order; retired ranges are not counted. */
+static const struct {
+	roz_verify_state s;
+	char name[13];
+} shown[] = {{ROZ_VERIFY_INTACT, "intact"},
+	     {ROZ_VERIFY_MOVED, "moved"},
+	     {ROZ_VERIFY_EDITED, "edited"},
+	     {ROZ_VERIFY_MISSING, "missing"},
+	     {ROZ_VERIFY_UNVERIFIABLE, "unverifiable"}};
+#define NSHOWN (sizeof(shown) / sizeof(shown[0]))
+
+typedef struct span {
+	unsigned long start, end;
+} span;
+
+/* One intent and one path: a row of the map. */
+typedef struct row {
+	size_t intent;       /* offset of the intent in the arena, or NO_INTENT */
+	size_t path;         /* offset of the path */
+	size_t key;          /* offset of the key (intent and path together) */
+	span *spans;
+	size_t n, cap, merged; /* spans[0, merged) are sorted and apart */
+	roz_time last;
+	bool has_last;
+	bool named;          /* a record named it (a row is shown only then) */
+	size_t counts[NSHOWN];
+} row;
+
+#define NO_INTENT ((size_t)-1)
+
+struct roz_intent_map {
+	char *arena;
+	size_t len, cap;
+	row *rows;
+	size_t n, caprows;
+	size_t *slots;       /* row + 1, 0 empty */
+	size_t nslots;
+	roz_buf key;         /* scratch */
+};
+
+int roz_intent_map_new(roz_intent_map **out)
+{
+	*out = roz_calloc(1, sizeof(**out));
+	return *out ? ROZ_OK : ROZ_ENOMEM;
+}
+
+void roz_intent_map_free(roz_intent_map *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->n; i++)
+		roz_free(m->rows[i].spans);
+	roz_free(m->rows);
+	roz_free(m->slots);
+	roz_free(m->arena);
+	roz_buf_dispose(&m->key);
+	roz_free(m);
+}
+
+static uint64_t hash_key(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+/* The key of a row: "-" for no intent, else "+" and the id; a NUL; the path. */
+static int make_key(roz_intent_map *m, const char *intent, const char *path)
+{
+	roz_buf_reset(&m->key);
+	roz_buf_addc(&m->key, intent ? '+' : '-');
+	if (intent)
+		roz_buf_adds(&m->key, intent);
+	roz_buf_addc(&m->key, '\0');
+	roz_buf_adds(&m->key, path);
+	return roz_buf_failed(&m->key);
+}
+
+static size_t arena_add(roz_intent_map *m, const char *s, size_t n, int *rc)
+{
+	size_t at = m->len;
+
+	if (roz_alloc_array_reserve((void **)&m->arena, &m->cap, 1, m->len + n + 1) != ROZ_OK) {
+		*rc = ROZ_ENOMEM;
+		return 0;
+	}
+	memcpy(m->arena + at, s, n);
+	m->arena[at + n] = '\0';
+	m->len += n + 1;
+	return at;
+}
+
+static int slots_grow(roz_intent_map *m)
+{
+	size_t cap = m->nslots ? m->nslots * 2 : 64, *slots = roz_calloc(cap, sizeof(*slots));
+
+	if (!slots)
+		return ROZ_ENOMEM;
+	for (size_t i = 0; i < m->n; i++) {
+		const row *r = &m->rows[i];
+		size_t klen = r->path - r->key + strlen(m->arena + r->path);
+		size_t j = (size_t)hash_key(m->arena + r->key, klen) & (cap - 1);
+
+		while (slots[j])
+			j = (j + 1) & (cap - 1);
+		slots[j] = i + 1;
+	}
+	roz_free(m->slots);
+	m->slots = slots;
+	m->nslots = cap;
+	return ROZ_OK;
+}
+
+/* The row of intent and path, made when new. */
+static int row_of(roz_intent_map *m, const char *intent, const char *path, row **out)
+{
+	size_t j, klen, plen = strlen(path);
+	int rc = ROZ_OK;
+	row *r;
+
+	if (make_key(m, intent, path) != ROZ_OK ||
+	    ((m->n + 1) * 2 > m->nslots && slots_grow(m) != ROZ_OK))
+		return ROZ_ENOMEM;
+	klen = m->key.len;
+	j = (size_t)hash_key(m->key.ptr, klen) & (m->nslots - 1);
+	for (; m->slots[j]; j = (j + 1) & (m->nslots - 1)) {
+		r = &m->rows[m->slots[j] - 1];
+		if (r->path - r->key + strlen(m->arena + r->path) == klen &&
+		    memcmp(m->arena + r->key, m->key.ptr, klen) == 0) {
+			*out = r;
+			return ROZ_OK;
+		}
+	}
+	if (roz_alloc_array_reserve((void **)&m->rows, &m->caprows, sizeof(*m->rows), m->n + 1) != ROZ_OK)
+		return ROZ_ENOMEM;
+	r = &m->rows[m->n];
+	memset(r, 0, sizeof(*r));
+	/* the key holds both strings: the intent after its mark, the path after the NUL */
+	r->key = arena_add(m, m->key.ptr, klen, &rc);
+	if (rc != ROZ_OK)
+		return rc;
+	r->intent = intent ? r->key + 1 : NO_INTENT;
+	r->path = r->key + klen - plen;
+	m->slots[j] = ++m->n;
+	*out = r;
+	return ROZ_OK;
+}
+
+static int span_cmp(const void *a, const void *b)
+{
+	const span *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->end > y->end) - (x->end < y->end);
+}
+
+/* Sort the row's spans and join those that overlap or touch: one stretch of the agent's lines. */
+static void spans_merge(row *r)
+{
+	size_t merged = 0;
+
+	if (!r->n)
+		return;
+	qsort(r->spans, r->n, sizeof(*r->spans), span_cmp);
+	for (size_t i = 1; i < r->n; i++) {
+		span *last = &r->spans[merged];
+
+		if (r->spans[i].start <= last->end + 1) {
+			if (r->spans[i].end > last->end)
+				last->end = r->spans[i].end;
+		} else {
+			r->spans[++merged] = r->spans[i];
+		}
+	}
+	r->n = r->merged = merged + 1;
+}
+
+int roz_intent_map_add_record(roz_intent_map *m, const roz_ledger_rec *rec)
+{
+	for (size_t i = 0; i < rec->nfiles; i++) {
+		const roz_ledger_rfile *f = &rec->files[i];
+		row *r;
+
+		if (row_of(m, rec->intent_id, f->path ? f->path : "", &r) != ROZ_OK)
+			return ROZ_ENOMEM;
+		r->named = true;
+		if (rec->has_timestamp && (!r->has_last || roz_time_after(rec->timestamp, r->last))) {
+			r->last = rec->timestamp;
+			r->has_last = true;
+		}
+		for (size_t k = 0; k < f->ranges.n; k++) {
+			/* merged when they pile up, so a row holds about what its file's stretches are */
+			if (r->n == r->cap && r->n >= 2 * r->merged + 64)
+				spans_merge(r);
+			if (roz_alloc_array_reserve((void **)&r->spans, &r->cap, sizeof(*r->spans), r->n + 1) != ROZ_OK)
+				return ROZ_ENOMEM;
+			r->spans[r->n++] = (span){f->ranges.items[k].start_line, f->ranges.items[k].end_line};
+		}
+	}
+	return ROZ_OK;
+}
+
+int roz_intent_map_add_item(roz_intent_map *m, const char *intent_id, const char *path, roz_verify_state state)
+{
+	row *r;
+
+	if (row_of(m, intent_id, path ? path : "", &r) != ROZ_OK)
+		return ROZ_ENOMEM;
+	for (size_t k = 0; k < NSHOWN; k++)
+		if (shown[k].s == state)
+			r->counts[k]++;
+	return ROZ_OK;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* A named row, with its strings, as the map lists it. */
+typedef struct line {
+	const char *intent; /* NULL: none */
 	const char *path;
-	const roz_ledger_rec *rec;
-	const roz_ledger_rfile *file;
-} entry;
+	const row *r;
+} line;
+
+typedef struct writer {
+	roz_buf *out;
+	line *rows;   /* by intent (none last), then path */
+	size_t n;
+	bool verified;
+} writer;
 
 /* By intent (none last), then path. */
 static int key_cmp(const char *ia, const char *pa, const char *ib, const char *pb)
@@ -123,34 +351,11 @@ static int key_cmp(const char *ia, const char *pa, const char *ib, const char *p
 	return strcmp(pa, pb);
 }
 
-static int entry_cmp(const void *a, const void *b)
+static int line_cmp(const void *a, const void *b)
 {
-	const entry *x = a, *y = b;
+	const line *x = a, *y = b;
 
 	return key_cmp(x->intent, x->path, y->intent, y->path);
-}
-
-static int item_cmp(const void *a, const void *b)
-{
-	const roz_verify_item *x = *(const roz_verify_item *const *)a, *y = *(const roz_verify_item *const *)b;
-
-	return key_cmp(x->intent_id, x->path ? x->path : "", y->intent_id, y->path ? y->path : "");
-}
-
-/* First entry of intent `id` (NULL: none) at or after any path; n when there is none. */
-static size_t first_of(const entry *e, size_t n, const char *id)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (key_cmp(e[mid].intent, e[mid].path, id, "") < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && (!e[lo].intent == !id) && (!id || strcmp(e[lo].intent, id) == 0) ? lo : n;
 }
 
 static bool same_intent(const char *a, const char *b)
@@ -158,197 +363,126 @@ static bool same_intent(const char *a, const char *b)
 	return !a == !b && (!a || strcmp(a, b) == 0);
 }
 
-static int range_cmp(const void *a, const void *b)
+/* First row of intent `id` (NULL: none); n when there is none. */
+static size_t first_of(const writer *w, const char *id)
 {
-	const roz_ledger_range *x = a, *y = b;
-
-	if (x->start_line != y->start_line)
-		return x->start_line < y->start_line ? -1 : 1;
-	return (x->end_line > y->end_line) - (x->end_line < y->end_line);
-}
-
-/* ---- one section ------------------------------------------------------ */
-
-typedef struct render {
-	roz_buf *out;
-	const roz_verify_item **items; /* sorted by item_cmp */
-	size_t nitems;
-	bool verify;
-	roz_ledger_range *scratch;
-	size_t cap;
-} render;
-
-/* The ranges cell of entries [a, b) (one intent, one path). */
-static int ranges_cell(render *r, const entry *e, size_t a, size_t b)
-{
-	size_t n = 0, shown = 0, merged = 0;
-
-	for (size_t i = a; i < b; i++)
-		n += e[i].file->ranges.n;
-	if (!n) {
-		roz_buf_adds(r->out, "-");
-		return ROZ_OK;
-	}
-	if (roz_alloc_array_reserve((void **)&r->scratch, &r->cap, sizeof(*r->scratch), n) < 0)
-		return ROZ_ENOMEM;
-	n = 0;
-	for (size_t i = a; i < b; i++)
-		for (size_t k = 0; k < e[i].file->ranges.n; k++)
-			r->scratch[n++] = e[i].file->ranges.items[k];
-	qsort(r->scratch, n, sizeof(*r->scratch), range_cmp);
-	/* overlapping and touching ranges are one stretch of the agent's lines */
-	for (size_t i = 1; i < n; i++) {
-		roz_ledger_range *last = &r->scratch[merged];
-
-		if (r->scratch[i].start_line <= last->end_line + 1) {
-			if (r->scratch[i].end_line > last->end_line)
-				last->end_line = r->scratch[i].end_line;
-		} else {
-			r->scratch[++merged] = r->scratch[i];
-		}
-	}
-	n = merged + 1;
-	for (size_t i = 0; i < n && shown < ROZ_INTENT_MAP_RANGES_MAX; i++, shown++) {
-		const roz_ledger_range *g = &r->scratch[i];
-
-		if (i)
-			roz_buf_adds(r->out, ", ");
-		if (g->start_line == g->end_line)
-			roz_buf_addf(r->out, "%lu", g->start_line);
-		else
-			roz_buf_addf(r->out, "%lu-%lu", g->start_line, g->end_line);
-	}
-	if (n > shown)
-		roz_buf_addf(r->out, ", ... and %zu more", n - shown);
-	return ROZ_OK;
-}
-
-/* The Verifies cell for one intent and path. */
-static void verifies_cell(render *r, const char *intent, const char *path)
-{
-	static const struct {
-		roz_verify_state s;
-		const char *name;
-	} shown[] = {{ROZ_VERIFY_INTACT, "intact"},
-		     {ROZ_VERIFY_MOVED, "moved"},
-		     {ROZ_VERIFY_CHANGED, "changed"},
-		     {ROZ_VERIFY_MISSING, "missing"}};
-	size_t count[sizeof(shown) / sizeof(shown[0])] = {0}, lo = 0, hi = r->nitems, any = 0;
+	size_t lo = 0, hi = w->n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const roz_verify_item *it = r->items[mid];
 
-		if (key_cmp(it->intent_id, it->path ? it->path : "", intent, path) < 0)
+		if (key_cmp(w->rows[mid].intent, w->rows[mid].path, id, "") < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < r->nitems; lo++) {
-		const roz_verify_item *it = r->items[lo];
-
-		if (key_cmp(it->intent_id, it->path ? it->path : "", intent, path) != 0)
-			break;
-		for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++)
-			if (it->state == shown[k].s)
-				count[k]++;
-	}
-	for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++)
-		if (count[k])
-			roz_buf_addf(r->out, "%s%zu %s", any++ ? ", " : "", count[k], shown[k].name);
-	if (!any)
-		roz_buf_adds(r->out, "-");
+	return lo < w->n && same_intent(w->rows[lo].intent, id) ? lo : w->n;
 }
 
-/* The table of entries [a, b), all of one intent; a note when there are none. */
-static int table(render *r, const entry *e, size_t a, size_t b)
-{
-	char ts[ROZ_TIME_BUFSZ];
-
-	if (a == b) {
-		roz_buf_adds(r->out, "\nNo recorded changes.\n");
-		return ROZ_OK;
-	}
-	roz_buf_adds(r->out, r->verify ? "\n| File | Ranges | Last Modified | Verifies |\n"
-					 "|------|--------|---------------|----------|\n"
-				       : "\n| File | Ranges | Last Modified |\n"
-					 "|------|--------|---------------|\n");
-	while (a < b) {
-		size_t end = a + 1;
-		const roz_time *last = NULL;
-
-		while (end < b && strcmp(e[end].path, e[a].path) == 0)
-			end++;
-		for (size_t i = a; i < end; i++)
-			if (e[i].rec->has_timestamp && (!last || roz_time_after(e[i].rec->timestamp, *last)))
-				last = &e[i].rec->timestamp;
-		roz_buf_adds(r->out, "| ");
-		md_text(r->out, e[a].path);
-		roz_buf_adds(r->out, " | ");
-		if (ranges_cell(r, e, a, end) < 0)
-			return ROZ_ENOMEM;
-		roz_buf_addf(r->out, " | %s |", last ? roz_time_format_sec(*last, ts) : "-");
-		if (r->verify) {
-			roz_buf_addc(r->out, ' ');
-			verifies_cell(r, e[a].intent, e[a].path);
-			roz_buf_adds(r->out, " |");
-		}
-		roz_buf_addc(r->out, '\n');
-		a = end;
-	}
-	return ROZ_OK;
-}
-
-/* Entries [a, b) of intent `id` end where the intent changes. */
-static size_t run_end(const entry *e, size_t n, size_t a)
+/* Rows [a, b) of one intent end where the intent changes. */
+static size_t run_end(const writer *w, size_t a)
 {
 	size_t b = a;
 
-	while (b < n && same_intent(e[b].intent, e[a].intent))
+	while (b < w->n && same_intent(w->rows[b].intent, w->rows[a].intent))
 		b++;
 	return b;
 }
 
-int roz_intent_map_render(const roz_intents *intents, const roz_ledger_rec *recs, size_t nrecs, size_t bad,
-			  const roz_verify_report *verify, roz_buf *out)
+static void ranges_cell(roz_buf *out, const row *r)
 {
-	render r = {.out = out, .verify = verify != NULL};
-	entry *e = NULL;
-	size_t n = 0, total = 0;
+	size_t shown_n = 0;
+
+	if (!r->n) {
+		roz_buf_adds(out, "-");
+		return;
+	}
+	for (size_t i = 0; i < r->n && shown_n < ROZ_INTENT_MAP_RANGES_MAX; i++, shown_n++) {
+		const span *g = &r->spans[i];
+
+		if (i)
+			roz_buf_adds(out, ", ");
+		if (g->start == g->end)
+			roz_buf_addf(out, "%lu", g->start);
+		else
+			roz_buf_addf(out, "%lu-%lu", g->start, g->end);
+	}
+	if (r->n > shown_n)
+		roz_buf_addf(out, ", ... and %zu more", r->n - shown_n);
+}
+
+static void verifies_cell(roz_buf *out, const row *r)
+{
+	size_t any = 0;
+
+	for (size_t k = 0; k < NSHOWN; k++)
+		if (r->counts[k])
+			roz_buf_addf(out, "%s%zu %s", any++ ? ", " : "", r->counts[k], shown[k].name);
+	if (!any)
+		roz_buf_adds(out, "-");
+}
+
+/* The table of rows [a, b), all of one intent; a note when there are none. */
+static void table(writer *w, size_t a, size_t b)
+{
+	char ts[ROZ_TIME_BUFSZ];
+
+	if (a == b) {
+		roz_buf_adds(w->out, "\nNo recorded changes.\n");
+		return;
+	}
+	roz_buf_adds(w->out, w->verified ? "\n| File | Ranges | Last Modified | Verifies |\n"
+					   "|------|--------|---------------|----------|\n"
+					 : "\n| File | Ranges | Last Modified |\n"
+					   "|------|--------|---------------|\n");
+	for (; a < b; a++) {
+		const row *r = w->rows[a].r;
+
+		roz_buf_adds(w->out, "| ");
+		md_text(w->out, w->rows[a].path);
+		roz_buf_adds(w->out, " | ");
+		ranges_cell(w->out, r);
+		roz_buf_addf(w->out, " | %s |", r->has_last ? roz_time_format_sec(r->last, ts) : "-");
+		if (w->verified) {
+			roz_buf_addc(w->out, ' ');
+			verifies_cell(w->out, r);
+			roz_buf_adds(w->out, " |");
+		}
+		roz_buf_addc(w->out, '\n');
+	}
+}
+
+int roz_intent_map_write(roz_intent_map *m, const roz_intents *intents, size_t records, size_t bad,
+			 bool verified, roz_buf *out)
+{
+	writer w = {.out = out, .verified = verified};
 	int rc = ROZ_ENOMEM;
 
-	for (size_t i = 0; i < nrecs; i++)
-		total += recs[i].nfiles;
-	if (total && !(e = roz_calloc(total, sizeof(*e))))
+	if (m->n && !(w.rows = roz_calloc(m->n, sizeof(*w.rows))))
 		goto out;
-	for (size_t i = 0; i < nrecs; i++)
-		for (size_t k = 0; k < recs[i].nfiles; k++)
-			e[n++] = (entry){recs[i].intent_id, recs[i].files[k].path ? recs[i].files[k].path : "",
-					 &recs[i], &recs[i].files[k]};
-	if (n)
-		qsort(e, n, sizeof(*e), entry_cmp);
-	if (verify && verify->n) {
-		if (!(r.items = roz_calloc(verify->n, sizeof(*r.items))))
-			goto out;
-		for (size_t i = 0; i < verify->n; i++)
-			r.items[i] = &verify->items[i];
-		r.nitems = verify->n;
-		qsort(r.items, r.nitems, sizeof(*r.items), item_cmp);
-	}
+	for (size_t i = 0; i < m->n; i++)
+		if (m->rows[i].named) {
+			row *r = &m->rows[i];
+
+			spans_merge(r);
+			w.rows[w.n++] = (line){r->intent == NO_INTENT ? NULL : m->arena + r->intent, m->arena + r->path, r};
+		}
+	if (w.n)
+		qsort(w.rows, w.n, sizeof(*w.rows), line_cmp);
 
 	roz_buf_addf(out, "# Intent Map\n\nWritten by `roz intent map` from %s: %zu record%s", ROZ_LEDGER_FILE,
-		     nrecs, nrecs == 1 ? "" : "s");
+		     records, records == 1 ? "" : "s");
 	if (bad)
 		roz_buf_addf(out, " and %zu unreadable line%s, skipped", bad, bad == 1 ? "" : "s");
 	roz_buf_adds(out, ". Ranges are the lines the agent's writes put in each file");
-	if (verify)
+	if (verified)
 		roz_buf_adds(out, "; Verifies is what `roz ledger verify` finds in them now");
 	roz_buf_adds(out, ".\n");
 
 	/* the declared intents, in the file's order */
 	for (size_t i = 0; intents && i < intents->n; i++) {
 		const roz_intent *it = &intents->items[i];
-		size_t a = first_of(e, n, it->id);
+		size_t a = first_of(&w, it->id);
 
 		roz_buf_adds(out, "\n## ");
 		md_text(out, it->id);
@@ -363,36 +497,52 @@ int roz_intent_map_render(const roz_intents *intents, const roz_ledger_rec *recs
 		if (!it->nscope)
 			roz_buf_adds(out, "(none)");
 		roz_buf_addc(out, '\n');
-		if (table(&r, e, a, a < n ? run_end(e, n, a) : n) < 0)
-			goto out;
+		table(&w, a, a < w.n ? run_end(&w, a) : w.n);
 	}
 	/* intents the ledger names but the file no longer declares, by id */
-	for (size_t a = 0; a < n && e[a].intent;) {
-		size_t b = run_end(e, n, a);
+	for (size_t a = 0; a < w.n && w.rows[a].intent;) {
+		size_t b = run_end(&w, a);
 
-		if (!intents || !roz_intents_find(intents, e[a].intent)) {
+		if (!intents || !roz_intents_find(intents, w.rows[a].intent)) {
 			roz_buf_adds(out, "\n## ");
-			md_text(out, e[a].intent);
+			md_text(out, w.rows[a].intent);
 			roz_buf_adds(out, ": (not in active_intents.yaml)\n\n**Status:** unknown  \n**Scope:** unknown\n");
-			if (table(&r, e, a, b) < 0)
-				goto out;
+			table(&w, a, b);
 		}
 		a = b;
 	}
 	/* writes made with no intent selected */
 	{
-		size_t a = first_of(e, n, NULL);
+		size_t a = first_of(&w, NULL);
 
-		if (a < n) {
+		if (a < w.n) {
 			roz_buf_adds(out, "\n## No intent\n\nWrites made while no intent was selected.\n");
-			if (table(&r, e, a, n) < 0)
-				goto out;
+			table(&w, a, w.n);
 		}
 	}
 	rc = roz_buf_failed(out) ? ROZ_ENOMEM : ROZ_OK;
 out:
-	roz_free(e);
-	roz_free(r.items);
-	roz_free(r.scratch);
+	roz_free(w.rows);
+	return rc;
+}
+
+int roz_intent_map_render(const roz_intents *intents, const roz_ledger_rec *recs, size_t nrecs, size_t bad,
+			  const roz_verify_report *verify, roz_buf *out)
+{
+	roz_intent_map *m;
+	int rc;
+
+	if (roz_intent_map_new(&m) != ROZ_OK)
+		return ROZ_ENOMEM;
+	for (size_t i = 0; i < nrecs; i++)
+		if ((rc = roz_intent_map_add_record(m, &recs[i])) != ROZ_OK)
+			goto out;
+	for (size_t i = 0; verify && i < verify->n; i++)
+		if ((rc = roz_intent_map_add_item(m, verify->items[i].intent_id, verify->items[i].path,
+						  verify->items[i].state)) != ROZ_OK)
+			goto out;
+	rc = roz_intent_map_write(m, intents, nrecs, bad, verify != NULL, out);
+out:
+	roz_intent_map_free(m);
 	return rc;
 }

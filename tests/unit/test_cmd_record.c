@@ -225,7 +225,7 @@ static void intent_map_writes_the_file_and_verifies(void **state)
 	assert_int_equal(r.status, 0);
 	t_run_dispose(&r);
 	s = get(&f, ".orchestration/intent_map.md");
-	assert_non_null(strstr(s, "| src/a.c | 1-2 | 2026-02-18T12:00:00Z | 1 changed |\n"));
+	assert_non_null(strstr(s, "| src/a.c | 1-2 | 2026-02-18T12:00:00Z | 1 edited |\n"));
 	free(s);
 	/* no temporary file is left beside it */
 	{

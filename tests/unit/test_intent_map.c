@@ -138,7 +138,7 @@ static void verify_counts_per_file_under_its_intent(void **state)
 	items[2] = (roz_verify_item){.intent_id = "INT-001", .path = "src/auth/z.ts", .state = ROZ_VERIFY_INTACT};
 	items[3] = (roz_verify_item){.intent_id = "INT-001", .path = "src/auth/z.ts", .state = ROZ_VERIFY_SUPERSEDED};
 	/* the same file under no intent counts there, not here */
-	items[4] = (roz_verify_item){.intent_id = NULL, .path = "src/auth/z.ts", .state = ROZ_VERIFY_CHANGED};
+	items[4] = (roz_verify_item){.intent_id = NULL, .path = "src/auth/z.ts", .state = ROZ_VERIFY_EDITED};
 	items[5] = (roz_verify_item){.intent_id = "INT-000", .path = "src/old.c", .state = ROZ_VERIFY_MISSING};
 	v.items = items;
 	v.n = v.cap = 6;

@@ -21,15 +21,21 @@
  * that the file no longer declares (by id), then "No intent" for records
  * made with none selected. Files are sorted by path (bytes). Ranges are the
  * lines the records attribute to the file under that intent, merged. The
- * Verifies column is there only when a verify report is given: per file,
- * how many of its ranges under that intent are intact, moved, changed or
- * missing now (superseded ones are not counted). Text from the intents
- * file and the ledger is Markdown-escaped and made one line, so a name or
- * a path cannot break the table or the headings. The same input always
- * gives the same bytes: the map holds no time of its own.
+ * Verifies column is there only when verification is given: per file,
+ * how many of its ranges under that intent are intact, moved, edited,
+ * missing or unverifiable now (those a later record retired: superseded,
+ * removed, accepted, are not counted). Text from the intents file and the
+ * ledger is Markdown-escaped and made one line, so a name or a path cannot
+ * break the table or the headings. The same input always gives the same
+ * bytes: the map holds no time of its own.
+ *
+ * The map is built as the ledger goes by (roz_intent_map_add_record, then
+ * roz_intent_map_add_item for what verify found): per intent and file it
+ * keeps the merged ranges, the latest time and the counts, never the
+ * records, so a ledger of a million records costs what its files do.
  *
  * Ownership: roz_intent_map_records owns its records; release with
- * roz_intent_map_records_dispose().
+ * roz_intent_map_records_dispose(). roz_intent_map_free() releases a map.
  */
 #ifndef ROZ_INTENT_MAP_H
 #define ROZ_INTENT_MAP_H
@@ -62,11 +68,36 @@ typedef struct roz_intent_map_records {
 int roz_intent_map_records_parse(const char *ledger, size_t len, roz_intent_map_records *out) ROZ_WARN_UNUSED;
 void roz_intent_map_records_dispose(roz_intent_map_records *r);
 
+typedef struct roz_intent_map roz_intent_map;
+
+/* An empty map. ROZ_OK or ROZ_ENOMEM (*out NULL). */
+int roz_intent_map_new(roz_intent_map **out) ROZ_WARN_UNUSED;
+
+/* One record of the ledger, in any order. ROZ_OK or ROZ_ENOMEM. */
+int roz_intent_map_add_record(roz_intent_map *m, const roz_ledger_rec *rec) ROZ_WARN_UNUSED;
+
 /*
- * Append the map of `recs` under `intents` to `out`; `verify` (the report
- * of roz_verify_run over the same ledger) may be NULL, and `bad` is the
- * number of ledger lines skipped, said in the map's preamble. ROZ_OK or
- * ROZ_ENOMEM.
+ * What verify found for one range of `path` under `intent_id` (NULL: none).
+ * Counted in the row of that intent and path, if a record gave it one.
+ * ROZ_OK or ROZ_ENOMEM.
+ */
+int roz_intent_map_add_item(roz_intent_map *m, const char *intent_id, const char *path,
+			    roz_verify_state state) ROZ_WARN_UNUSED;
+
+/*
+ * Append the map under `intents` (may be NULL) to `out`: `records` and
+ * `bad` (ledger lines skipped) are said in its preamble, and `verified`
+ * adds the Verifies column. ROZ_OK or ROZ_ENOMEM.
+ */
+int roz_intent_map_write(roz_intent_map *m, const roz_intents *intents, size_t records, size_t bad,
+			 bool verified, roz_buf *out) ROZ_WARN_UNUSED;
+void roz_intent_map_free(roz_intent_map *m);
+
+/*
+ * The map of records held in memory: roz_intent_map_add_record for each
+ * of `recs`, roz_intent_map_add_item for each item of `verify` (the report
+ * of roz_verify_run over the same ledger; may be NULL: no Verifies), then
+ * roz_intent_map_write. ROZ_OK or ROZ_ENOMEM.
  */
 int roz_intent_map_render(const roz_intents *intents, const roz_ledger_rec *recs, size_t nrecs, size_t bad,
 			  const roz_verify_report *verify, roz_buf *out) ROZ_WARN_UNUSED;
