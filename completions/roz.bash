@@ -188,7 +188,11 @@ _roz()
             ((npos == 0)) && _roz_session_ids "$cur"
             ;;
         ledger)
-            ((npos == 0)) && mapfile -t COMPREPLY < <(compgen -W "verify" -- "$cur")
+            if ((npos == 0)); then
+                mapfile -t COMPREPLY < <(compgen -W "verify blame accept compact" -- "$cur")
+            else
+                mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            fi
             ;;
         lesson)
             ((npos == 0)) && mapfile -t COMPREPLY < <(compgen -W "add" -- "$cur")

@@ -43,7 +43,11 @@ extern char **environ;
 static void help(void)
 {
 	printf("usage: roz ledger verify [--format human|json|github] [--json] [--all] [--strict]\n"
-	       "                         [--since REV]\n\n"
+	       "                         [--since REV]\n"
+	       "       roz ledger blame FILE [--json]\n"
+	       "       roz ledger accept PATH... [--by NAME]\n"
+	       "       roz ledger compact [--dry-run]\n\n"
+	       "blame, accept and compact say more with --help after them.\n\n"
 	       "Check the ledger of the repository you are in (.orchestration/agent_trace.jsonl\n"
 	       "at its root: the git top level, else the current directory) against the code\n"
 	       "as it is now. Each range a record attributes is:\n\n"
@@ -1065,18 +1069,19 @@ int cmd_ledger(int argc, char **argv)
 {
 	opts o = {FMT_HUMAN, false, false, NULL};
 
+	/* each verb answers its own --help */
+	if (argc >= 2 && strcmp(argv[1], "accept") == 0)
+		return cmd_ledger_accept(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "blame") == 0)
+		return cmd_ledger_blame(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "compact") == 0)
+		return cmd_ledger_compact(argc - 1, argv + 1);
 	if (cli_wants_help(argc, argv)) {
 		help();
 		return cli_finish_stdout(ROZ_EXIT_OK);
 	}
 	if (argc < 2)
-		return cli_usage_error("ledger", "say what to do: verify");
-	if (strcmp(argv[1], "accept") == 0)
-		return cmd_ledger_accept(argc - 1, argv + 1);
-	if (strcmp(argv[1], "blame") == 0)
-		return cmd_ledger_blame(argc - 1, argv + 1);
-	if (strcmp(argv[1], "compact") == 0)
-		return cmd_ledger_compact(argc - 1, argv + 1);
+		return cli_usage_error("ledger", "say what to do: verify, blame, accept or compact");
 	if (strcmp(argv[1], "verify") != 0)
 		return cli_usage_error("ledger", "unknown action '%s' (verify, accept, blame, compact)", argv[1]);
 	for (int i = 2; i < argc; i++) {
