@@ -632,7 +632,8 @@ static int follow_renames(roz_verify *v, scratch *c)
 	}
 	for (size_t g = 0; g < c->ngone && rc == ROZ_OK; g++) {
 		uint32_t f = c->gone[g], at, k;
-		const uint32_t *ents = c->bucket + c->first[f];
+		/* no bucket when no file has a range: nothing to point into */
+		const uint32_t *ents = c->bucket ? c->bucket + c->first[f] : NULL;
 		size_t n = c->first[f + 1] - c->first[f];
 		char *text = NULL;
 		size_t len = 0;
@@ -694,7 +695,8 @@ static int settle(roz_verify *v, scratch *c, roz_verify_report *out)
 	for (size_t i = 0; i < v->nents; i++)
 		c->bucket[c->first[v->ents[i].file + 1]++] = (uint32_t)i;
 	for (uint32_t f = 0; f < nfiles; f++) {
-		const uint32_t *ents = c->bucket + c->first[f];
+		/* no bucket when no file has a range: nothing to point into */
+		const uint32_t *ents = c->bucket ? c->bucket + c->first[f] : NULL;
 		size_t n = c->first[f + 1] - c->first[f];
 
 		if ((rc = sweep_file(v, c, ents, n)) != ROZ_OK || (rc = check_file(v, c, f, ents, n)) != ROZ_OK)
