@@ -14,6 +14,7 @@
  * the records left is what it reported of them before.
  */
 #include "roz/compact.h"
+#include "roz/digest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -150,17 +151,6 @@ void roz_compact_free(roz_compact *c)
 	roz_free(c);
 }
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
 static int ptab_grow(roz_compact *c)
 {
 	size_t cap = c->ptab_cap ? c->ptab_cap * 2 : 64, *tab;
@@ -170,7 +160,7 @@ static int ptab_grow(roz_compact *c)
 	for (size_t i = 0; i < cap; i++)
 		tab[i] = NONE;
 	for (size_t i = 0; i < c->npaths; i++) {
-		size_t j = (size_t)hash_str(c->paths[i]) & (cap - 1);
+		size_t j = (size_t)roz_hash_fnv1a(c->paths[i], strlen(c->paths[i])) & (cap - 1);
 
 		while (tab[j] != NONE)
 			j = (j + 1) & (cap - 1);
@@ -188,7 +178,8 @@ static int path_index(roz_compact *c, const char *path, size_t *out)
 
 	if ((c->npaths + 1) * 2 > c->ptab_cap && ptab_grow(c) != ROZ_OK)
 		return ROZ_ENOMEM;
-	for (j = (size_t)hash_str(path) & (c->ptab_cap - 1); c->ptab[j] != NONE; j = (j + 1) & (c->ptab_cap - 1))
+	for (j = (size_t)roz_hash_fnv1a(path, strlen(path)) & (c->ptab_cap - 1); c->ptab[j] != NONE;
+	     j = (j + 1) & (c->ptab_cap - 1))
 		if (strcmp(c->paths[c->ptab[j]], path) == 0) {
 			*out = c->ptab[j];
 			return ROZ_OK;
@@ -423,7 +414,8 @@ int roz_compact_plan(roz_compact *c, const roz_compact_line **lines, size_t *n, 
 	/* edges lead forward in the order: one walk in that order closes the set */
 	for (size_t i = 0; i < c->nedges; i++)
 		c->edges[i].from = p.pos[c->edges[i].from];
-	qsort(c->edges, c->nedges, sizeof *c->edges, by_from);
+	if (c->nedges) /* no edge: no array to sort, and qsort wants one */
+		qsort(c->edges, c->nedges, sizeof *c->edges, by_from);
 	for (size_t k = 0, e = 0; k < c->nrecs; k++) {
 		for (; e < c->nedges && c->edges[e].from < k; e++)
 			;

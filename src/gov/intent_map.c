@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "roz/intent_map.h"
+#include "roz/digest.h"
 #include "roz/utf8.h"
 
 /* ---- reading the ledger ---------------------------------------------- */
@@ -163,17 +164,6 @@ void roz_intent_map_free(roz_intent_map *m)
 	roz_free(m);
 }
 
-static uint64_t hash_key(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
 /* The key of a row: "-" for no intent, else "+" and the id; a NUL; the path. */
 static int make_key(roz_intent_map *m, const char *intent, const char *path)
 {
@@ -209,7 +199,7 @@ static int slots_grow(roz_intent_map *m)
 	for (size_t i = 0; i < m->n; i++) {
 		const row *r = &m->rows[i];
 		size_t klen = r->path - r->key + strlen(m->arena + r->path);
-		size_t j = (size_t)hash_key(m->arena + r->key, klen) & (cap - 1);
+		size_t j = (size_t)roz_hash_fnv1a(m->arena + r->key, klen) & (cap - 1);
 
 		while (slots[j])
 			j = (j + 1) & (cap - 1);
@@ -232,7 +222,7 @@ static int row_of(roz_intent_map *m, const char *intent, const char *path, row *
 	    ((m->n + 1) * 2 > m->nslots && slots_grow(m) != ROZ_OK))
 		return ROZ_ENOMEM;
 	klen = m->key.len;
-	j = (size_t)hash_key(m->key.ptr, klen) & (m->nslots - 1);
+	j = (size_t)roz_hash_fnv1a(m->key.ptr, klen) & (m->nslots - 1);
 	for (; m->slots[j]; j = (j + 1) & (m->nslots - 1)) {
 		r = &m->rows[m->slots[j] - 1];
 		if (r->path - r->key + strlen(m->arena + r->path) == klen &&

@@ -14,6 +14,7 @@
  * the new text is taken as added.
  */
 #include "roz/linediff.h"
+#include "roz/digest.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -23,17 +24,6 @@ typedef struct line {
 	size_t len; /* without its "\n" */
 	uint64_t h;
 } line;
-
-static uint64_t fnv1a(const char *p, size_t len)
-{
-	uint64_t h = UINT64_C(1469598103934665603);
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)p[i];
-		h *= UINT64_C(1099511628211);
-	}
-	return h;
-}
 
 static int split(const char *text, size_t len, line **out, size_t *n)
 {
@@ -60,7 +50,7 @@ static int split(const char *text, size_t len, line **out, size_t *n)
 
 		(*out)[k].p = p;
 		(*out)[k].len = l;
-		(*out)[k].h = fnv1a(p, l);
+		(*out)[k].h = roz_hash_fnv1a(p, l);
 		k++;
 		if (!nl)
 			break;

@@ -81,3 +81,15 @@ void roz_digest_sha256_abort(roz_digest_sha256 *d)
 {
 	roz_free(d);
 }
+
+uint64_t roz_hash_fnv1a(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = UINT64_C(1469598103934665603);
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= UINT64_C(1099511628211);
+	}
+	return h;
+}

@@ -23,6 +23,12 @@ void roz_digest_sha256_hex(const void *data, size_t len, char out[ROZ_SHA256_HEX
 int roz_digest_hex_digit(int c);
 
 /*
+ * FNV-1a, 64 bits, of n bytes: a fast hash for tables in memory (interned
+ * paths, lines compared), never for anything stored or trusted.
+ */
+uint64_t roz_hash_fnv1a(const void *p, size_t n);
+
+/*
  * The same over text that arrives in pieces (a file read in blocks):
  * begin (NULL when out of memory), update as often as needed, then end,
  * which writes the hex digest and frees the state. roz_digest_sha256_abort
