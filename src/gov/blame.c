@@ -174,8 +174,9 @@ static int judge(bctx *b)
 			look[nlook++] = c;
 		}
 	}
-	/* one length at a time, each window of that length hashed once */
-	qsort(look, nlook, sizeof *look, by_length);
+	/* one length at a time, each window of that length hashed once (qsort wants an array, even of none) */
+	if (nlook)
+		qsort(look, nlook, sizeof *look, by_length);
 	for (size_t i = 0; i < nlook;) {
 		unsigned long k = look[i]->rg->end_line - look[i]->rg->start_line + 1;
 		size_t j = i, left;
@@ -249,7 +250,8 @@ int roz_blame_run(const char *path, const roz_ledger_rec *recs, size_t nrecs, co
 			goto out;
 	if (judge(&b) != ROZ_OK)
 		goto out;
-	qsort(b.c, b.n, sizeof *b.c, by_seq);
+	if (b.n)
+		qsort(b.c, b.n, sizeof *b.c, by_seq);
 	if (b.nlines && !(lines = roz_calloc(b.nlines, sizeof *lines)))
 		goto out;
 	for (unsigned long l = 0; l < b.nlines; l++)
