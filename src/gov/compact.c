@@ -379,8 +379,10 @@ int roz_compact_plan(roz_compact *c, const roz_compact_line **lines, size_t *n, 
 	*n = c->nlines;
 	*moved = c->moved;
 	/* decided once: asking again gives the same answer */
-	if (c->planned || !c->nrecs)
+	if (c->planned || !c->nrecs) {
+		c->planned = true;
 		return ROZ_OK;
+	}
 	if (!(order = roz_calloc(c->nrecs, sizeof *order)) || !(p.pos = roz_calloc(c->nrecs, sizeof *p.pos)) ||
 	    !(stays = roz_calloc(c->nrecs, sizeof *stays)) ||
 	    (c->npaths && !(p.st = roz_calloc(c->npaths, sizeof *p.st))))
