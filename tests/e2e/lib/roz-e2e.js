@@ -255,6 +255,25 @@ function mainSessionId(run) {
   return init.session_id;
 }
 
+// The model a ledger record of session `sid` names: the one SessionStart named
+// (without the context-size tag "[1m]"), else the one the session's transcript
+// names in its assistant entries (`claude -p` names none to the hooks), as
+// provider/model; undefined when neither says.
+function recordModel(run, sid) {
+  const start = hookCalls(run, 'session-start').find((h) => h.input && h.input.session_id === sid);
+  let named = start && start.input.model;
+  if (!named && start && start.input.transcript_path && fs.existsSync(start.input.transcript_path)) {
+    for (const line of fs.readFileSync(start.input.transcript_path, 'utf8').split('\n')) {
+      let e;
+      try { e = JSON.parse(line); } catch (_) { continue; }
+      const m = e && e.type === 'assistant' && e.message && e.message.model;
+      if (m && m !== '<synthetic>') named = m;
+    }
+  }
+  const bare = named && named.replace(/\[[^\]]*\]$/, '');
+  return bare ? (bare.includes('/') ? bare : `anthropic/${bare}`) : undefined;
+}
+
 // Every `claude -p` run ended with a successful result event.
 function expectRunsSucceeded(run, nRuns = 1) {
   if (run.streams.length !== nRuns) fail(`expected ${nRuns} claude run(s), found ${run.streams.length}`);
@@ -499,6 +518,7 @@ module.exports = {
   fail,
   note,
   mainSessionId,
+  recordModel,
   expectRunsSucceeded,
   requests,
   reviewerRequests,

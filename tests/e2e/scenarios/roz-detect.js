@@ -126,7 +126,9 @@ module.exports = {
     const sha = (text) => `sha256:${crypto.createHash('sha256').update(text).digest('hex')}`;
     const want = {
       'src/auth/gen.ts': [{ start_line: 1, end_line: 2, content_hash: sha(GEN.trimEnd()) }],
-      'src/auth/session.ts': [{ start_line: 2, end_line: 2, content_hash: sha('export const b = 20;') }],
+      // a committed line the script rewrote in place: mixed, with the model that rewrote it
+      'src/auth/session.ts': [{ start_line: 2, end_line: 2, content_hash: sha('export const b = 20;'),
+        contributor: { type: 'mixed', model_id: t.recordModel(run, sid) } }],
     };
     for (const [p, w] of Object.entries(want)) {
       const got = rangesOf(p);

@@ -8,14 +8,16 @@
 //
 //   1. Bash `roz intent select INT-001`
 //   2. Write src/a.ts (10 lines)                 -> record 1: lines 1-10
-//   3. Edit src/a.ts, lines 5-6 replaced         -> record 2: lines 5-6, where new_string landed
+//   3. Edit src/a.ts, lines 5-6 replaced         -> record 2: lines 5-6, where new_string landed,
+//                                                   mixed (lines that were there, rewritten)
 //   4. Write src/b.ts (8 lines)                  -> record 3: lines 1-8
-//   5. Bash `roz ledger verify --json`           -> exit 0: the Edit's and b.ts's ranges intact,
+//   5. Bash `roz ledger verify --json --all`     -> exit 0: the Edit's and b.ts's ranges intact,
 //                                                   the Write of a.ts superseded by the Edit
 //   6. a parallel writer cuts the Edit's two lines and pastes them at the
 //      end of a.ts; `roz ledger verify --json`   -> exit 0: that range moved to lines 9-10
-//   7. a parallel writer changes line 2 of b.ts; `roz ledger verify --json`
-//                                                -> exit 1: b.ts's range changed
+//   7. a parallel writer changes line 2 of b.ts; `roz ledger verify --json
+//      --all --strict`                          -> exit 1: b.ts's range edited (by a person),
+//                                                   which fails the run under --strict only
 //   8. the stop is blocked for review; the roz:roz reviewer reads
 //      `roz context` (the intent and the session's recorded changes) and
 //      records ISSUES with a --message        -> one dated line under [INT-001] in
@@ -29,7 +31,7 @@
 //
 // The moved block is the Edit's range: a Write's range is its whole file,
 // so reordering lines inside src/b.ts leaves no window of the file with the
-// recorded hash, and verify rightly calls that range changed.
+// recorded hash, and verify rightly calls that range edited.
 //
 // The parallel writer is the fake model's own process (reply() runs after
 // Claude Code has sent the previous tool's result, so after its PostToolUse
@@ -59,7 +61,8 @@ const EDIT_LINES = ['export const a5 = 50;', 'export const a6 = 60;'];
 const B_LINES = Array.from({ length: 8 }, (_, i) => `export function b${i + 1}() { return ${i + 1}; }`);
 const B_CHANGED = 'export function b2() { return 22; }';
 const UNIQUE = 'LESSON-5c1e: b.ts was changed outside the session; its ledger range no longer verifies';
-const VERIFY = 'roz ledger verify --json';
+const VERIFY = 'roz ledger verify --json --all';
+const VERIFY_STRICT = 'roz ledger verify --json --all --strict';
 
 const text = (lines) => `${lines.join('\n')}\n`;
 const sha = (lines) => `sha256:${crypto.createHash('sha256').update(lines.join('\n')).digest('hex')}`;
@@ -92,7 +95,7 @@ const STEPS = [
     name: 'verify changed',
     call: () => {
       parallelWrite(B, B_LINES, [B_LINES[0], B_CHANGED, ...B_LINES.slice(2)]);
-      return t.bash(VERIFY, 'Check the ledger after b.ts changed');
+      return t.bash(VERIFY_STRICT, 'Check the ledger strictly after b.ts changed');
     },
   },
 ];
@@ -158,7 +161,7 @@ function expectRecord(rec, i, { sid, transcript, revision, model, tool, file, ra
   const url = transcript ? fileUrl(transcript) : `urn:claude-code:session:${sid}`;
   if (c.url !== url) t.fail(`${at}: conversation url ${JSON.stringify(c.url)}, expected ${JSON.stringify(url)}`);
   if (!c.contributor || c.contributor.type !== 'ai') t.fail(`${at}: contributor ${JSON.stringify(c.contributor)}, expected type ai`);
-  // model_id: what SessionStart named (interactive mode only; -p sends none)
+  // model_id: what SessionStart named, else what the transcript names
   if (c.contributor.model_id !== model) t.fail(`${at}: model_id ${JSON.stringify(c.contributor.model_id)}, expected ${JSON.stringify(model)}`);
   const rel = (c.related || []).filter((r) => r.type === 'specification' && r.url === 'urn:roz:intent:INT-001');
   if (rel.length !== 1) t.fail(`${at}: related ${JSON.stringify(c.related)} does not name INT-001 as the specification`);
@@ -203,11 +206,12 @@ module.exports = {
     const sid = t.mainSessionId(run);
     const revision = t.git(work, 'rev-parse', 'HEAD').trim();
     const start = t.hookCalls(run, 'session-start').find((h) => h.input && h.input.session_id === sid);
-    const named = start && start.input.model;
     const transcript = start && start.input.transcript_path;
-    // the context-size tag of an interactive session ("[1m]") is not part of the model's name
-    const bare = named && named.replace(/\[[^\]]*\]$/, '');
-    const model = bare ? (bare.includes('/') ? bare : `anthropic/${bare}`) : undefined;
+    // SessionStart's model without its context-size tag, else the transcript's (-p names none to the hooks)
+    const model = t.recordModel(run, sid);
+    if (!model) t.fail('neither SessionStart nor the transcript names the model');
+    // the Edit rewrote lines that were there: its range is mixed, with the model that rewrote them
+    const mixed = { type: 'mixed', model_id: model };
 
     const calls = t.callsOf(run).filter((c) => c.name !== 'Agent');
     if (calls.length !== STEPS.length) t.fail(`the main agent made ${calls.length} tool calls besides Agent, expected ${STEPS.length} (${calls.map((c) => c.name).join(', ')})`);
@@ -228,7 +232,7 @@ module.exports = {
       try { return JSON.parse(l); } catch (e) { return t.fail(`ledger line ${i + 1} is not JSON (${e.message}): ${l.slice(0, 200)}`); }
     });
     expectRecord(recs[0], 0, { sid, transcript, revision, model, tool: 'Write', file: A, ranges: [{ start_line: 1, end_line: 10, content_hash: sha(A_LINES) }] });
-    expectRecord(recs[1], 1, { sid, transcript, revision, model, tool: 'Edit', file: A, ranges: [{ start_line: 5, end_line: 6, content_hash: sha(EDIT_LINES) }] });
+    expectRecord(recs[1], 1, { sid, transcript, revision, model, tool: 'Edit', file: A, ranges: [{ start_line: 5, end_line: 6, content_hash: sha(EDIT_LINES), contributor: mixed }] });
     expectRecord(recs[2], 2, { sid, transcript, revision, model, tool: 'Write', file: B, ranges: [{ start_line: 1, end_line: 8, content_hash: sha(B_LINES) }] });
     if (new Set(recs.map((r) => r.id)).size !== 3) t.fail('two ledger records share an id');
     // one record per write, appended by the write's own PostToolUse
@@ -243,21 +247,22 @@ module.exports = {
     expectVerify(run, 0, 'verify after the writes', {
       rc: 0,
       items: [`superseded ${A} 1-10`, `intact ${A} 5-6`, `intact ${B} 1-8`],
-      counts: { records: 3, ranges: 3, intact: 2, superseded: 1, moved: 0, changed: 0, missing: 0, bad_lines: 0, passed: true },
+      counts: { records: 3, ranges: 3, intact: 2, superseded: 1, moved: 0, edited: 0, missing: 0, bad_lines: 0, passed: true },
     });
     expectVerify(run, 1, 'verify after the block moved', {
       rc: 0,
       items: [`superseded ${A} 1-10`, `moved ${A} 5-6 -> ${A} 9-10`, `intact ${B} 1-8`],
-      counts: { intact: 1, moved: 1, superseded: 1, changed: 0, missing: 0, passed: true },
+      counts: { intact: 1, moved: 1, superseded: 1, edited: 0, missing: 0, passed: true },
     });
-    expectVerify(run, 2, 'verify after b.ts changed', {
+    // a person's edit is reported; under --strict it fails the run
+    expectVerify(run, 2, 'verify --strict after b.ts changed', {
       rc: 1,
-      items: [`superseded ${A} 1-10`, `moved ${A} 5-6 -> ${A} 9-10`, `changed ${B} 1-8`],
-      counts: { intact: 0, moved: 1, changed: 1, superseded: 1, missing: 0, passed: false },
+      items: [`superseded ${A} 1-10`, `moved ${A} 5-6 -> ${A} 9-10`, `edited ${B} 1-8`],
+      counts: { intact: 0, moved: 1, edited: 1, superseded: 1, missing: 0, strict: true, passed: false },
     });
     // what the agent saw: a success, a success, a failed command
     if (at('verify intact').result.isError || at('verify moved').result.isError) t.fail('a passing roz ledger verify reached the agent as a failed command');
-    if (!at('verify changed').result.isError) t.fail('roz ledger verify with a changed range reached the agent as a success');
+    if (!at('verify changed').result.isError) t.fail('roz ledger verify --strict with an edited range reached the agent as a success');
     // no verify run is a write: the ledger did not grow
     for (const name of ['verify intact', 'verify moved', 'verify changed']) {
       const pre = t.hookCalls(run, 'pre-tool-use').filter((h) => h.input && h.input.tool_use_id === at(name).id).map(t.answerOf);
