@@ -258,7 +258,33 @@ static bool same_stat(const struct stat *a, const struct stat *b)
  * Which lines of a target are the call's: as its tool input says, the whole
  * file, those that differ from what it held before, or not known.
  */
-enum lines { LINES_OF_CALL, LINES_WHOLE, LINES_CHANGED, LINES_UNKNOWN };
+enum lines { LINES_OF_CALL, LINES_WHOLE, LINES_CHANGED, LINES_SINCE_INDEX, LINES_UNKNOWN };
+
+/*
+ * What git's index holds of `rel` (relative to `root`), for a Bash target
+ * when no snapshot says what the file held before the line: *before set
+ * (caller frees) when git has it, NULL when it does not (a new file, no
+ * git). ROZ_OK or ROZ_ENOMEM.
+ */
+static int index_content(const char *root, const char *rel, char **before, size_t *blen)
+{
+	char *spec = roz_asprintf(":%s", rel);
+	const char *args[] = {"cat-file", "blob", spec};
+	int rc;
+
+	*before = NULL;
+	*blen = 0;
+	if (!spec)
+		return ROZ_ENOMEM;
+	rc = roz_git_output(root, args, 3, NULL, 0, RECORD_MAX_FILE, before, blen);
+	roz_free(spec);
+	if (rc != ROZ_OK) {
+		roz_free(*before);
+		*before = NULL;
+		*blen = 0;
+	}
+	return rc == ROZ_ENOMEM ? rc : ROZ_OK;
+}
 
 /* A new target for `rel` (taken) in `repo`; NULL when it is already one (rel freed). */
 static target *new_target(recording *r, char *rel, size_t repo)
@@ -321,6 +347,15 @@ static int add_target(recording *r, const char *path, enum lines which, const ch
 	}
 	if (rc != ROZ_OK) {
 		rc = ROZ_OK; /* too large or unreadable: the file is recorded, without ranges */
+	} else if (which == LINES_SINCE_INDEX) {
+		/* an append to a file git has: the lines that differ from git's copy, not the whole file */
+		char *idx = NULL;
+		size_t ilen = 0;
+
+		if ((rc = index_content(repo_of(r, repo)->root, x->rel, &idx, &ilen)) == ROZ_OK)
+			rc = idx ? roz_ledger_ranges_of_change(idx, ilen, text, len, &x->ranges)
+				 : roz_ledger_ranges_of_write(in->tool_name, in->tool_input, true, text, len, &x->ranges);
+		roz_free(idx);
 	} else if (which == LINES_CHANGED) {
 		rc = roz_ledger_ranges_of_change(before, blen, text, len, &x->ranges);
 	} else if (which == LINES_OF_CALL || which == LINES_WHOLE) {
@@ -803,7 +838,7 @@ int gov_record(gov_run *g, const roz_hook_input *in, const roz_env *env, roz_ses
 		/* a file `rm` left (it failed) is not the line's to claim */
 		for (size_t i = 0; i < eff->ntargets && rc == ROZ_OK; i++)
 			if (eff->targets[i].path && !removes(eff->targets[i].how, true))
-				rc = add_target(&r, eff->targets[i].path, LINES_WHOLE, NULL, 0, NULL);
+				rc = add_target(&r, eff->targets[i].path, LINES_SINCE_INDEX, NULL, 0, NULL);
 		if (rc == ROZ_OK)
 			rc = add_bash_removals(&r);
 	} else {

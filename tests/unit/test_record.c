@@ -344,6 +344,36 @@ static void real_git(world *w)
 	sh(w->repo, GIT " init -q && " GIT " add -A && " GIT " commit -qm base");
 }
 
+/* Without detection, a Bash line's append to a file git has claims the lines it added, not the file. */
+static void a_bash_append_to_a_file_git_has_claims_its_lines(void **state)
+{
+	world *w = *state;
+	roz_ledger_rec *r;
+	size_t n;
+
+	put(w, ".orchestration/README", "kept\n");
+	put(w, "src/p.c", "a\nb\nc\n");
+	real_git(w);
+	/* what `echo d >> src/p.c && echo n > src/new.c` left */
+	put(w, "src/p.c", "a\nb\nc\nd\n");
+	put(w, "src/new.c", "n\n");
+	expect_empty_answer(w, "post-tool-use",
+			    "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo d >> src/p.c && echo n > src/new.c\"}");
+	r = ledger(w, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(r[0].nfiles, 2);
+	assert_string_equal(r[0].files[0].path, "src/p.c");
+	assert_int_equal(r[0].files[0].ranges.n, 1);
+	assert_int_equal(r[0].files[0].ranges.items[0].start_line, 4);
+	assert_int_equal(r[0].files[0].ranges.items[0].end_line, 4);
+	/* a file git does not have is the line's whole */
+	assert_string_equal(r[0].files[1].path, "src/new.c");
+	assert_int_equal(r[0].files[1].ranges.n, 1);
+	assert_int_equal(r[0].files[1].ranges.items[0].start_line, 1);
+	assert_int_equal(r[0].files[1].ranges.items[0].end_line, 1);
+	free_ledger(r, n);
+}
+
 /* The HEAD git names for the repository at `dir`. */
 static char *head_of(const char *dir)
 {
@@ -626,6 +656,7 @@ int main(void)
 		T(a_write_without_intents_is_recorded_with_none),
 		T(a_governed_write_carries_the_intent_and_class),
 		T(bash_records_the_files_it_visibly_wrote),
+		T(a_bash_append_to_a_file_git_has_claims_its_lines),
 		T(a_torn_tail_is_left_behind_on_its_own_line),
 		T(a_ledger_that_cannot_be_written_costs_a_warning),
 		T(detection_records_a_removal_and_a_rename_as_what_they_are),
