@@ -400,28 +400,51 @@ out:
 	return rc;
 }
 
-/* `roz intent accept`, which only a person may run: by any path, the shell reader reduced it to `roz`. */
-static bool runs_accept(const roz_shell_result *sh)
+/*
+ * What only a person may run, by any path (the shell reader reduced it to
+ * `roz`): `roz intent accept` releases changes governance does not allow,
+ * `roz ledger accept` writes a person's record over the agent's lines, and
+ * `roz ledger compact` rewrites the ledger. NULL when the line runs none.
+ */
+static const char *person_only(const roz_shell_result *sh)
 {
 	for (size_t i = 0; i < sh->ncmds; i++) {
 		const roz_shell_cmd *c = &sh->cmds[i];
 
-		if (c->nwords >= 3 && strcmp(c->words[0], "roz") == 0 && strcmp(c->words[1], "intent") == 0 &&
-		    strcmp(c->words[2], "accept") == 0)
-			return true;
+		if (c->nwords < 3 || strcmp(c->words[0], "roz") != 0)
+			continue;
+		if (strcmp(c->words[1], "intent") == 0 && strcmp(c->words[2], "accept") == 0)
+			return "roz intent accept";
+		if (strcmp(c->words[1], "ledger") == 0 && strcmp(c->words[2], "accept") == 0)
+			return "roz ledger accept";
+		if (strcmp(c->words[1], "ledger") == 0 && strcmp(c->words[2], "compact") == 0)
+			return "roz ledger compact";
 	}
-	return false;
+	return NULL;
 }
 
-static int refuse_accept(const roz_hook_input *in, roz_hook_result *res)
+static int refuse_person_only(const roz_hook_input *in, const char *what, roz_hook_result *res)
 {
 	roz_denial d = {0};
-	roz_buf text = ROZ_BUF_INIT;
+	roz_buf text = ROZ_BUF_INIT, why = ROZ_BUF_INIT;
 	int rc;
 
-	if ((rc = roz_denial_set(&d, ROZ_DENIAL_ORCHESTRATION, in->tool_name, NULL,
-				 "accepting a change governance does not allow is the person's decision: they "
-				 "run `roz intent accept` in a terminal. Undo the change instead, or ask them.")) < 0)
+	if (strcmp(what, "roz intent accept") == 0)
+		roz_buf_adds(&why, "accepting a change governance does not allow is the person's decision: they "
+				   "run `roz intent accept` in a terminal. Undo the change instead, or ask them.");
+	else if (strcmp(what, "roz ledger accept") == 0)
+		roz_buf_adds(&why, "`roz ledger accept` records a person's acceptance of lines in the ledger, so "
+				   "only a person runs it, in a terminal; the agent's own changes are recorded as "
+				   "the agent's.");
+	else
+		roz_buf_adds(&why, "`roz ledger compact` rewrites the ledger; a person runs it, in a terminal.");
+	if (roz_buf_failed(&why)) {
+		roz_buf_dispose(&why);
+		return ROZ_ENOMEM;
+	}
+	rc = roz_denial_set(&d, ROZ_DENIAL_ORCHESTRATION, in->tool_name, NULL, "%s", roz_buf_cstr(&why));
+	roz_buf_dispose(&why);
+	if (rc < 0)
 		return rc;
 	roz_denial_render(&d, &text);
 	roz_denial_dispose(&d);
@@ -456,8 +479,8 @@ int gov_apply(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz
 	case ROZ_HOOK_USER_PROMPT:
 		return g->active && !plan->is_notification ? briefing(g, ev, *session, res) : ROZ_OK;
 	case ROZ_HOOK_PRE_TOOL_USE:
-		if (g->have_sh && runs_accept(&g->sh))
-			return refuse_accept(in, res);
+		if (g->have_sh && person_only(&g->sh))
+			return refuse_person_only(in, person_only(&g->sh), res);
 		if ((rc = gov_detect_pre(g, in, env, res)) < 0)
 			return rc;
 		if (!g->active && !g->have_sh)

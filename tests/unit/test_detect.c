@@ -468,9 +468,21 @@ static void a_person_accepts_what_the_agent_may_not(void **state)
 	bash(&f, &r, "git status", "echo x > top.txt");
 	assert_non_null(strstr(r.out, "top.txt: created - no intent was selected"));
 	t_run_dispose(&r);
-	/* the agent cannot accept its own change */
+	/* the agent cannot accept its own change, nor write a person's acceptance into the ledger, nor rewrite it */
 	hook(&f, &r, "pre-tool-use", ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"roz intent accept --all\"}");
 	assert_non_null(strstr(r.out, "\"permissionDecision\":\"deny\""));
+	t_run_dispose(&r);
+	hook(&f, &r, "pre-tool-use",
+	     ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"cd src && /usr/local/bin/roz ledger accept a.c --by Ada\"}");
+	assert_non_null(strstr(r.out, "\"permissionDecision\":\"deny\""));
+	assert_non_null(strstr(r.out, "only a person runs it"));
+	t_run_dispose(&r);
+	hook(&f, &r, "pre-tool-use", ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"roz ledger compact\"}");
+	assert_non_null(strstr(r.out, "\"permissionDecision\":\"deny\""));
+	t_run_dispose(&r);
+	/* reading the ledger is anyone's */
+	hook(&f, &r, "pre-tool-use", ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"roz ledger verify --json\"}");
+	assert_null(strstr(r.out, "\"permissionDecision\":\"deny\""));
 	t_run_dispose(&r);
 	/* a person can, from the repository */
 	assert_non_null(getcwd(old, sizeof old));
