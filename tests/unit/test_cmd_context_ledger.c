@@ -217,8 +217,12 @@ static void reads_a_ledger_past_any_size_cap(void **state)
 	    !strstr(r.out, "warn ledger: 1 line is not a record (the first is line 2)\n") || strstr(r.out, "too large"))
 		fail_msg("doctor on a ledger of more than 1 GiB (exit %d):\n%s%s", r.status, r.out, r.err);
 	t_run_dispose(&r);
-	/* neither held the ledger, nor its long line */
-	assert_true(children_max_kib() < 64 * 1024);
+	/*
+	 * neither held the ledger, nor its long line (not asked under valgrind: a child forked from the
+	 * emulated test process counts valgrind's own memory until it runs roz)
+	 */
+	if (!getenv("ROZ_UNDER_VALGRIND"))
+		assert_true(children_max_kib() < 64 * 1024);
 	free(first);
 	free(second);
 	free(tail);
