@@ -259,36 +259,16 @@ static int gather_all(const char *ledger, const char *rel, gathered *g)
 	if (!names || !(names[0] = roz_strdup(rel)))
 		goto out;
 	for (int round = 0; round < BLAME_MAX_ROUNDS; round++) {
-		char **found = NULL, **grown;
+		char **found = NULL;
 		size_t nfound = 0, fresh = 0;
 
 		gathered_dispose(g);
 		if ((rc = gather(ledger, names, nnames, g)) != ROZ_OK)
 			goto out;
-		if ((rc = roz_blame_names(rel, g->recs, g->n, &found, &nfound)) != ROZ_OK)
+		if ((rc = roz_blame_names(rel, g->recs, g->n, &found, &nfound)) != ROZ_OK ||
+		    (rc = roz_blame_names_merge(&names, &nnames, found, nfound, &fresh)) != ROZ_OK)
 			goto out;
-		if (!(grown = roz_realloc(names, (nnames + nfound) * sizeof *names))) {
-			rc = ROZ_ENOMEM;
-			for (size_t i = 0; i < nfound; i++)
-				roz_free(found[i]);
-			roz_free(found);
-			goto out;
-		}
-		names = grown;
-		for (size_t i = 0; i < nfound; i++) {
-			bool known = false;
-
-			for (size_t j = 0; j < nnames && !known; j++)
-				known = strcmp(names[j], found[i]) == 0;
-			if (known) {
-				roz_free(found[i]);
-				continue;
-			}
-			/* a name not met before: the ledger is read again for its records */
-			names[nnames++] = found[i];
-			fresh++;
-		}
-		roz_free(found);
+		/* a name not met before: the ledger is read again for its records */
 		if (!fresh)
 			break;
 	}

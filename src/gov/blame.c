@@ -279,3 +279,32 @@ out:
 	roz_free(b.c);
 	return rc;
 }
+
+int roz_blame_names_merge(char ***names, size_t *n, char **found, size_t nfound, size_t *fresh)
+{
+	char **grown = nfound ? roz_realloc(*names, (*n + nfound) * sizeof **names) : *names;
+
+	*fresh = 0;
+	if (nfound && !grown) {
+		for (size_t i = 0; i < nfound; i++)
+			roz_free(found[i]);
+		roz_free(found);
+		return ROZ_ENOMEM;
+	}
+	*names = grown;
+	for (size_t i = 0; i < nfound; i++) {
+		bool known = false;
+
+		for (size_t j = 0; j < *n && !known; j++)
+			known = strcmp((*names)[j], found[i]) == 0;
+		if (known) {
+			roz_free(found[i]);
+			continue;
+		}
+		/* a name not met before: the caller reads the ledger again for its records */
+		(*names)[(*n)++] = found[i];
+		(*fresh)++;
+	}
+	roz_free(found);
+	return ROZ_OK;
+}

@@ -55,6 +55,32 @@ int roz_file_read_fd(int fd, size_t size_hint, size_t max, char **text, size_t *
 	return *text ? ROZ_OK : ROZ_ENOMEM;
 }
 
+int roz_file_open_regular(const char *path, int flags, int *fd, struct stat *st)
+{
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags);
+	if (*fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR) {
+			roz_error_set("%s: no such file", path);
+			return ROZ_ENOTFOUND;
+		}
+		roz_error_set_errno(errno, "%s: cannot open", path);
+		return ROZ_EIO;
+	}
+	if (fstat(*fd, st) < 0) {
+		roz_error_set_errno(errno, "%s: cannot open", path);
+	} else if (!S_ISREG(st->st_mode)) {
+		roz_error_set("%s: not a regular file", path);
+		close(*fd);
+		*fd = -1;
+		return ROZ_EINVALID;
+	} else {
+		return ROZ_OK;
+	}
+	close(*fd);
+	*fd = -1;
+	return ROZ_EIO;
+}
+
 int roz_file_read_path_owned(const char *path, int flags, size_t max, char **text, size_t *len,
 			     unsigned long *owner)
 {
@@ -63,30 +89,15 @@ int roz_file_read_path_owned(const char *path, int flags, size_t max, char **tex
 
 	*text = NULL;
 	*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags);
-	if (fd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR) {
-			roz_error_set("%s: no such file", path);
-			return ROZ_ENOTFOUND;
-		}
-		roz_error_set_errno(errno, "%s: cannot open", path);
-		return ROZ_EIO;
-	}
-	if (fstat(fd, &st) < 0) {
-		roz_error_set_errno(errno, "%s: cannot open", path);
-		rc = ROZ_EIO;
-	} else if (!S_ISREG(st.st_mode)) {
-		roz_error_set("%s: not a regular file", path);
-		rc = ROZ_EINVALID;
-	} else {
-		rc = roz_file_read_fd(fd, (size_t)st.st_size, max, text, len);
-		if (rc == ROZ_EINVALID)
-			roz_error_set("%s: larger than %zu bytes", path, max);
-		else if (rc == ROZ_EIO)
-			roz_error_prefix("%s", path);
-		if (owner)
-			*owner = (unsigned long)st.st_uid;
-	}
+	if ((rc = roz_file_open_regular(path, flags, &fd, &st)) != ROZ_OK)
+		return rc;
+	rc = roz_file_read_fd(fd, (size_t)st.st_size, max, text, len);
+	if (rc == ROZ_EINVALID)
+		roz_error_set("%s: larger than %zu bytes", path, max);
+	else if (rc == ROZ_EIO)
+		roz_error_prefix("%s", path);
+	if (owner)
+		*owner = (unsigned long)st.st_uid;
 	close(fd);
 	return rc;
 }

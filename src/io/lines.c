@@ -9,6 +9,7 @@
  * buffer never holds more than one block and one line of max_line bytes.
  */
 #include "roz/lines.h"
+#include "roz/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,28 +36,11 @@ int roz_lines_open(const char *path, size_t max_line, roz_lines **out)
 {
 	struct stat st;
 	roz_lines *l;
-	int fd;
+	int fd, rc;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR) {
-			roz_error_set("%s: no such file", path);
-			return ROZ_ENOTFOUND;
-		}
-		roz_error_set_errno(errno, "%s: cannot open", path);
-		return ROZ_EIO;
-	}
-	if (fstat(fd, &st) < 0) {
-		roz_error_set_errno(errno, "%s: cannot open", path);
-		close(fd);
-		return ROZ_EIO;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		roz_error_set("%s: not a regular file", path);
-		close(fd);
-		return ROZ_EINVALID;
-	}
+	if ((rc = roz_file_open_regular(path, 0, &fd, &st)) != ROZ_OK)
+		return rc;
 	l = roz_calloc(1, sizeof(*l));
 	if (!l || !(l->path = roz_strdup(path))) {
 		roz_free(l);

@@ -478,9 +478,11 @@ int gov_apply(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz
 		return g->active ? briefing(g, ev, *session, res) : ROZ_OK;
 	case ROZ_HOOK_USER_PROMPT:
 		return g->active && !plan->is_notification ? briefing(g, ev, *session, res) : ROZ_OK;
-	case ROZ_HOOK_PRE_TOOL_USE:
-		if (g->have_sh && person_only(&g->sh))
-			return refuse_person_only(in, person_only(&g->sh), res);
+	case ROZ_HOOK_PRE_TOOL_USE: {
+		const char *only = g->have_sh ? person_only(&g->sh) : NULL;
+
+		if (only)
+			return refuse_person_only(in, only, res);
 		if ((rc = gov_detect_pre(g, in, env, res)) < 0)
 			return rc;
 		if (!g->active && !g->have_sh)
@@ -488,6 +490,7 @@ int gov_apply(gov_run *g, roz_hook_event ev, const roz_hook_input *in, const roz
 		if (g->active && !*session && (rc = roz_session_new(in->session_id, env->now, session)) < 0)
 			return rc;
 		return judge(g, in, env, *session, res);
+	}
 	case ROZ_HOOK_POST_TOOL_USE: {
 		roz_gov_world w;
 		bool save = false;

@@ -613,9 +613,9 @@ static int transcript_model(const char *path, char **out)
 	*out = NULL;
 	if (!path || path[0] != '/')
 		return ROZ_OK;
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) < 0)
+	if (roz_file_open_regular(path, 0, &fd, &st) != ROZ_OK)
 		return ROZ_OK;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+	if (st.st_size <= 0)
 		goto out;
 	want = st.st_size > (off_t)TRANSCRIPT_TAIL ? TRANSCRIPT_TAIL : (size_t)st.st_size;
 	from = st.st_size - (off_t)want;

@@ -261,32 +261,18 @@ static void fuzz_blame(const ledger *l, const char *text, size_t len)
 	FUZZ_CHECK((recs = roz_calloc(l->nrecs + 1, sizeof *recs)));
 	FUZZ_CHECK((lineno = roz_calloc(l->nrecs + 1, sizeof *lineno)));
 	for (int round = 0; round < MAX_ROUNDS; round++) {
-		char **found, **grown;
+		char **found;
 		size_t nfound, fresh = 0;
 
 		n = gather(l, names, nnames, recs, lineno);
 		FUZZ_CHECK(roz_blame_names(path, recs, n, &found, &nfound) == ROZ_OK);
 		FUZZ_CHECK(!nfound == !found);
-		FUZZ_CHECK((grown = roz_realloc(names, (nnames + nfound) * sizeof *names)));
-		names = grown;
 		for (size_t i = 0; i < nfound; i++) {
 			FUZZ_CHECK(found[i] && strcmp(found[i], path) != 0);
 			for (size_t j = 0; j < i; j++)
 				FUZZ_CHECK(strcmp(found[j], found[i]) != 0);
 		}
-		for (size_t i = 0; i < nfound; i++) {
-			bool known = false;
-
-			for (size_t j = 0; j < nnames && !known; j++)
-				known = strcmp(names[j], found[i]) == 0;
-			if (known) {
-				roz_free(found[i]);
-				continue;
-			}
-			names[nnames++] = found[i];
-			fresh++;
-		}
-		roz_free(found);
+		FUZZ_CHECK(roz_blame_names_merge(&names, &nnames, found, nfound, &fresh) == ROZ_OK);
 		if (!fresh)
 			break;
 	}

@@ -66,6 +66,14 @@ int roz_blame_names(const char *path, const roz_ledger_rec *recs, size_t nrecs, 
 		    size_t *nnames) ROZ_WARN_UNUSED;
 
 /*
+ * Add to `*names` (`*n` of them) the `found` ones it does not hold yet,
+ * taking `found` and each of its strings (freed when already held): *fresh
+ * says how many were new, so the caller knows whether to gather again.
+ * ROZ_OK or ROZ_ENOMEM (`found` freed either way).
+ */
+int roz_blame_names_merge(char ***names, size_t *n, char **found, size_t nfound, size_t *fresh) ROZ_WARN_UNUSED;
+
+/*
  * Blame `path`, whose content now is text (len bytes), by `recs` (every
  * record naming it or one of its earlier names, in the readers' order;
  * others are ignored). *out (caller frees with roz_free; NULL for an

@@ -10,6 +10,8 @@
 #ifndef ROZ_FILE_H
 #define ROZ_FILE_H
 
+#include <sys/stat.h>
+
 #include "roz/common.h"
 
 #ifdef __cplusplus
@@ -37,6 +39,15 @@ int roz_file_read_fd(int fd, size_t size_hint, size_t max, char **text, size_t *
  * the path.
  */
 int roz_file_read_path(const char *path, int flags, size_t max, char **text, size_t *len) ROZ_WARN_UNUSED;
+
+/*
+ * Open `path` to read, as roz_file_read_path does (O_NONBLOCK, so a FIFO
+ * planted at the name cannot hold the caller; `flags` added), and make
+ * sure it is a regular file: ROZ_OK with *fd and *st, ROZ_ENOTFOUND,
+ * ROZ_EINVALID (not a regular file) or ROZ_EIO, the reason in
+ * roz_error_last() naming the path.
+ */
+int roz_file_open_regular(const char *path, int flags, int *fd, struct stat *st) ROZ_WARN_UNUSED;
 
 /* The same, and the owner of the file read in *owner (when ROZ_OK). */
 int roz_file_read_path_owned(const char *path, int flags, size_t max, char **text, size_t *len,
