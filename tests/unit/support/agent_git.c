@@ -358,3 +358,93 @@ bool ag_ledger_names(const char *root, const char *path)
 	free(text);
 	return found;
 }
+
+void ag_config(const ag_world *w, const char *toml)
+{
+	char *p = t_sprintf("%s/config.toml", w->home);
+
+	t_write_file(p, toml);
+	free(p);
+}
+
+cJSON *ag_input(const char *event, const char *sid, const char *cwd, const char *tool)
+{
+	cJSON *in = cJSON_CreateObject();
+
+	assert_non_null(in);
+	cJSON_AddStringToObject(in, "session_id", sid);
+	cJSON_AddStringToObject(in, "transcript_path", "");
+	cJSON_AddStringToObject(in, "cwd", cwd);
+	cJSON_AddStringToObject(in, "permission_mode", "default");
+	cJSON_AddStringToObject(in, "hook_event_name", event);
+	if (tool)
+		cJSON_AddStringToObject(in, "tool_name", tool);
+	return in;
+}
+
+void ag_hook(const ag_world *w, const char *cwd, const char *which, cJSON *in, t_run *out)
+{
+	const char *argv[] = {"hook", which, NULL};
+	char *text = cJSON_PrintUnformatted(in);
+
+	assert_non_null(text);
+	ag_roz(w, cwd, text, argv, out);
+	cJSON_free(text);
+	cJSON_Delete(in);
+}
+
+void ag_edit(const ag_world *w, const char *cwd, const char *sid, const char *file, const char *old,
+	     const char *new_text)
+{
+	char *path = file[0] == '/' ? t_sprintf("%s", file) : t_sprintf("%s/%s", cwd, file);
+	char *was = t_read_file(path, NULL), *at, *now;
+	cJSON *in, *ti, *tr;
+
+	if (!was || !(at = strstr(was, old)))
+		fail_msg("the agent's Edit: '%s' is not in %s", old, path);
+	now = t_sprintf("%.*s%s%s", (int)(at - was), was, new_text, at + strlen(old));
+	in = hook_input("PreToolUse", sid, cwd, "Edit");
+	ti = cJSON_AddObjectToObject(in, "tool_input");
+	cJSON_AddStringToObject(ti, "file_path", path);
+	cJSON_AddStringToObject(ti, "old_string", old);
+	cJSON_AddStringToObject(ti, "new_string", new_text);
+	hook_ok(w, cwd, "pre-tool-use", in);
+	t_write_file(path, now);
+	in = hook_input("PostToolUse", sid, cwd, "Edit");
+	ti = cJSON_AddObjectToObject(in, "tool_input");
+	cJSON_AddStringToObject(ti, "file_path", path);
+	cJSON_AddStringToObject(ti, "old_string", old);
+	cJSON_AddStringToObject(ti, "new_string", new_text);
+	tr = cJSON_AddObjectToObject(in, "tool_response");
+	cJSON_AddStringToObject(tr, "filePath", path);
+	cJSON_AddStringToObject(tr, "oldString", old);
+	cJSON_AddStringToObject(tr, "newString", new_text);
+	cJSON_AddStringToObject(tr, "originalFile", was);
+	cJSON_AddFalseToObject(tr, "userModified");
+	cJSON_AddFalseToObject(tr, "replaceAll");
+	hook_ok(w, cwd, "post-tool-use", in);
+	free(now);
+	free(was);
+	free(path);
+}
+
+cJSON *ag_session(const ag_world *w, const char *sid)
+{
+	char *p = t_sprintf("%s/sessions/%s.json", w->home, sid), *text = t_read_file(p, NULL);
+	cJSON *doc;
+
+	if (!text || !(doc = cJSON_Parse(text)))
+		fail_msg("no session file %s that parses", p);
+	free(text);
+	free(p);
+	return doc;
+}
+
+bool ag_tree_file(const ag_world *w, const char *sid, const char *suffix)
+{
+	char *p = t_sprintf("%s/trees/%s%s", w->home, sid, suffix);
+	bool there = access(p, F_OK) == 0;
+
+	free(p);
+	return there;
+}

@@ -78,4 +78,33 @@ int ag_int(const cJSON *item, const char *name);
 /* True when a record of the ledger under root names `path` among its files. */
 bool ag_ledger_names(const char *root, const char *path);
 
+/* ---- the review through the hooks (test_review_git.c) ---- */
+
+/* <home>/config.toml replaced by `toml`. */
+void ag_config(const ag_world *w, const char *toml);
+
+/*
+ * A hook's input as Claude Code gives it: session_id, transcript_path,
+ * cwd, permission_mode, hook_event_name, and tool_name when `tool` is not
+ * NULL. cJSON_Delete it, or hand it to ag_hook.
+ */
+cJSON *ag_input(const char *event, const char *sid, const char *cwd, const char *tool);
+
+/* roz hook <which> with `in` (consumed), run in cwd; what it printed and its status in *out. */
+void ag_hook(const ag_world *w, const char *cwd, const char *which, cJSON *in, t_run *out);
+
+/*
+ * The agent's Edit of `file` (absolute, or relative to cwd): `old` (which
+ * must occur once) becomes `new`. PreToolUse must allow it, the file is
+ * changed, PostToolUse must answer "{}".
+ */
+void ag_edit(const ag_world *w, const char *cwd, const char *sid, const char *file, const char *old,
+	     const char *new_text);
+
+/* <home>/sessions/<sid>.json parsed (cJSON_Delete it); fails the test when there is none. */
+cJSON *ag_session(const ag_world *w, const char *sid);
+
+/* <home>/trees/<sid><suffix> exists. */
+bool ag_tree_file(const ag_world *w, const char *sid, const char *suffix);
+
 #endif

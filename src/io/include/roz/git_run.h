@@ -13,6 +13,8 @@
 #ifndef ROZ_GIT_RUN_H
 #define ROZ_GIT_RUN_H
 
+#include <stdint.h>
+
 #include "roz/common.h"
 
 #ifdef __cplusplus
@@ -31,6 +33,22 @@ extern "C" {
  */
 int roz_git_output(const char *root, const char *const *args, size_t nargs, const char *in, size_t inlen,
 		   size_t max, char **text, size_t *len) ROZ_WARN_UNUSED;
+
+/* What a run may add to roz_git_output's. */
+typedef struct roz_git_opts {
+	/*
+	 * "NAME=value" settings for git's environment, each replacing any
+	 * setting of NAME roz itself was given (GIT_INDEX_FILE, say); NULL: none.
+	 */
+	const char *const *env;
+	size_t nenv;
+	/* the longest git may take, in milliseconds; then it is killed (ROZ_ETIMEOUT); 0: no bound */
+	uint32_t timeout_ms;
+} roz_git_opts;
+
+/* roz_git_output with `o` (NULL: as roz_git_output); ROZ_ETIMEOUT when git ran out of time. */
+int roz_git_run(const char *root, const roz_git_opts *o, const char *const *args, size_t nargs, const char *in,
+		size_t inlen, size_t max, char **text, size_t *len) ROZ_WARN_UNUSED;
 
 #ifdef __cplusplus
 }
