@@ -79,6 +79,11 @@ typedef struct roz_config {
 	bool has_approval_ttl;
 	uint64_t approval_ttl_seconds;
 
+	/* [review] rereview_on_change, rereview_ignore: what makes an approval stale (roz/fingerprint.h) */
+	int rereview;            /* a roz_rereview; ROZ_REREVIEW_ALWAYS by default */
+	char **rereview_ignore;  /* globs of files "code" does not count */
+	size_t n_rereview_ignore;
+
 	uint32_t max_blocks;
 	uint64_t cooldown_seconds;
 	uint32_t retention_days;

@@ -43,7 +43,12 @@ extern "C" {
 
 typedef struct roz_fp_file {
 	char *path;
-	char hash[ROZ_SHA256_HEX_SIZE]; /* hex SHA-256 of the content; "" when the file is not there */
+	/*
+	 * the content's hash in hex: git's object id in a repository (SHA-1 or
+	 * SHA-256), SHA-256 outside one; "" when the file is not there (one
+	 * longer than ROZ_SHA256_HEX_SIZE - 1 is taken as "")
+	 */
+	char hash[ROZ_SHA256_HEX_SIZE];
 	uint32_t mode;                  /* st_mode (type and permission bits); 0 when not there */
 } roz_fp_file;
 

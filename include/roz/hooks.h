@@ -29,6 +29,7 @@
 #include "roz/hook_io.h"
 #include "roz/session.h"
 #include "roz/uuid.h"
+#include "roz/work.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,6 +67,8 @@ typedef struct roz_env {
 	const char *second_opinions;
 	/* the home directory and symbolic links, for paths in tool calls (zeroed: neither known) */
 	roz_path_fs paths;
+	/* the working tree, for binding approvals to the work (roz/work.h); NULL: not bound */
+	const roz_work_ops *work;
 	void *ud;
 } roz_env;
 

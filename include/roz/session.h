@@ -36,6 +36,7 @@
 #define ROZ_SESSION_H
 
 #include "roz/common.h"
+#include "roz/fingerprint.h"
 #include "roz/time.h"
 #include "roz/session_gov.h"
 
@@ -125,6 +126,7 @@ typedef enum roz_event_type {
 	ROZ_EVENT_GOVERNANCE_REFUSED, /* governance: a change denied, or asked about */
 	ROZ_EVENT_RECORD_FAILED,      /* a change could not be recorded in the ledger */
 	ROZ_EVENT_GATE_DETOUR,        /* a line roz cannot read, asked about while a gate's denial is pending */
+	ROZ_EVENT_APPROVAL_STALE,     /* the work changed after an approval: the files named, a new review asked */
 	ROZ_EVENT__COUNT
 } roz_event_type;
 
@@ -151,6 +153,28 @@ typedef struct roz_trace_entry {
 	char *json;
 	size_t len;
 } roz_trace_entry;
+
+/*
+ * The task's work as the review saw it (roz/work.h): the working tree
+ * when the review cycle began, and the fingerprint of what an approval saw.
+ */
+typedef struct roz_review_work {
+	bool base_set;         /* a baseline was taken when the cycle began */
+	char *root;            /* the repository whose working tree is the work, or NULL (outside one) */
+	char *base_tree;       /* its working tree then, as a git tree id; NULL outside a repository */
+	uint64_t base_touched; /* how much of the session's list of files written outside it there was then */
+	bool approved_set;     /* the current COMPLETE is bound to `approved` */
+	char *approved_tree;   /* the working tree the approval saw (git), or NULL */
+	roz_fingerprint approved; /* the files changed since the baseline as approved: path, hash, mode */
+	char **stale;          /* the files changed since the last approval, named in the block; may be NULL */
+	size_t n_stale;
+	uint32_t round;        /* approvals gone stale this cycle: a stale block asks for ROUND=round+1 */
+} roz_review_work;
+
+/* Release and zero all the work's fields; or the approval only; or the stale list only. */
+void roz_review_work_dispose(roz_review_work *w);
+void roz_review_work_forget_approval(roz_review_work *w);
+void roz_review_work_forget_stale(roz_review_work *w);
 
 typedef struct roz_review_state {
 	bool enabled;
@@ -189,6 +213,7 @@ typedef struct roz_review_state {
 	 */
 	char *raw_history, *raw_prompts, *raw_attempts;
 	size_t raw_history_len, raw_prompts_len, raw_attempts_len;
+	roz_review_work work;
 } roz_review_state;
 
 typedef struct roz_session {

@@ -193,8 +193,8 @@ static void empty_dir(int at, const char *name)
 
 /*
  * Detection's snapshots (<storage>/trees/<session>-<root>.tree, and the
- * copies of files the session changed, <session>-<root>.files/) go with
- * their session: those of sessions removed now, and those no session in
+ * copies of files the session changed, <session>-<root>.files/) and the
+ * review's view of the work (roz/work_view.h) go with their session: those of sessions removed now, and those no session in
  * the store owns any more. A watcher's notes go when a day old.
  */
 static void drop_snapshots(const roz_config *config, const cli_entry *e, size_t n, const plan *p)
@@ -224,11 +224,28 @@ static void drop_snapshots(const roz_config *config, const cli_entry *e, size_t 
 				(void)unlinkat(dirfd(d), de->d_name, 0);
 			continue;
 		}
-		/* "<sid>-" 16 hex ".tree", and the folder of copies beside it, ".files" */
+		/*
+		 * "<sid>-" 16 hex ".tree", the folder of copies beside it, ".files", and the
+		 * review's index of the working tree, ".index" (a `roz context` killed while
+		 * looking leaves ".index.context.<pid>"); the review's "<sid>.armed" and
+		 * "<sid>.touched" (roz/work_view.h)
+		 */
+		if (strstr(de->d_name, ".index.context.")) {
+			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    st.st_mtime < time(NULL) - 3600)
+				(void)unlinkat(dirfd(d), de->d_name, 0);
+			continue;
+		}
 		if (len > 22 && strcmp(de->d_name + len - 5, ".tree") == 0 && de->d_name[len - 22] == '-')
 			sid_len = len - 22;
 		else if (len > 23 && strcmp(de->d_name + len - 6, ".files") == 0 && de->d_name[len - 23] == '-')
 			sid_len = len - 23;
+		else if (len > 23 && strcmp(de->d_name + len - 6, ".index") == 0 && de->d_name[len - 23] == '-')
+			sid_len = len - 23;
+		else if (len > 6 && strcmp(de->d_name + len - 6, ".armed") == 0)
+			sid_len = len - 6;
+		else if (len > 8 && strcmp(de->d_name + len - 8, ".touched") == 0)
+			sid_len = len - 8;
 		else
 			continue;
 		for (size_t i = 0; i < n && !owned; i++)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "context_work.h"
 #include "output.h"
 #include "roz/intents.h"
 #include "roz/json.h"
@@ -453,7 +454,8 @@ static void add_opt(roz_buf *b, const char *key, const char *val)
 		roz_buf_adds(b, "null");
 }
 
-static int print_json(const roz_session *s, const roz_config *config, const record_view *v)
+static int print_json(const roz_session *s, const roz_config *config, const record_view *v,
+		      const cli_work_view *wv)
 {
 	const roz_review_state *r = &s->review;
 	roz_buf b = ROZ_BUF_INIT;
@@ -522,6 +524,7 @@ static int print_json(const roz_session *s, const roz_config *config, const reco
 		roz_json_add_string(&b, r->prompts[i]);
 	}
 	roz_buf_addc(&b, ']');
+	cli_work_json(&b, s, wv);
 	json_record(&b, v);
 	roz_buf_adds(&b, "}\n");
 	return cli_emit(&b);
@@ -542,14 +545,18 @@ int cmd_context(int argc, char **argv)
 	rc = cli_read_session(&config, "context", sid, &s);
 	if (rc == ROZ_EXIT_OK) {
 		record_view v;
+		cli_work_view wv;
 
 		record_load(s, &v);
+		cli_work_load(s, &config, &wv);
 		if (json) {
-			rc = print_json(s, &config, &v);
+			rc = print_json(s, &config, &v, &wv);
 		} else {
 			cli_print_context(stdout, s, &config, "");
+			cli_work_print(stdout, s, &wv);
 			print_record(stdout, s, &v);
 		}
+		cli_work_dispose(&wv);
 		record_dispose(&v);
 	}
 	roz_session_free(s);

@@ -34,7 +34,7 @@ static void help(void)
 	       ROZ_TICKET_TTL_SECONDS);
 }
 
-/* A verdict that could not also become a lesson still stands: say so, and exit as recorded. */
+/* A verdict that could not also become a lesson, or be bound to the work, still stands: say so. */
 static void lesson_warning(void *ud, const char *msg)
 {
 	(void)ud;

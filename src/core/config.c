@@ -5,6 +5,7 @@
  * io/config_load.c.
  */
 #include "roz/config.h"
+#include "roz/fingerprint.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -56,6 +57,7 @@ static void free_strings(char ***list, size_t *n)
 
 void roz_config_dispose(roz_config *c)
 {
+	free_strings(&c->rereview_ignore, &c->n_rereview_ignore);
 	free_strings(&c->gov_destructive_disable, &c->n_gov_destructive_disable);
 	free_strings(&c->gov_destructive_extra, &c->n_gov_destructive_extra);
 	roz_free(c->home);
@@ -92,13 +94,20 @@ int roz_config_init(roz_config *c)
 	c->codex = roz_strdup("codex");
 	c->gemini = roz_strdup("gemini");
 	c->template_active = roz_strdup("default");
+	c->rereview = ROZ_REREVIEW_ALWAYS;
+	if ((c->rereview_ignore = roz_calloc(3, sizeof *c->rereview_ignore)) != NULL) {
+		c->rereview_ignore[0] = roz_strdup("*.md");
+		c->rereview_ignore[1] = roz_strdup("docs/*");
+		c->n_rereview_ignore = 2;
+	}
 	c->weights = roz_calloc(1, sizeof(*c->weights));
 	if (c->weights) {
 		c->weights[0].id = roz_strdup("default");
 		c->weights[0].weight = 100;
 		c->n_weights = 1;
 	}
-	if (!c->codex || !c->gemini || !c->template_active || !c->weights || !c->weights[0].id) {
+	if (!c->codex || !c->gemini || !c->template_active || !c->weights || !c->weights[0].id ||
+	    !c->rereview_ignore || !c->rereview_ignore[0] || !c->rereview_ignore[1]) {
 		roz_config_dispose(c);
 		return ROZ_ENOMEM;
 	}
@@ -199,6 +208,8 @@ static void current(const roz_config *c, const char *key, char *out, size_t size
 		snprintf(out, size, "\"%s\"", roz_config_review_mode_name(c->mode));
 	else if (strcmp(key, "review.require_reviewer") == 0)
 		snprintf(out, size, "%s", c->require_reviewer ? "true" : "false");
+	else if (strcmp(key, "review.rereview_on_change") == 0)
+		snprintf(out, size, "\"%s\"", roz_rereview_name((roz_rereview)c->rereview));
 	else if (strcmp(key, "review.gates.approval_scope") == 0)
 		snprintf(out, size, "\"%s\"", roz_config_approval_scope_name(c->approval_scope));
 	else if (strcmp(key, "review.gates.approval_ttl_seconds") == 0)
@@ -450,9 +461,12 @@ static int apply_gates(apply_ctx *a, const roz_toml_value *t)
 	return rc;
 }
 
+static int get_strings(apply_ctx *a, const roz_toml_value *v, const char *key, char ***list, size_t *n);
+
 static int apply_review(apply_ctx *a, const roz_toml_value *t)
 {
 	static const char *const modes[] = {"prompt", "always", "never", NULL};
+	static const char *const rereview[] = {"always", "code", "never", NULL};
 	int rc = ROZ_OK, choice = 0;
 
 	for (size_t i = 0; i < t->u.table.len && rc == ROZ_OK; i++) {
@@ -464,6 +478,13 @@ static int apply_review(apply_ctx *a, const roz_toml_value *t)
 				a->c->mode = (roz_review_mode)choice;
 		} else if (strcmp(kv->key, "require_reviewer") == 0) {
 			rc = get_bool(a, kv->value, "review.require_reviewer", &a->c->require_reviewer);
+		} else if (strcmp(kv->key, "rereview_on_change") == 0) {
+			rc = get_choice(a, kv->value, "review.rereview_on_change", rereview, &choice);
+			if (rc == ROZ_OK)
+				a->c->rereview = choice;
+		} else if (strcmp(kv->key, "rereview_ignore") == 0) {
+			rc = get_strings(a, kv->value, "review.rereview_ignore", &a->c->rereview_ignore,
+					 &a->c->n_rereview_ignore);
 		} else if (strcmp(kv->key, "gates") == 0) {
 			if (kv->value->type != ROZ_TOML_TABLE)
 				rc = bad_value(a, kv->value, "review.gates", "a table");
@@ -945,7 +966,7 @@ static void env_count(roz_config *c, roz_getenv_fn get, void *env_ud, const char
 
 void roz_config_apply_env(roz_config *c, roz_getenv_fn get, void *env_ud, roz_warn_fn warn, void *ud)
 {
-	const char *mode = get(env_ud, "ROZ_REVIEW_MODE");
+	const char *mode = get(env_ud, "ROZ_REVIEW_MODE"), *rereview = get(env_ud, "ROZ_REREVIEW_ON_CHANGE");
 	uint64_t n = 0;
 
 	n = c->max_blocks;
@@ -967,6 +988,14 @@ void roz_config_apply_env(roz_config *c, roz_getenv_fn get, void *env_ud, roz_wa
 			c->mode = ROZ_MODE_PROMPT;
 		else
 			env_warn(c, warn, ud, "ROZ_REVIEW_MODE", mode, "expected always, prompt or never");
+	}
+	if (rereview) {
+		roz_rereview r;
+
+		if (roz_rereview_parse(rereview, &r) == ROZ_OK)
+			c->rereview = r;
+		else
+			env_warn(c, warn, ud, "ROZ_REREVIEW_ON_CHANGE", rereview, "expected always, code or never");
 	}
 }
 

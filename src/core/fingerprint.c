@@ -82,8 +82,8 @@ int roz_fingerprint_put(roz_fingerprint *fp, const char *path, const char *hash,
 	fp->n++;
 set:
 	f = &fp->items[lo];
-	if (hash && strlen(hash) == ROZ_SHA256_HEX_SIZE - 1)
-		memcpy(f->hash, hash, ROZ_SHA256_HEX_SIZE);
+	if (hash && *hash && strlen(hash) < ROZ_SHA256_HEX_SIZE)
+		memcpy(f->hash, hash, strlen(hash) + 1);
 	else
 		f->hash[0] = '\0';
 	f->mode = f->hash[0] ? mode : 0;

@@ -216,6 +216,20 @@ static int get_or_create(roz_session **session, const roz_hook_input *in, const 
 	return *session ? ROZ_OK : roz_session_new(in->session_id, env->now, session);
 }
 
+/* A review cycle begins: the work's baseline (roz/work.h), or a note that approvals go unbound. */
+static int begin_work(roz_session *s, const roz_env *env, roz_hook_result *res)
+{
+	const char *why = NULL;
+	int rc = roz_work_begin(s, env->work, &why);
+
+	if (rc == ROZ_OK && why && env->work)
+		note(res, "warning",
+		     "cannot note the working tree for session %s (%s); an approval this cycle will not be "
+		     "checked against later changes",
+		     s->session_id, why);
+	return rc;
+}
+
 /* ---- session-start ------------------------------------------------------------ */
 
 static int on_session_start(const roz_hook_input *in, const roz_env *env, roz_session **session,
@@ -284,6 +298,10 @@ static int on_user_prompt(const roz_hook_input *in, const roz_env *env, const ro
 		r->enabled = true;
 		roz_session_decision_dispose(&r->decision);
 		roz_breaker_start_cycle(*session);
+		if ((rc = begin_work(*session, env, res)) < 0) {
+			roz_free(stored);
+			return rc;
+		}
 		kv_str(&payload, "prompt", stored);
 		kv_end(&payload);
 		roz_free(stored);
@@ -430,6 +448,92 @@ static bool reviewer_working(const roz_hook_input *in)
 	return in->background_tasks && reviewer_running_in_background(in);
 }
 
+/* The files named in a stale block (the rest are in `roz context`). */
+#define STALE_LISTED 40
+
+/*
+ * What a stop (gated: NULL) or a gated call's retry (`g`) gets when the work
+ * changed after the approval: the files, and the review of just those.
+ */
+static char *stale_message(const roz_session *s, const roz_gate_match *g)
+{
+	const roz_review_work *w = &s->review.work;
+	roz_buf b = ROZ_BUF_INIT;
+	size_t shown = w->n_stale < STALE_LISTED ? w->n_stale : STALE_LISTED;
+
+	if (g)
+		roz_buf_addf(&b, "roz: the work changed after the reviewer approved `%s`, so that approval no "
+				 "longer covers it.\n\n", g->tool_key);
+	else
+		roz_buf_adds(&b, "roz: the work changed after the reviewer approved it, so that approval no "
+				 "longer covers it.\n\n");
+	roz_buf_adds(&b, "Changed since the approval:\n");
+	for (size_t i = 0; i < shown; i++)
+		roz_buf_addf(&b, "  %s\n", w->stale[i]);
+	if (shown < w->n_stale)
+		roz_buf_addf(&b, "  ... and %zu more (`roz context %s` lists them all)\n", w->n_stale - shown,
+			     s->session_id);
+	roz_buf_addf(&b,
+		     "\nStart the reviewer again with the Agent tool, subagent_type \"roz:roz\", to review just "
+		     "these changes, with this prompt:\n\n"
+		     "```\n"
+		     "SESSION_ID=%s\n"
+		     "ROUND=%u\n\n"
+		     "## Changed since the last approval\n",
+		     s->session_id, (unsigned)w->round + 1);
+	for (size_t i = 0; i < shown; i++)
+		roz_buf_addf(&b, "%s\n", w->stale[i]);
+	roz_buf_adds(&b, "\n## Why\n[Why you changed these files after the approval]\n```\n\n");
+	roz_buf_adds(&b, g ? "Once the reviewer approves, run the action again."
+			   : "Once the reviewer approves, you can stop.");
+	if (roz_buf_failed(&b) < 0) {
+		roz_buf_dispose(&b);
+		return NULL;
+	}
+	return roz_buf_detach(&b, NULL);
+}
+
+/*
+ * Whether the approval still covers the work (roz/work.h); a stale one is
+ * recorded (the files, the round) and set aside: the decision goes back to
+ * pending, the gate's approval with it.
+ */
+static int approval_stale(roz_session *s, const roz_env *env, roz_hook_result *res, bool *stale)
+{
+	roz_review_state *r = &s->review;
+	roz_work_verdict v = ROZ_WORK_HOLDS;
+	const char *why = NULL;
+	roz_buf p = ROZ_BUF_INIT;
+	int rc;
+
+	*stale = false;
+	if ((rc = roz_work_check(s, env->work, env->config, &v, &why)) < 0)
+		return rc;
+	if (why)
+		note(res, "warning", "cannot compare the work with what the reviewer approved in session %s (%s); "
+				     "the approval stands", s->session_id, why);
+	if (v != ROZ_WORK_STALE)
+		return ROZ_OK;
+	*stale = true;
+	roz_buf_adds(&p, "{\"files\":[");
+	for (size_t i = 0; i < r->work.n_stale; i++) {
+		if (i)
+			roz_buf_addc(&p, ',');
+		roz_json_add_string(&p, r->work.stale[i]);
+	}
+	roz_buf_addf(&p, "],\"round\":%u", (unsigned)r->work.round + 1);
+	kv_str(&p, "summary", r->decision.summary);
+	kv_end(&p);
+	rc = add_event(s, env, ROZ_EVENT_APPROVAL_STALE, &p);
+	roz_buf_dispose(&p);
+	if (rc < 0)
+		return rc;
+	roz_session_decision_dispose(&r->decision);
+	r->decision_trusted = false;
+	r->gate_approved_at.set = false;
+	return ROZ_OK;
+}
+
 typedef enum stop_outcome {
 	STOP_IDLE,     /* no review asked for */
 	STOP_COOLING,  /* the breaker tripped and is cooling down */
@@ -504,7 +608,24 @@ static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **s
 	if (reset) {
 		roz_breaker_start_cycle(s);
 		roz_session_decision_dispose(&r->decision);
+		if ((rc = begin_work(s, env, res)) < 0)
+			return rc;
 		note(res, "info", "circuit breaker reset after cooldown in session %s", s->session_id);
+	}
+	if (outcome == STOP_APPROVED) {
+		bool stale = false;
+
+		if ((rc = approval_stale(s, env, res, &stale)) < 0)
+			return rc;
+		if (!stale)
+			return ROZ_OK;
+		/*
+		 * the approval no longer covers the work: a review of what changed. The review
+		 * that approved came, so the breaker counts this round's blocks afresh (it
+		 * bounds reviews that never come); a reviewer already at work is waited for.
+		 */
+		r->block_count = 0;
+		outcome = working ? STOP_WAIT : r->block_count >= cfg->max_blocks ? STOP_TRIP : STOP_BLOCK;
 	}
 	switch (outcome) {
 	case STOP_IDLE:
@@ -544,6 +665,11 @@ static int on_stop(const roz_hook_input *in, const roz_env *env, roz_session **s
 	if (r->decision.kind == ROZ_DECISION_ISSUES) {
 		template_id = roz_template_select(cfg, env);
 		msg = issues_message(s);
+	} else if (r->work.n_stale) {
+		if ((rc = settle_previous_attempt(s)) < 0)
+			return rc;
+		template_id = roz_strdup("stale");
+		msg = stale_message(s, NULL);
 	} else {
 		if ((rc = settle_previous_attempt(s)) < 0)
 			return rc;
@@ -883,6 +1009,7 @@ static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const r
 	roz_session *s;
 	roz_review_state *r;
 	roz_buf p = ROZ_BUF_INIT;
+	bool stale_text;
 	int rc;
 
 	/* roz's own machinery is off limits to the agent, gates or no gates */
@@ -950,27 +1077,44 @@ static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const r
 		return (rc = gate_allowed(s, env, g->tool_key, "circuit_breaker")) < 0 ? rc
 										: store_ask(res, store, store_why);
 	if (roz_gate_approved(s, env->config, env->now)) {
-		if (env->config->approval_scope == ROZ_SCOPE_TOOL)
-			r->gate_approved_at.set = false;
-		return (rc = gate_allowed(s, env, g->tool_key, "approved")) < 0 ? rc
-										 : store_ask(res, store, store_why);
+		bool stale = false;
+
+		if ((rc = approval_stale(s, env, res, &stale)) < 0)
+			return rc;
+		if (!stale) {
+			if (env->config->approval_scope == ROZ_SCOPE_TOOL)
+				r->gate_approved_at.set = false;
+			return (rc = gate_allowed(s, env, g->tool_key, "approved")) < 0
+				       ? rc
+				       : store_ask(res, store, store_why);
+		}
+	} else if (!r->work.n_stale) {
+		/* a new review cycle; one whose approval went stale carries on, with its baseline */
+		r->decision_trusted = false;
+		roz_session_decision_dispose(&r->decision);
+		roz_breaker_start_cycle(s);
+		if ((rc = begin_work(s, env, res)) < 0)
+			return rc;
 	}
 	r->enabled = true;
 	r->review_started_at.set = true;
 	r->review_started_at.t = env->now;
-	roz_session_decision_dispose(&r->decision);
-	roz_breaker_start_cycle(s);
 	if ((rc = roz_session_set_gate_trigger(s, g->tool_key, in->tool_input, g->pattern, env->now)) < 0)
 		return rc;
 	kv_str(&p, "pattern", g->pattern);
 	kv_str(&p, "tool", g->tool_key);
+	/* after a stale approval, until a newer verdict says otherwise, the files are what to review */
+	stale_text = r->work.n_stale && r->decision.kind == ROZ_DECISION_PENDING;
+	if (stale_text)
+		kv_raw(&p, "stale", "true");
 	kv_end(&p);
 	rc = add_event(s, env, ROZ_EVENT_GATE_BLOCKED, &p);
 	roz_buf_dispose(&p);
 	if (rc < 0)
 		return rc;
 	s->updated_at = env->now;
-	return roz_hook_output_take(&res->output, ROZ_OUTPUT_DENY, gate_message(s, g));
+	return roz_hook_output_take(&res->output, ROZ_OUTPUT_DENY,
+				    stale_text ? stale_message(s, g) : gate_message(s, g));
 }
 
 /* ---- session-end ---------------------------------------------------------------------- */

@@ -20,7 +20,7 @@ static const char *const event_names[ROZ_EVENT__COUNT] = {
 	"tool_completed",   "stop_hook_called", "roz_decision",    "trace_compacted",
 	"session_end",      "reviewer_started", "reviewer_stopped", "session_recovered",
 	"decision_ignored", "intent_selected", "governance_refused", "record_failed",
-	"gate_detour",
+	"gate_detour",      "approval_stale",
 };
 
 const char *roz_session_event_type_name(roz_event_type type)
@@ -908,6 +908,32 @@ int roz_session_trace_event_parse(const roz_trace_entry *e, roz_trace_event *out
 	return ROZ_OK;
 }
 
+void roz_review_work_forget_stale(roz_review_work *w)
+{
+	for (size_t i = 0; i < w->n_stale; i++)
+		roz_free(w->stale[i]);
+	roz_free(w->stale);
+	w->stale = NULL;
+	w->n_stale = 0;
+}
+
+void roz_review_work_forget_approval(roz_review_work *w)
+{
+	roz_free(w->approved_tree);
+	w->approved_tree = NULL;
+	roz_fingerprint_dispose(&w->approved);
+	w->approved_set = false;
+}
+
+void roz_review_work_dispose(roz_review_work *w)
+{
+	roz_review_work_forget_stale(w);
+	roz_review_work_forget_approval(w);
+	roz_free(w->root);
+	roz_free(w->base_tree);
+	memset(w, 0, sizeof *w);
+}
+
 void roz_session_free(roz_session *s)
 {
 	roz_review_state *r;
@@ -938,6 +964,7 @@ void roz_session_free(roz_session *s)
 	roz_free(r->raw_history);
 	roz_free(r->raw_prompts);
 	roz_free(r->raw_attempts);
+	roz_review_work_dispose(&r->work);
 	for (size_t i = 0; i < s->n_trace; i++)
 		roz_free(s->trace[i].json);
 	roz_free(s->trace);

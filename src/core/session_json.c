@@ -343,6 +343,114 @@ static int read_tickets(const cJSON *review, roz_review_state *r)
 	return ROZ_OK;
 }
 
+/* review.work (roz_review_work): what the approval saw; absent in files older than it. */
+static int read_work(const cJSON *review, roz_review_work *w)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(review, "work"), *a, *it;
+	uint64_t touched = 0, round = 0;
+	size_t cap = 0;
+	int rc;
+
+	if (is_absent(o))
+		return ROZ_OK;
+	if (!cJSON_IsObject(o))
+		return corrupt("work", "is not an object");
+	if ((rc = get_bool(o, "base_set", &w->base_set)) < 0 || (rc = get_str(o, "root", false, &w->root)) < 0 ||
+	    (rc = get_str(o, "base_tree", false, &w->base_tree)) < 0 ||
+	    (rc = get_u64(o, "base_touched", UINT64_MAX, &touched)) < 0 ||
+	    (rc = get_bool(o, "approved_set", &w->approved_set)) < 0 ||
+	    (rc = get_str(o, "approved_tree", false, &w->approved_tree)) < 0 ||
+	    (rc = get_u64(o, "round", UINT32_MAX, &round)) < 0)
+		return rc;
+	w->base_touched = touched;
+	w->round = (uint32_t)round;
+	a = cJSON_GetObjectItemCaseSensitive(o, "approved");
+	if (!is_absent(a) && !cJSON_IsArray(a))
+		return corrupt("work.approved", "is not an array");
+	cJSON_ArrayForEach(it, a)
+	{
+		char *path = NULL, *hash = NULL;
+		uint64_t mode = 0;
+
+		if (!cJSON_IsObject(it))
+			return corrupt("work.approved", "holds a non-object");
+		if ((rc = get_str(it, "path", true, &path)) < 0 || (rc = get_str(it, "hash", false, &hash)) < 0 ||
+		    (rc = get_u64(it, "mode", UINT32_MAX, &mode)) < 0) {
+			roz_free(path);
+			roz_free(hash);
+			return rc;
+		}
+		if (hash && strlen(hash) >= ROZ_SHA256_HEX_SIZE)
+			rc = corrupt("work.approved", "holds a hash too long");
+		else
+			rc = roz_fingerprint_put(&w->approved, path, hash ? hash : "", (uint32_t)mode);
+		roz_free(path);
+		roz_free(hash);
+		if (rc < 0)
+			return rc;
+	}
+	a = cJSON_GetObjectItemCaseSensitive(o, "stale");
+	if (!is_absent(a) && !cJSON_IsArray(a))
+		return corrupt("work.stale", "is not an array");
+	cJSON_ArrayForEach(it, a)
+	{
+		if (!cJSON_IsString(it))
+			return corrupt("work.stale", "holds a non-string");
+		if ((rc = roz_alloc_array_reserve((void **)&w->stale, &cap, sizeof *w->stale, w->n_stale + 1)) < 0)
+			return rc;
+		if (!(w->stale[w->n_stale] = roz_strdup(it->valuestring)))
+			return ROZ_ENOMEM;
+		w->n_stale++;
+	}
+	return ROZ_OK;
+}
+
+static void write_work(roz_buf *b, const roz_review_work *w)
+{
+	roz_buf_adds(b, "{\"base_set\":");
+	roz_buf_adds(b, w->base_set ? "true" : "false");
+	if (w->root) {
+		roz_buf_adds(b, ",\"root\":");
+		roz_json_add_string(b, w->root);
+	}
+	if (w->base_tree) {
+		roz_buf_adds(b, ",\"base_tree\":");
+		roz_json_add_string(b, w->base_tree);
+	}
+	if (w->base_touched)
+		roz_buf_addf(b, ",\"base_touched\":%llu", (unsigned long long)w->base_touched);
+	if (w->round)
+		roz_buf_addf(b, ",\"round\":%u", (unsigned)w->round);
+	if (w->approved_set) {
+		roz_buf_adds(b, ",\"approved_set\":true");
+		if (w->approved_tree) {
+			roz_buf_adds(b, ",\"approved_tree\":");
+			roz_json_add_string(b, w->approved_tree);
+		}
+		roz_buf_adds(b, ",\"approved\":[");
+		for (size_t i = 0; i < w->approved.n; i++) {
+			const roz_fp_file *f = &w->approved.items[i];
+
+			roz_buf_adds(b, i ? ",{\"path\":" : "{\"path\":");
+			roz_json_add_string(b, f->path);
+			roz_buf_adds(b, ",\"hash\":");
+			roz_json_add_string(b, f->hash);
+			roz_buf_addf(b, ",\"mode\":%u}", (unsigned)f->mode);
+		}
+		roz_buf_addc(b, ']');
+	}
+	if (w->n_stale) {
+		roz_buf_adds(b, ",\"stale\":[");
+		for (size_t i = 0; i < w->n_stale; i++) {
+			if (i)
+				roz_buf_addc(b, ',');
+			roz_json_add_string(b, w->stale[i]);
+		}
+		roz_buf_addc(b, ']');
+	}
+	roz_buf_addc(b, '}');
+}
+
 /* Takes the parsed review object over and frees it. */
 static int read_review(cJSON *review, roz_review_state *r)
 {
@@ -373,7 +481,8 @@ static int read_review(cJSON *review, roz_review_state *r)
 	    (rc = read_tickets(review, r)) < 0 ||
 	    (rc = get_str(review, "decision_agent_id", false, &r->decision_agent_id)) < 0 ||
 	    (rc = get_bool(review, "decision_override", &r->decision_override)) < 0 ||
-	    (rc = get_bool(review, "decision_contested", &r->decision_contested)) < 0) {
+	    (rc = get_bool(review, "decision_contested", &r->decision_contested)) < 0 ||
+	    (rc = read_work(review, &r->work)) < 0) {
 		cJSON_Delete(review);
 		if (rc != ROZ_ENOMEM)
 			roz_error_prefix("review");
@@ -1028,6 +1137,10 @@ static void write_review(roz_buf *b, const roz_review_state *r)
 	if (r->decision_contested) {
 		add_key(b, &first, "decision_contested");
 		roz_buf_adds(b, "true");
+	}
+	if (r->work.base_set || r->work.approved_set || r->work.n_stale || r->work.round) {
+		add_key(b, &first, "work");
+		write_work(b, &r->work);
 	}
 	roz_buf_addc(b, '}');
 }

@@ -23,6 +23,7 @@
 #include "roz/random.h"
 #include "roz/store.h"
 #include "roz/utf8.h"
+#include "roz/work_view.h"
 #include "governance.h"
 #include "lesson_hook.h"
 
@@ -289,6 +290,8 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 	roz_session *session = NULL;
 	roz_env env;
 	runner_ctx ctx;
+	roz_work_view view;
+	roz_work_ops work_ops;
 	char *second = NULL, *moved_to = NULL, recovered[512] = "", why[512], more[256];
 	bool have_config = false, have_input = false, own_store = false;
 	gov_run gov;
@@ -326,6 +329,9 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 	}
 	have_input = true;
 	report_input_warnings(err, event, &in.warnings);
+	/* a call that can write clears the mark an approval left (roz/work_view.h) */
+	if (ev == ROZ_HOOK_PRE_TOOL_USE || ev == ROZ_HOOK_POST_TOOL_USE)
+		roz_work_tool_call(config.storage_path, ev == ROZ_HOOK_POST_TOOL_USE, &in);
 	if ((rc = roz_hook_prepare(ev, &in, &config, &plan)) < 0)
 		goto fail;
 	/* governance: what it needs of this call, and whether that includes the session */
@@ -360,6 +366,11 @@ int roz_runner_hook(const char *event, const char *input, size_t len, roz_buf *o
 	env.ud = &ctx;
 	env.paths.home = getenv_fn(env_ud, "HOME");
 	env.paths.read_link = real_read_link;
+	if (config.storage_path && roz_session_id_valid(in.session_id)) {
+		view = (roz_work_view){config.storage_path, in.session_id, in.cwd};
+		roz_work_view_ops(&view, &work_ops);
+		env.work = &work_ops;
+	}
 	if (ev == ROZ_HOOK_SESSION_START) {
 		second = roz_runner_find_second_opinions(&config, getenv_fn, env_ud);
 		env.second_opinions = second;
@@ -675,6 +686,22 @@ int roz_runner_decide(const roz_config *config, const roz_decide_request *req, c
 	/* the ticket is checked and used under the same lock as the verdict is saved */
 	rc = roz_decide_record(s, req->kind, req->summary, req->message, req->opinions, req->override,
 			       &env, &save);
+	/* an approval is bound to the work as it is now (roz/work.h) */
+	if (rc == ROZ_OK && req->kind == ROZ_DECISION_COMPLETE && config->storage_path) {
+		roz_work_view view = {config->storage_path, req->session_id, NULL};
+		roz_work_ops ops;
+		const char *why = NULL;
+
+		roz_work_view_ops(&view, &ops);
+		if ((rc = roz_work_approve(s, &ops, &why)) == ROZ_OK && why && s->review.work.base_set && opts &&
+		    opts->lesson_warn) {
+			char *w = roz_asprintf("the approval is recorded, but not bound to the work: %s", why);
+
+			opts->lesson_warn(opts->lesson_warn_ud, w ? w : "the approval is not bound to the work");
+			roz_free(w);
+		}
+		save = true;
+	}
 	if (save) {
 		char why[512];
 

@@ -936,6 +936,36 @@ static void roz_clean_drops_snapshots_no_session_owns(void **state)
 	cmd = t_sprintf("%s/watch-fedcba9876543210.off", trees);
 	assert_int_equal(access(cmd, F_OK), 0);
 	free(cmd);
+	/* the review's view of the work goes with its session too, and only then */
+	owned[strlen(owned) - 22] = '\0'; /* the session id */
+	cmd = t_sprintf("cd '%s' && touch -d '2 hours ago' gone-0123456789abcdef.index gone.armed gone.touched "
+			"'%s.armed' '%s.touched' '%s-0123456789abcdef.index' x-0123456789abcdef.index.context.7 && "
+			"touch y-0123456789abcdef.index.context.8",
+			trees, owned, owned, owned);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	t_run_roz(&r, NULL, (const char *const *)f.env, clean);
+	assert_int_equal(r.status, 0);
+	t_run_dispose(&r);
+	{
+		const char *gone[] = {"gone-0123456789abcdef.index", "gone.armed", "gone.touched",
+				      "x-0123456789abcdef.index.context.7"};
+		const char *kept[] = {".armed", ".touched", "-0123456789abcdef.index"};
+
+		for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++) {
+			cmd = t_sprintf("%s/%s", trees, gone[i]);
+			assert_int_not_equal(access(cmd, F_OK), 0);
+			free(cmd);
+		}
+		for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+			cmd = t_sprintf("%s/%s%s", trees, owned, kept[i]);
+			assert_int_equal(access(cmd, F_OK), 0);
+			free(cmd);
+		}
+		cmd = t_sprintf("%s/y-0123456789abcdef.index.context.8", trees);
+		assert_int_equal(access(cmd, F_OK), 0);
+		free(cmd);
+	}
 	free(owned);
 	free(trees);
 	fx_dispose(&f);

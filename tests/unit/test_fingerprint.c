@@ -175,9 +175,13 @@ static void test_put_keeps_order_and_replaces(void **state)
 	/* replaced by "not there": no hash, no mode */
 	assert_string_equal(fp.items[1].hash, "");
 	assert_int_equal(fp.items[1].mode, 0);
-	/* a hash that is not a SHA-256's hex is "not there", never half a hash */
-	assert_int_equal(roz_fingerprint_put(&fp, "d", "abc", FILE_MODE), ROZ_OK);
-	assert_string_equal(fp.items[3].hash, "");
+	/* a git object id fits; a hash longer than a SHA-256's hex is "not there", never half a hash */
+	assert_int_equal(roz_fingerprint_put(&fp, "d", "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391", FILE_MODE), ROZ_OK);
+	assert_string_equal(fp.items[3].hash, "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
+	assert_int_equal(roz_fingerprint_put(&fp, "e", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0",
+					     FILE_MODE), ROZ_OK);
+	assert_string_equal(fp.items[4].hash, "");
+	assert_int_equal(fp.items[4].mode, 0);
 	roz_fingerprint_dispose(&fp);
 }
 

@@ -876,7 +876,7 @@ static void test_event_type_names(void **state)
 		"tool_completed",   "stop_hook_called", "roz_decision",    "trace_compacted",
 		"session_end",      "reviewer_started", "reviewer_stopped", "session_recovered",
 		"decision_ignored", "intent_selected",  "governance_refused", "record_failed",
-		"gate_detour",
+		"gate_detour",      "approval_stale",
 	};
 	roz_event_type t;
 

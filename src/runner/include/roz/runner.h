@@ -62,6 +62,8 @@ typedef struct roz_runner_opts {
 	 * .orchestration/CLAUDE.md as a lesson. What stops that goes to
 	 * lesson_warn(lesson_warn_ud, message) (NULL: quietly); it never fails
 	 * the verdict. Off by default, so the demo's verdicts are no lessons.
+	 * A COMPLETE that cannot be bound to the work (roz/work.h) is said
+	 * there too, and stands.
 	 */
 	bool lessons;
 	roz_store_warn_fn lesson_warn;
