@@ -484,7 +484,89 @@ function git(dir, ...args) {
   return execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
+// ---------------------------------------------------------------------------
+// A stale approval (the roz-stale* scenarios): the work changed after the
+// reviewer approved it, and roz asks for a review of what changed.
+
+// How roz's stale block (Stop) or denial (a gated call's retry) begins.
+const STALE_MARK = 'roz: the work changed after the reviewer approved';
+
+// The first ``` fenced block of a text (roz's ready-made reviewer prompt), or null.
+function fencedBlock(text) {
+  const m = String(text).match(/```[^\n]*\n([\s\S]*?)\n```/);
+  return m ? m[1] : null;
+}
+
+// The files a stale message lists under "Changed since the approval:".
+function staleFiles(text) {
+  const m = String(text).match(/Changed since the approval:\n((?: {2}.*\n)*)/);
+  return m ? m[1].split('\n').filter(Boolean).map((l) => l.trim()) : [];
+}
+
+// The Agent call for roz:roz with a prompt of the agent's own (e.g. the one
+// a stale block offers), unless a reviewer is already at work.
+function spawnReviewerWithPromptOnce(ctx, prompt, { round = 1, background } = {}) {
+  if (reviewerInFlight(ctx)) return 'A reviewer is already at work; I will wait for its result.';
+  const input = { subagent_type: 'roz:roz', description: `roz review ${round}`, prompt };
+  if (background !== undefined) input.run_in_background = background;
+  return [{ type: 'tool_use', name: 'Agent', input }];
+}
+
+// The trace events of one type, in order.
+function traceEvents(session, type) {
+  return (session.trace || []).filter((e) => e.event_type === type);
+}
+
+// A recording `git` first on PATH (setup side: <results>/bin, beside the roz
+// shim): each call appends "<ms since the epoch> <pid of its grandparent>
+// <args>" to <results>/git-calls.log and runs the real git. roz runs git
+// itself (posix_spawnp), so a roz call's own git runs are the lines whose
+// grandparent is that call's shim (its id ends in -<pid>): what roz looked
+// at in one hook call (gitCallsOf).
+function setupGitRecorder({ sh, dir }) {
+  const real = sh('command -v git').toString().trim();
+  if (!real.startsWith('/')) throw new Error(`no git on PATH for the recorder (${real})`);
+  const bin = path.join(dir, 'bin');
+  if (!fs.existsSync(bin)) throw new Error(`${bin} does not exist (not a roz scenario?)`);
+  const log = path.join(dir, 'git-calls.log');
+  fs.writeFileSync(path.join(bin, 'git'), [
+    '#!/usr/bin/env bash',
+    '# recording git of the roz-stale scenarios (lib/roz-e2e.js setupGitRecorder)',
+    'gp=0',
+    'if read -r _pid _comm _state ppid _rest < "/proc/$PPID/stat" 2>/dev/null; then gp=$ppid; fi',
+    't=${EPOCHREALTIME/./}',
+    `printf '%s %s %s\\n' "\${t:0:13}.\${t:13}" "$gp" "$*" >> ${shq(log)}`,
+    `exec ${shq(real)} "$@"`,
+    '',
+  ].join('\n'), { mode: 0o755 });
+  fs.writeFileSync(log, '');
+}
+
+// Every call of the recording git: {t (ms), gp (pid), args}.
+function gitCalls(run) {
+  const file = path.join(run.dir, 'git-calls.log');
+  if (!fs.existsSync(file)) fail('git-calls.log is missing (the scenario\'s setup did not install the recording git)');
+  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => {
+    const [t, gp, ...rest] = l.split(' ');
+    return { t: Number(t), gp: Number(gp), args: rest.join(' ') };
+  });
+}
+
+// The git runs roz made within one recorded roz call.
+function gitCallsOf(run, call) {
+  const pid = Number(call.id.split('-').pop());
+  return gitCalls(run).filter((g) => g.gp === pid && g.t >= call.start - 1 && g.t <= call.end + 1);
+}
+
 module.exports = {
+  STALE_MARK,
+  fencedBlock,
+  staleFiles,
+  spawnReviewerWithPromptOnce,
+  traceEvents,
+  setupGitRecorder,
+  gitCalls,
+  gitCallsOf,
   setupPushRemote,
   OUTPUT_MAX_CHARS,
   expectBoundedIssues,
