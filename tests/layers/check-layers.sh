@@ -133,59 +133,70 @@ for layer in util core gov io store runner; do
 	check_calls "$layer" "only the CLI (src/cli/) prints and exits" "${lib_forbidden[@]}"
 done
 
-# The layer a file belongs to, from where it is.
+# The layer a file belongs to, from where it is, into $file_layer (no subshell: this runs per include).
 layer_of() {
 	case $1 in
-	src/util/*) echo util ;;
-	src/core/* | include/*) echo core ;;
-	src/gov/*) echo gov ;;
-	src/io/*) echo io ;;
-	src/store/*) echo store ;;
-	src/runner/*) echo runner ;;
-	src/cli/*) echo cli ;;
+	src/util/*) file_layer=util ;;
+	src/core/* | include/*) file_layer=core ;;
+	src/gov/*) file_layer=gov ;;
+	src/io/*) file_layer=io ;;
+	src/store/*) file_layer=store ;;
+	src/runner/*) file_layer=runner ;;
+	src/cli/*) file_layer=cli ;;
+	*) file_layer= ;;
 	esac
 }
 
-# The layer whose header "roz/<name>" is; several lines if it exists in more than one.
-owner_of() {
-	local name=$1 layer found=0
-	for layer in util core gov io store runner; do
-		if [ -f "$src/${header_root[$layer]}/$name" ]; then
-			echo "$layer"
-			found=1
-		fi
-	done
-	[ $found = 1 ] || { [ -f "$src/src/cli/${name#roz/}.in" ] && echo cli; }
-}
-
 cd "$src" || exit 2
-while IFS= read -r file; do
-	layer=$(layer_of "$file")
-	dir=$(dirname "$file")
-	while IFS=: read -r line text; do
-		[[ $text =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*([\"\<])([^\">]*) ]] || continue
-		open=${BASH_REMATCH[1]}
-		name=${BASH_REMATCH[2]}
-		if [[ $name == roz/* ]]; then
-			owners=$(owner_of "$name")
-			if [ -z "$owners" ]; then
-				problem "$file:$line: includes $name, which no layer has"
-			elif [ "$(printf '%s\n' "$owners" | wc -l)" -gt 1 ]; then
-				problem "$file:$line: $name exists in more than one layer ($(echo $owners)); give each its own name"
-			elif [ "${rank[$owners]}" -gt "${rank[$layer]}" ]; then
-				problem "$file:$line: includes $name of the $owners layer, above $layer"
-			fi
-		elif [ "$open" = '"' ]; then
-			if [[ $name == */* ]]; then
-				problem "$file:$line: includes \"$name\" by path; another folder's headers are reached as \"roz/...\""
-			elif [ ! -f "$dir/$name" ]; then
-				problem "$file:$line: includes \"$name\", which is not in $dir/"
-			fi
-		elif [ "${rank[$layer]}" -le "${rank[gov]}" ] && [[ $name =~ $pure_headers ]]; then
-			problem "$file:$line: includes <$name>; the $layer layer makes no system calls"
+# The layers whose headers are "roz/<name>", found once: several when it exists in more than one.
+declare -A owners=()
+for layer in util core gov io store runner; do
+	[ -d "${header_root[$layer]}/roz" ] || continue
+	while IFS= read -r h; do
+		name=${h#"${header_root[$layer]}/"}
+		owners[$name]=${owners[$name]:+${owners[$name]} }$layer
+	done < <(find "${header_root[$layer]}/roz" -name '*.h')
+done
+# the CLI's are generated from src/cli/<name>.in
+for h in src/cli/*.h.in; do
+	[ -f "$h" ] || continue
+	name=roz/${h#src/cli/}
+	name=${name%.in}
+	[ -n "${owners[$name]:-}" ] || owners[$name]=cli
+done
+
+# Every include of every file, one grep: "file:line:text", the files in order.
+while IFS= read -r rec; do
+	file=${rec%%:*}
+	rest=${rec#*:}
+	line=${rest%%:*}
+	text=${rest#*:}
+	layer_of "$file"
+	layer=$file_layer
+	dir=${file%/*}
+	[[ $text =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*([\"\<])([^\">]*) ]] || continue
+	open=${BASH_REMATCH[1]}
+	name=${BASH_REMATCH[2]}
+	if [[ $name == roz/* ]]; then
+		own=${owners[$name]:-}
+		if [ -z "$own" ]; then
+			problem "$file:$line: includes $name, which no layer has"
+		elif [[ $own == *" "* ]]; then
+			problem "$file:$line: $name exists in more than one layer ($own); give each its own name"
+		elif [ "${rank[$own]}" -gt "${rank[$layer]}" ]; then
+			problem "$file:$line: includes $name of the $own layer, above $layer"
 		fi
-	done < <(grep -n '^[[:space:]]*#[[:space:]]*include' "$file")
-done < <(find src include -name '*.[ch]' | LC_ALL=C sort)
+	elif [ "$open" = '"' ]; then
+		if [[ $name == */* ]]; then
+			problem "$file:$line: includes \"$name\" by path; another folder's headers are reached as \"roz/...\""
+		elif [ ! -f "$dir/$name" ]; then
+			problem "$file:$line: includes \"$name\", which is not in $dir/"
+		fi
+	elif [ "${rank[$layer]}" -le "${rank[gov]}" ] && [[ $name =~ $pure_headers ]]; then
+		problem "$file:$line: includes <$name>; the $layer layer makes no system calls"
+	fi
+done < <(find src include -name '*.[ch]' -print0 | LC_ALL=C sort -z |
+	xargs -0 grep -n -H '^[[:space:]]*#[[:space:]]*include')
 
 if [ $problems -gt 0 ]; then
 	echo "layers: $problems problem(s); the layers and their rules are in docs/architecture.md"
