@@ -1089,11 +1089,17 @@ static int on_pre_tool_use(const roz_hook_input *in, const roz_env *env, const r
 				       : store_ask(res, store, store_why);
 		}
 	} else if (!r->work.n_stale) {
-		/* a new review cycle; one whose approval went stale carries on, with its baseline */
+		/*
+		 * a new review cycle; one whose approval went stale carries on, with its
+		 * baseline, and so does the work of a task still under review (its
+		 * baseline is where that work began)
+		 */
+		bool task_open = r->enabled && r->work.base_set && r->decision.kind != ROZ_DECISION_COMPLETE;
+
 		r->decision_trusted = false;
 		roz_session_decision_dispose(&r->decision);
 		roz_breaker_start_cycle(s);
-		if ((rc = begin_work(s, env, res)) < 0)
+		if (!task_open && (rc = begin_work(s, env, res)) < 0)
 			return rc;
 	}
 	r->enabled = true;

@@ -31,6 +31,33 @@ int roz_work_begin(roz_session *s, const roz_work_ops *ops, const char **why)
 	return ROZ_OK;
 }
 
+/*
+ * The work as it is now, the mark armed first: a call that runs while roz
+ * looks clears it, so the next stop looks again. ROZ_OK with *fp and *tree;
+ * ROZ_ENOMEM; or ROZ_EIO with *why when the look failed (nothing kept, the
+ * mark cleared).
+ */
+static int armed_look(const roz_work_ops *ops, const roz_review_work *w, roz_fingerprint *fp, char **tree,
+		      const char **why)
+{
+	int rc;
+
+	*tree = NULL;
+	if (ops->arm)
+		ops->arm(ops->ud, true);
+	if ((rc = ops->now(ops->ud, w, fp, tree)) >= 0)
+		return ROZ_OK;
+	roz_fingerprint_dispose(fp);
+	roz_free(*tree);
+	*tree = NULL;
+	if (ops->arm)
+		ops->arm(ops->ud, false);
+	if (rc == ROZ_ENOMEM)
+		return rc;
+	*why = roz_error_last();
+	return ROZ_EIO;
+}
+
 int roz_work_approve(roz_session *s, const roz_work_ops *ops, const char **why)
 {
 	roz_review_work *w = &s->review.work;
@@ -48,20 +75,8 @@ int roz_work_approve(roz_session *s, const roz_work_ops *ops, const char **why)
 		*why = "no view of the working tree";
 		return ROZ_OK;
 	}
-	/* armed before the look: a call that runs while it looks clears the mark */
-	if (ops->arm)
-		ops->arm(ops->ud, true);
-	rc = ops->now(ops->ud, w, &fp, &tree);
-	if (rc < 0) {
-		roz_fingerprint_dispose(&fp);
-		roz_free(tree);
-		if (ops->arm)
-			ops->arm(ops->ud, false);
-		if (rc == ROZ_ENOMEM)
-			return rc;
-		*why = roz_error_last();
-		return ROZ_OK;
-	}
+	if ((rc = armed_look(ops, w, &fp, &tree, why)) < 0)
+		return rc == ROZ_ENOMEM ? rc : ROZ_OK; /* unbound, *why says why */
 	w->approved = fp;
 	w->approved_tree = tree;
 	w->approved_set = true;
@@ -104,22 +119,9 @@ int roz_work_check(roz_session *s, const roz_work_ops *ops, const roz_config *co
 		return ROZ_OK;
 	if (ops->quiet && ops->quiet(ops->ud))
 		return ROZ_OK;
-	/*
-	 * armed before the look, as at the approval: if nothing that counts
-	 * changed, the next stop need not look again, unless a call ran since
-	 */
-	if (ops->arm)
-		ops->arm(ops->ud, true);
-	if ((rc = ops->now(ops->ud, w, &now, &tree)) < 0) {
-		roz_fingerprint_dispose(&now);
-		roz_free(tree);
-		if (ops->arm)
-			ops->arm(ops->ud, false);
-		if (rc == ROZ_ENOMEM)
-			return rc;
-		*why = roz_error_last();
-		return ROZ_OK;
-	}
+	/* if nothing that counts changed, the mark stays: the next stop need not look again */
+	if ((rc = armed_look(ops, w, &now, &tree, why)) < 0)
+		return rc == ROZ_ENOMEM ? rc : ROZ_OK; /* holds, *why says why */
 	rc = roz_fingerprint_compare(&w->approved, &now, (roz_rereview)config->rereview,
 				     (const char *const *)config->rereview_ignore, config->n_rereview_ignore, &d);
 	if (rc == ROZ_OK && d.n) {

@@ -1282,6 +1282,37 @@ static void hook_gate_denies_a_retry_after_the_work_changed(void **state)
 	assert_int_equal(th_count_events(&t->h, SID, ROZ_EVENT_GATE_ALLOWED), 1);
 }
 
+/* A gate denied during a #roz task under review keeps the task's baseline: its work began at the prompt. */
+static void hook_gate_inside_an_open_task_keeps_its_baseline(void **state)
+{
+	static const char *const pats[] = {"Bash:git push*", NULL};
+	t_work *t = *state;
+	roz_session *s;
+	t_out out;
+
+	th_gates(&t->h, ROZ_SCOPE_PROMPT, pats);
+	assert_int_equal(prompt(t, "#roz fix the parser", &out), ROZ_OUTPUT_ALLOW);
+	th_out_dispose(&out);
+	assert_int_equal(t->fw.baseline_calls, 1);
+	t->fw.base_tree = "tree-later";
+	assert_int_equal(push(t, &out), ROZ_OUTPUT_DENY);
+	th_out_dispose(&out);
+	assert_int_equal(t->fw.baseline_calls, 1);
+	s = th_get(&t->h, SID);
+	assert_string_equal(s->review.work.base_tree, "tree-base");
+	roz_session_free(s);
+	/* once that task is approved, a later gate is a review of its own, from its own baseline */
+	verdict(t, ROZ_DECISION_COMPLETE, "fixed", NULL);
+	assert_int_equal(prompt(t, "now push it", &out), ROZ_OUTPUT_ALLOW);
+	th_out_dispose(&out);
+	assert_int_equal(push(t, &out), ROZ_OUTPUT_DENY);
+	th_out_dispose(&out);
+	assert_int_equal(t->fw.baseline_calls, 2);
+	s = th_get(&t->h, SID);
+	assert_string_equal(s->review.work.base_tree, "tree-later");
+	roz_session_free(s);
+}
+
 static void hook_gate_allows_a_quiet_retry(void **state)
 {
 	t_work *t = *state;
@@ -1459,6 +1490,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(hook_issues_verdict_is_not_checked_against_the_work, setup, teardown),
 		cmocka_unit_test_setup_teardown(hook_gate_denies_a_retry_after_the_work_changed, setup, teardown),
+		cmocka_unit_test_setup_teardown(hook_gate_inside_an_open_task_keeps_its_baseline, setup, teardown),
 		cmocka_unit_test_setup_teardown(hook_gate_allows_a_quiet_retry, setup, teardown),
 		cmocka_unit_test_setup_teardown(hook_roz_prompt_after_stale_starts_a_new_cycle, setup, teardown),
 		cmocka_unit_test_setup_teardown(hook_plain_prompt_keeps_the_stale_state, setup, teardown),
