@@ -182,8 +182,15 @@ static int view_now(void *ud, const roz_review_work *w, roz_fingerprint *fp, cha
 			return ROZ_EIO;
 		rc = roz_worktree_tree(w->root, index, ROZ_WORK_GIT_TIMEOUT_MS, t);
 		roz_free(index);
-		if (rc == ROZ_OK)
+		if (rc == ROZ_OK && w->approved_set && w->approved_tree && strcmp(t, w->approved_tree) == 0) {
+			/* the tree the approval saw: its files are the approval's, no diff to run */
+			for (size_t i = 0; i < w->approved.n && rc == ROZ_OK; i++)
+				if (w->approved.items[i].path[0] != '/')
+					rc = roz_fingerprint_put(fp, w->approved.items[i].path, w->approved.items[i].hash,
+								 w->approved.items[i].mode);
+		} else if (rc == ROZ_OK) {
 			rc = roz_worktree_changes(w->root, w->base_tree, t, ROZ_WORK_GIT_TIMEOUT_MS, fp);
+		}
 		if (rc < 0)
 			return rc;
 		if (!(*tree = roz_strdup(t)))
