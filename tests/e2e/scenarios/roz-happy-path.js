@@ -8,9 +8,12 @@
 // has started (roz lets that stop through without counting it), is woken by
 // the task notification, and its next stop meets the verdict. The figures
 // (blocks, reviewers, requests) must not depend on which, nor on how long
-// the reviewer takes. make() builds the variants: `slow` (seconds the
-// reviewer reads before deciding), `background` (true/false forces the
-// Agent call's run_in_background; undefined leaves it to Claude Code).
+// the reviewer takes. The approval is bound to the work (roz/work.h) at no
+// cost here: nothing runs after it, so the last stop looks at nothing (a
+// recording git on PATH shows no git run). make() builds the variants:
+// `slow` (seconds the reviewer reads before deciding), `background`
+// (true/false forces the Agent call's run_in_background; undefined leaves it
+// to Claude Code).
 'use strict';
 const t = require('../lib/roz-e2e.js');
 
@@ -18,6 +21,7 @@ function make({ slow = 0, background } = {}) {
   return {
     prompt: '#roz write feature.txt saying hello',
     timeout: 60 + 2 * slow,
+    setup: t.setupGitRecorder,
     reply(ctx) {
       if (t.isReviewer(ctx)) return t.reviewer(ctx, { slow });
       if (ctx.isSubagent) return 'unexpected subagent';
@@ -70,6 +74,18 @@ function make({ slow = 0, background } = {}) {
       t.expectTrace(s, { prompt_received: 1, stop_hook_called: 2 + m.waits, roz_decision: 1 });
       if ((s.review.user_prompts || []).length !== 1) t.fail(`stored prompts ${JSON.stringify(s.review.user_prompts)}: a task notification was stored as a prompt`);
       if (background === true && m.waits < 1) t.note(`note: no stop came while the background reviewer worked (it finished first)`);
+
+      // 4. the approval is bound to the work, and costs nothing when nothing ran since: no extra
+      // turn (4 requests: Write, stop, spawn, hear the verdict; +1 per background launch), no look
+      const work = s.review.work || {};
+      if (!work.base_set || !work.approved_set) t.fail(`the approval is not bound to the work: review.work ${JSON.stringify(work).slice(0, 300)}`);
+      if (t.traceEvents(s, 'approval_stale').length) t.fail('approval_stale in the trace, though nothing changed after the approval');
+      const launches = t.callsOf(run).filter((c) => c.name === 'Agent' && c.result && /Async agent launched|working in the background/.test(c.result.text)).length;
+      if (m.main_requests !== 4 + launches) t.fail(`the main agent made ${m.main_requests} requests, expected ${4 + launches} (4 + ${launches} background launch(es))`);
+      const finalStops = t.hookCalls(run, 'stop').filter((c) => c.start > decide[0].end);
+      if (finalStops.length !== 1) t.fail(`${finalStops.length} stops after the verdict, expected 1`);
+      const looked = t.gitCallsOf(run, finalStops[0]);
+      if (looked.length) t.fail(`nothing ran after the approval, yet the final Stop hook looked at the working tree: git ${looked.map((g) => JSON.stringify(g.args)).join(', ')}`);
       t.commonChecks(run);
     },
   };

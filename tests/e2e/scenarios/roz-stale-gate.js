@@ -8,8 +8,8 @@
 // it, the second reviewer approves, the push runs (it reaches the bare
 // remote), and the stop after it is allowed. No stop is blocked.
 //
-// make({background}) builds the variants (roz-bg-stale-gate.js: every
-// reviewer in the background).
+// make({background}) builds variants (true: every reviewer in the
+// background, also on 2.1.197).
 'use strict';
 const path = require('path');
 const t = require('../lib/roz-e2e.js');

@@ -7,8 +7,8 @@
 // approves, and the next stop is allowed. The session's trace holds one
 // approval_stale event naming extra.txt.
 //
-// make({change: false}) is the same task without the second file (see
-// roz-stale-none.js): approve, nothing more, stop. That stop must cost
+// make({change: false}) is the same task without the second file (the
+// same case roz-happy-path.js checks): approve, nothing more, stop. That stop must cost
 // nothing: one main-agent request after the verdict (the one that hears the
 // reviewer's result), no feedback, no approval_stale, and no look at the
 // working tree (no git run by the final Stop hook).
