@@ -77,6 +77,32 @@ static bool declares(const char *dir)
 	return yes;
 }
 
+int roz_orchestration_repo(const char *cwd, char **root)
+{
+	char *dir, *slash;
+	size_t n;
+
+	*root = NULL;
+	if (!cwd || cwd[0] != '/')
+		return ROZ_OK;
+	if (!(dir = roz_strdup(cwd)))
+		return ROZ_ENOMEM;
+	for (n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
+		dir[n - 1] = '\0';
+	while (!exists(dir, ".git")) {
+		if (strcmp(dir, "/") == 0 || !(slash = strrchr(dir, '/'))) {
+			roz_free(dir);
+			return ROZ_OK;
+		}
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	*root = dir;
+	return ROZ_OK;
+}
+
 int roz_orchestration_find(const char *cwd, roz_orchestration *o)
 {
 	char *dir, *path;

@@ -43,39 +43,12 @@ char *roz_work_index_path(const roz_work_view *v, const char *root)
 	return trees_file(v->storage, v->sid, suffix, true);
 }
 
-/*
- * The repository `cwd` is in (allocated), or NULL: the nearest directory
- * from cwd up holding `.git` (a directory, or the file of a worktree or a
- * submodule). One lstat per level.
- */
+/* The repository `cwd` is in (allocated), or NULL (also when out of memory: then there is no look). */
 static char *repo_root(const char *cwd)
 {
-	char *dir, *git;
-	size_t len;
+	char *root = NULL;
 
-	if (!cwd || cwd[0] != '/' || !(dir = roz_strdup(cwd)))
-		return NULL;
-	len = strlen(dir);
-	while (len > 1 && dir[len - 1] == '/')
-		dir[--len] = '\0';
-	for (;;) {
-		struct stat st;
-		char *slash;
-		bool found;
-
-		if (!(git = roz_asprintf("%s/.git", len == 1 ? "" : dir)))
-			break;
-		found = lstat(git, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
-		roz_free(git);
-		if (found)
-			return dir;
-		if (len <= 1 || !(slash = strrchr(dir, '/')))
-			break;
-		len = slash == dir ? 1 : (size_t)(slash - dir);
-		dir[len] = '\0';
-	}
-	roz_free(dir);
-	return NULL;
+	return roz_orchestration_repo(cwd, &root) == ROZ_OK ? root : NULL;
 }
 
 static int view_baseline(void *ud, roz_review_work *w)

@@ -655,24 +655,13 @@ static void test_a_failed_call_is_looked_at(void **state)
 
 static int world_up(void **state)
 {
-	ag_world *w = calloc(1, sizeof *w);
-
-	if (!w)
+	if (ag_world_up(state) != 0)
 		return -1;
-	ag_world_make(w);
-	ag_config(w, CONFIG);
-	*state = w;
+	ag_config(*state, CONFIG);
 	return 0;
 }
 
-static int world_down(void **state)
-{
-	ag_world_dispose(*state);
-	free(*state);
-	return 0;
-}
-
-#define T(f) cmocka_unit_test_setup_teardown(f, world_up, world_down)
+#define T(f) cmocka_unit_test_setup_teardown(f, world_up, ag_world_down)
 
 int main(void)
 {

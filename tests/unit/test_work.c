@@ -711,80 +711,11 @@ static void check_failing_look_holds_and_says_why(void **state)
 
 /* ---- through the hooks ------------------------------------------------------------------------ */
 
-static int fake_id(void *ud, char out[ROZ_UUID_SIZE])
-{
-	t_work *t = ud;
-
-	snprintf(out, ROZ_UUID_SIZE, "id-%u", ++t->h.ids);
-	return ROZ_OK;
-}
-
-static uint64_t fake_random(void *ud, uint64_t bound)
-{
-	return ((t_work *)ud)->h.next_random % bound;
-}
-
-static char *no_template(void *ud, const char *id)
-{
-	(void)ud;
-	(void)id;
-	return NULL;
-}
-
-static void env_for(t_work *t, roz_env *env, bool with_work)
-{
-	memset(env, 0, sizeof(*env));
-	env->now = t->h.now;
-	env->config = &t->h.config;
-	env->new_id = fake_id;
-	env->random = fake_random;
-	env->load_template = no_template;
-	env->work = with_work ? &t->ops : NULL;
-	env->ud = t;
-}
-
-/* One hook as the runner runs it: load, handle (with the fake working tree), save. */
+/* One hook as the runner runs it (hookenv: load, handle, save), with the fake working tree or none. */
 static roz_output_kind run_json(t_work *t, roz_hook_event ev, bool with_work, t_out *out, const char *json)
 {
-	roz_hook_input in;
-	roz_hook_plan plan;
-	roz_hook_result res;
-	roz_session *s = NULL;
-	roz_buf b = ROZ_BUF_INIT;
-	roz_env env;
-	int rc;
-
-	memset(out, 0, sizeof(*out));
-	if (roz_hook_input_parse(json, strlen(json), &in) != ROZ_OK)
-		fail_msg("hook input did not parse: %s\n%s", roz_error_last(), json);
-	assert_int_equal(roz_hook_prepare(ev, &in, &t->h.config, &plan), ROZ_OK);
-	roz_store_set_trace_cap(t->h.store, t->h.config.max_events);
-	if (plan.needs_session) {
-		rc = roz_store_get_state(t->h.store, in.session_id, &s);
-		if (rc != ROZ_OK && rc != ROZ_ENOTFOUND)
-			fail_msg("store get failed: %s", roz_error_last());
-	}
-	env_for(t, &env, with_work);
-	roz_hook_result_init(&res);
-	if ((rc = roz_hook_handle(ev, &in, &env, &plan, &s, &res)) != ROZ_OK)
-		fail_msg("handler failed: %s", roz_error_last());
-	if (res.save) {
-		assert_non_null(s);
-		assert_int_equal(roz_store_put(t->h.store, s), ROZ_OK);
-	}
-	assert_int_equal(roz_hook_output_write(&res.output, &b), ROZ_OK);
-	out->kind = res.output.kind;
-	out->text = res.output.text ? strdup(res.output.text) : NULL;
-	out->json = strdup(roz_buf_cstr(&b));
-	out->notes = strdup(roz_buf_cstr(&res.notes));
-	out->saved = res.save;
-	roz_buf_dispose(&b);
-	roz_hook_result_dispose(&res);
-	roz_hook_plan_dispose(&plan);
-	roz_hook_input_dispose(&in);
-	roz_session_free(s);
-	th_advance_ms(&t->h, 1);
-	return out->kind;
+	t->h.work = with_work ? &t->ops : NULL;
+	return th_run(&t->h, ev, out, "%s", json);
 }
 
 static roz_output_kind run_hook(t_work *t, roz_hook_event ev, t_out *out, const char *json)
@@ -841,24 +772,20 @@ static roz_output_kind reviewer(t_work *t, roz_hook_event ev, const char *agent)
 static void verdict(t_work *t, roz_decision_kind kind, const char *summary, const char *message)
 {
 	roz_session *s;
-	roz_env env;
 	const char *why = "unset";
 	char agent[32];
 
 	snprintf(agent, sizeof(agent), "rv-%u", ++t->h.reviews);
 	assert_int_equal(reviewer(t, ROZ_HOOK_SUBAGENT_START, agent), ROZ_OUTPUT_ALLOW);
-	s = th_get(&t->h, SID);
-	assert_non_null(s);
-	env_for(t, &env, true);
-	assert_int_equal(roz_decide_apply(s, kind, summary, message, NULL, false, &env), ROZ_OK);
+	th_decide(&t->h, SID, kind, summary, message);
 	if (kind == ROZ_DECISION_COMPLETE) {
+		s = th_get(&t->h, SID);
 		assert_int_equal(roz_work_approve(s, &t->ops, &why), ROZ_OK);
 		assert_null(why);
 		assert_true(s->review.work.approved_set);
+		th_put(&t->h, s);
+		roz_session_free(s);
 	}
-	th_put(&t->h, s);
-	roz_session_free(s);
-	th_advance_ms(&t->h, 1);
 	assert_int_equal(reviewer(t, ROZ_HOOK_SUBAGENT_STOP, agent), ROZ_OUTPUT_ALLOW);
 	s = th_get(&t->h, SID);
 	assert_true(s->review.decision_trusted);
@@ -1384,7 +1311,6 @@ static void hook_baseline_failure_is_noted_and_approval_unbound(void **state)
 {
 	t_work *t = *state;
 	roz_session *s;
-	roz_env env;
 	const char *why = NULL;
 	t_out out;
 
@@ -1395,9 +1321,10 @@ static void hook_baseline_failure_is_noted_and_approval_unbound(void **state)
 	th_out_dispose(&out);
 	s = th_get(&t->h, SID);
 	assert_false(s->review.work.base_set);
-	/* the verdict as `roz decide` records it: not bound, and so not checked later */
-	env_for(t, &env, true);
-	assert_int_equal(roz_decide_apply(s, ROZ_DECISION_COMPLETE, "ok", NULL, NULL, true, &env), ROZ_OK);
+	roz_session_free(s);
+	/* a vouched-for verdict as `roz decide` records it: not bound, and so not checked later */
+	th_review(&t->h, SID, ROZ_DECISION_COMPLETE, "ok", NULL);
+	s = th_get(&t->h, SID);
 	assert_int_equal(roz_work_approve(s, &t->ops, &why), ROZ_OK);
 	assert_non_null(why);
 	assert_false(s->review.work.approved_set);

@@ -716,26 +716,7 @@ static void test_a_lock_left_on_the_index_does_not_stop_the_next_look(void **sta
 	free(root);
 }
 
-static int world_up(void **state)
-{
-	ag_world *w = calloc(1, sizeof *w);
-
-	if (!w)
-		return -1;
-	ag_world_make(w);
-	*state = w;
-	return 0;
-}
-
-static int world_down(void **state)
-{
-	ag_world_dispose(*state);
-	free(*state);
-	unsetenv("GIT_INDEX_FILE");
-	return 0;
-}
-
-#define T(f) cmocka_unit_test_setup_teardown(f, world_up, world_down)
+#define T(f) cmocka_unit_test_setup_teardown(f, ag_world_up, ag_world_down)
 
 int main(void)
 {

@@ -65,6 +65,26 @@ void ag_world_dispose(ag_world *w)
 	memset(w, 0, sizeof *w);
 }
 
+int ag_world_up(void **state)
+{
+	ag_world *w = calloc(1, sizeof *w);
+
+	if (!w)
+		return -1;
+	ag_world_make(w);
+	*state = w;
+	return 0;
+}
+
+int ag_world_down(void **state)
+{
+	ag_world_dispose(*state);
+	free(*state);
+	/* a test that set one for git leaves none to the next */
+	unsetenv("GIT_INDEX_FILE");
+	return 0;
+}
+
 char *ag_at(const ag_world *w, const char *rel)
 {
 	return t_sprintf("%s/%s", w->dir, rel);

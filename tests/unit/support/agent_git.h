@@ -27,6 +27,9 @@ typedef struct ag_world {
  */
 void ag_world_make(ag_world *w);
 void ag_world_dispose(ag_world *w);
+/* cmocka set-up and tear-down: *state is a fresh world (calloc'd), then disposed and freed. */
+int ag_world_up(void **state);
+int ag_world_down(void **state);
 
 /* <dir>/<rel> of the world; caller frees. */
 char *ag_at(const ag_world *w, const char *rel);

@@ -89,6 +89,7 @@ static void env_for(t_hooks *h, roz_env *env)
 	env->random = fake_random;
 	env->load_template = fake_template;
 	env->second_opinions = h->second_opinions;
+	env->work = h->work;
 	env->ud = h;
 }
 

@@ -21,6 +21,7 @@ typedef struct t_hooks {
 	const char *template_text; /* returned by the template loader, or NULL */
 	char *loaded_template_id;  /* the id last asked of the loader */
 	const char *second_opinions;
+	const roz_work_ops *work;  /* the handlers' look at the working tree (roz_env.work), or NULL */
 } t_hooks;
 
 typedef struct t_out {

@@ -74,6 +74,14 @@ typedef struct roz_orchestration {
 int roz_orchestration_find(const char *cwd, roz_orchestration *o) ROZ_WARN_UNUSED;
 
 /*
+ * The repository `cwd` (absolute) is in, governed or not: the nearest
+ * directory from cwd up that holds `.git`, into *root (allocated), or NULL
+ * when there is none (or cwd is not absolute). One lstat per level.
+ * ROZ_OK or ROZ_ENOMEM.
+ */
+int roz_orchestration_repo(const char *cwd, char **root) ROZ_WARN_UNUSED;
+
+/*
  * Read the files `what` names (ROZ_ORCH_*) of a found root: the intents
  * when it is governed, the ignore file and lessons when .orchestration/
  * exists. ROZ_OK or ROZ_ENOMEM.
